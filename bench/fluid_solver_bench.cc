@@ -1,0 +1,74 @@
+// Micro-benchmarks of the rate allocator: one Solve() of a big-switch network carrying many
+// flows, in one class (fair) and in many classes (strict priorities), and a full
+// advance/complete/re-solve cycle.
+#include <benchmark/benchmark.h>
+
+#include "common/random.h"
+#include "network/fluid_solver.h"
+
+namespace slotflow {
+namespace {
+
+// `servers` ports with 1 Gbps links; `flows` flows between random distinct ports.
+FluidSolver MakeBigSwitch(int servers, int flows, int classes, uint64_t seed) {
+  FluidSolver s(std::vector<BytesPerSecond>(2 * servers, 1.25e8));
+  Rng rng(seed);
+  for (FlowId f = 0; f < flows; ++f) {
+    const auto src = static_cast<LinkId>(rng.UniformInt(servers));
+    auto dst = static_cast<LinkId>(rng.UniformInt(servers - 1));
+    if (dst >= src) ++dst;
+    const LinkId path[] = {2 * src, 2 * dst + 1};
+    s.Add(f, s.InternPath(path), 1e6 + rng.Uniform() * 1e9,
+          classes > 1 ? static_cast<FlowClass>(rng.UniformInt(classes)) : 0);
+  }
+  return s;
+}
+
+void BM_SolveFair(benchmark::State& state) {
+  FluidSolver s = MakeBigSwitch(150, static_cast<int>(state.range(0)), 1, 1);
+  for (auto _ : state) {
+    s.SetClass(0, 1);  // force a re-solve
+    s.SetClass(0, 0);
+    s.Solve();
+    benchmark::DoNotOptimize(s.NextCompletionIn());
+  }
+  state.counters["groups"] = s.ActiveGroupCount();
+}
+BENCHMARK(BM_SolveFair)->Arg(100)->Arg(1000)->Arg(10000)->Arg(21000);
+
+void BM_SolvePriorities(benchmark::State& state) {
+  FluidSolver s = MakeBigSwitch(150, static_cast<int>(state.range(0)), 8, 2);
+  for (auto _ : state) {
+    s.SetClass(0, 1);
+    s.SetClass(0, 0);
+    s.Solve();
+    benchmark::DoNotOptimize(s.NextCompletionIn());
+  }
+  state.counters["groups"] = s.ActiveGroupCount();
+}
+BENCHMARK(BM_SolvePriorities)->Arg(1000)->Arg(21000);
+
+// Advance to the next completion, pop it, re-solve: the simulator's inner loop.
+void BM_CompletionCycle(benchmark::State& state) {
+  const int flows = static_cast<int>(state.range(0));
+  FluidSolver s = MakeBigSwitch(150, flows, 1, 3);
+  s.Solve();
+  std::vector<FlowId> done;
+  FlowId next_id = flows;
+  Rng rng(4);
+  for (auto _ : state) {
+    s.Advance(s.NextCompletionIn());
+    done.clear();
+    s.PopCompleted(done);
+    for (size_t i = 0; i < done.size(); ++i) {  // keep the population constant
+      const auto src = static_cast<LinkId>(rng.UniformInt(149));
+      const LinkId path[] = {2 * src, 2 * (src + 1) + 1};
+      s.Add(next_id++, s.InternPath(path), 1e6 + rng.Uniform() * 1e9, 0);
+    }
+    s.Solve();
+  }
+}
+BENCHMARK(BM_CompletionCycle)->Arg(1000)->Arg(10000);
+
+}  // namespace
+}  // namespace slotflow

@@ -1,0 +1,187 @@
+// slotflow command line: `slotflow run` simulates one workload under one task scheduler and one
+// network policy; `slotflow policies` lists what can be named. Errors in input are reported
+// here, in one place, with the file, line and field, and a non-zero exit code.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/run_spec.h"
+#include "cluster/cluster_config.h"
+#include "common/error.h"
+#include "scheduling/job_order.h"
+
+namespace slotflow {
+namespace {
+
+constexpr int kExitInputError = 2;
+constexpr int kExitInternalError = 3;
+
+struct RawFlags {
+  std::string config, mode, order, queues, nic, disk, slot_rate, topology, out;
+  std::optional<int> servers, slots, replicas, servers_per_rack;
+  std::optional<double> cpu_speed, oversubscription;
+  std::optional<uint64_t> seed;
+  std::optional<double> traffic_scale, map_input_ratio, estimate_error;
+  std::optional<int> synthetic_jobs;
+  std::string scheduler, network, trace, jobs;
+  bool quiet = false;
+};
+
+void AddRunFlags(CLI::App& cmd, RawFlags& f) {
+  cmd.add_option("--trace", f.trace,
+                 "Facebook coflow-benchmark trace file (e.g. FB2010-1Hr-150-0.txt)");
+  cmd.add_option("--jobs", f.jobs, "TOML job file (see docs/job-file.md); may define the cluster");
+  cmd.add_option("--mode", f.mode,
+                 "jobs: tasks are placed by the scheduler (default); network: tasks pinned, no "
+                 "compute, only the network policy matters (trace ports become servers)");
+  cmd.add_option("--config", f.config,
+                 "TOML config file with [cluster], [workload], [policy] tables");
+  cmd.add_option("--scheduler", f.scheduler,
+                 "task-scheduling policy (see `slotflow policies`; default greedy)");
+  cmd.add_option("--network", f.network, "network policy (see `slotflow policies`; default fair)");
+  cmd.add_option("--order", f.order, "job order for the task scheduler: fifo (default), sjf, fair");
+  cmd.add_option("--queues", f.queues,
+                 "priority classes for network policies: a number (default 8) or 'unlimited'");
+  cmd.add_option("--servers", f.servers, "number of servers (default 50)");
+  cmd.add_option("--slots", f.slots, "compute slots per server (default 4)");
+  cmd.add_option("--nic", f.nic, "NIC capacity, each direction, e.g. 1Gbps (default), 125MB/s");
+  cmd.add_option("--cpu-speed", f.cpu_speed, "relative CPU speed of every server (default 1.0)");
+  cmd.add_option("--disk", f.disk,
+                 "disk bandwidth per server, e.g. 200MB/s (default: not modelled)");
+  cmd.add_option("--slot-rate", f.slot_rate,
+                 "compute rate of one slot in input bytes/s (default 1GB/s)");
+  cmd.add_option("--replicas", f.replicas, "replicas of each input block (default 3)");
+  cmd.add_option("--topology", f.topology, "big-switch (default) or two-tier");
+  cmd.add_option("--servers-per-rack", f.servers_per_rack, "servers per rack (default 10)");
+  cmd.add_option("--oversubscription", f.oversubscription,
+                 "two-tier rack uplink oversubscription (default 1)");
+  cmd.add_option("--traffic-scale", f.traffic_scale,
+                 "multiply every byte count of the workload (default 1)");
+  cmd.add_option("--map-input-ratio", f.map_input_ratio,
+                 "trace/synthetic jobs: map input = ratio x job shuffle / maps (default 1)");
+  cmd.add_option("--synthetic-jobs", f.synthetic_jobs,
+                 "jobs in the embedded synthetic workload (default 200)");
+  cmd.add_option("--estimate-error", f.estimate_error,
+                 "SJF size estimates multiplied by a random factor in [1-e, 1+e] (default 0)");
+  cmd.add_option("--seed", f.seed,
+                 "random seed: block replicas, synthetic jobs, random choices (default 1)");
+  cmd.add_option("--out", f.out, "directory for summary.json and jobs.csv");
+  cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
+}
+
+RunSpec BuildSpec(const RawFlags& f) {
+  RunSpec spec;
+  if (!f.config.empty()) ApplyConfigFile(f.config, spec);
+  if (!f.trace.empty()) spec.trace = f.trace;
+  if (!f.jobs.empty()) spec.jobs_file = f.jobs;
+  if (!f.mode.empty()) spec.mode = ParseRunMode(f.mode, "--mode");
+  if (!f.scheduler.empty()) spec.scheduler = f.scheduler;
+  if (!f.network.empty()) spec.network = f.network;
+  if (!f.order.empty()) spec.order = ParseJobOrder(f.order, "--order");
+  if (!f.queues.empty()) {
+    if (f.queues == "unlimited") {
+      spec.network_config.queues = 0;
+    } else {
+      try {
+        size_t used = 0;
+        const int q = std::stoi(f.queues, &used);
+        if (used != f.queues.size() || q <= 0) throw std::invalid_argument("");
+        spec.network_config.queues = q;
+      } catch (const std::exception&) {
+        throw InputError(
+            "", 0, "--queues",
+            fmt::format("expected a positive number or 'unlimited', got '{}'", f.queues));
+      }
+    }
+  }
+  ClusterOverrides& o = spec.overrides;
+  o.servers = f.servers;
+  o.slots = f.slots;
+  o.replicas = f.replicas;
+  o.servers_per_rack = f.servers_per_rack;
+  o.cpu_speed = f.cpu_speed;
+  o.oversubscription = f.oversubscription;
+  if (!f.nic.empty()) o.nic = ParseRate(f.nic, "--nic");
+  if (!f.disk.empty()) o.disk = ParseRate(f.disk, "--disk");
+  if (!f.slot_rate.empty()) o.slot_rate = ParseRate(f.slot_rate, "--slot-rate");
+  if (!f.topology.empty()) o.topology = ParseTopology(f.topology, "--topology");
+  if (f.seed) spec.simulation.seed = *f.seed;
+  if (f.traffic_scale) spec.traffic_scale = *f.traffic_scale;
+  if (f.map_input_ratio) spec.map_input_ratio = *f.map_input_ratio;
+  if (f.estimate_error) spec.simulation.estimate_error = *f.estimate_error;
+  if (f.synthetic_jobs) spec.synthetic_jobs = *f.synthetic_jobs;
+  return spec;
+}
+
+void WriteOutputs(const std::string& dir, const RunResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir, 0, "--out", "cannot create the directory: " + ec.message());
+  auto open = [&](const std::string& name) {
+    std::ofstream f(std::filesystem::path(dir) / name);
+    if (!f) throw InputError(dir + "/" + name, 0, "--out", "cannot write the file");
+    return f;
+  };
+  std::ofstream summary = open("summary.json");
+  WriteSummaryJson(r.summary, summary);
+  std::ofstream jobs = open("jobs.csv");
+  WriteJobsCsv(r.jobs, jobs);
+}
+
+int RunCommand(const RawFlags& f) {
+  RunSpec spec = BuildSpec(f);
+  spec.simulation.progress = isatty(STDERR_FILENO) != 0;
+  const PreparedRun run = Prepare(spec);
+  const RunResult result = Execute(spec, run);
+  if (!f.out.empty()) WriteOutputs(f.out, result);
+  if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
+  if (result.summary.unfinished_jobs > 0) {
+    fmt::print(stderr, "slotflow: warning: {} jobs never finished (no event could make progress)\n",
+               result.summary.unfinished_jobs);
+  }
+  return 0;
+}
+
+void ListPolicies() {
+  fmt::print("task schedulers (--scheduler):\n");
+  for (const auto& [name, e] : TaskSchedulerRegistry::Get().entries())
+    fmt::print("  {:<14} {}\n", name, e.description);
+  fmt::print("network policies (--network):\n");
+  for (const auto& [name, e] : NetworkPolicyRegistry::Get().entries())
+    fmt::print("  {:<14} {}\n", name, e.description);
+  fmt::print("job orders (--order): fifo, sjf, fair\n");
+}
+
+}  // namespace
+}  // namespace slotflow
+
+int main(int argc, char** argv) {
+  using namespace slotflow;
+  CLI::App app{
+      "slotflow: a flow-level simulator for task and network scheduling in data-parallel clusters"};
+  app.require_subcommand(1);
+  RawFlags flags;
+  CLI::App* run = app.add_subcommand(
+      "run", "simulate a workload (embedded synthetic default, --trace or --jobs)");
+  AddRunFlags(*run, flags);
+  CLI::App* policies =
+      app.add_subcommand("policies", "list the task schedulers and network policies");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (policies->parsed()) {
+      ListPolicies();
+      return 0;
+    }
+    return RunCommand(flags);
+  } catch (const InputError& e) {
+    fmt::print(stderr, "slotflow: error: {}\n", e.what());
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "slotflow: internal error: {}\n", e.what());
+    return kExitInternalError;
+  }
+}

@@ -1,0 +1,100 @@
+#include "cluster/cluster.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace slotflow {
+
+int ClusterSpec::ServerCount() const {
+  int n = 0;
+  for (const auto& c : classes) n += c.count;
+  return n;
+}
+
+void ClusterSpec::Validate() const {
+  if (classes.empty()) throw InputError("", 0, "cluster", "the cluster has no servers");
+  int total_slots = 0;
+  for (const auto& c : classes) {
+    const std::string p =
+        classes.size() == 1 ? "cluster." : fmt::format("cluster.class '{}'.", c.name);
+    if (c.count <= 0)
+      throw InputError("", 0, p + "servers", fmt::format("must be at least 1, got {}", c.count));
+    if (c.slots < 0)
+      throw InputError("", 0, p + "slots", fmt::format("must be non-negative, got {}", c.slots));
+    if (!(c.cpu_speed > 0)) throw InputError("", 0, p + "cpu_speed", "must be positive");
+    if (!(c.nic > 0)) throw InputError("", 0, p + "nic", "must be positive");
+    if (c.disk < 0) throw InputError("", 0, p + "disk", "must be non-negative");
+    total_slots += c.slots * c.count;
+  }
+  if (total_slots == 0) {
+    throw InputError("", 0, "cluster.slots",
+                     "the cluster has 0 compute slots: no task could ever run");
+  }
+  if (!(slot_rate > 0)) throw InputError("", 0, "cluster.slot_rate", "must be positive");
+  if (servers_per_rack <= 0)
+    throw InputError("", 0, "cluster.servers_per_rack", "must be at least 1");
+  if (!(oversubscription > 0))
+    throw InputError("", 0, "cluster.oversubscription", "must be positive");
+  if (replicas <= 0) throw InputError("", 0, "cluster.replicas", "must be at least 1");
+}
+
+Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
+  ServerId id = 0;
+  for (const auto& c : spec.classes) {
+    for (int i = 0; i < c.count; ++i, ++id) {
+      servers_.push_back(Server{id, id / spec.servers_per_rack, c.slots, c.cpu_speed, c.nic, c.disk,
+                                c.memory, c.name});
+      total_slots_ += c.slots;
+      link_capacity_.push_back(c.nic);  // uplink
+      link_capacity_.push_back(c.nic);  // downlink
+    }
+  }
+  racks_ = (size() + spec.servers_per_rack - 1) / spec.servers_per_rack;
+  first_rack_link_ = LinkCount();
+  if (spec.topology == TopologyKind::kTwoTier) {
+    for (int r = 0; r < racks_; ++r) {
+      BytesPerSecond sum = 0;
+      for (const auto& s : servers_)
+        if (s.rack == r) sum += s.nic;
+      const BytesPerSecond cap = spec.rack_link > 0 ? spec.rack_link : sum / spec.oversubscription;
+      link_capacity_.push_back(cap);  // rack uplink
+      link_capacity_.push_back(cap);  // rack downlink
+    }
+  }
+  bool any_disk = false;
+  for (const auto& s : servers_) any_disk |= s.disk > 0;
+  if (any_disk) {
+    for (const auto& s : servers_) {
+      if (s.disk > 0) {
+        disk_link_.push_back(LinkCount());
+        link_capacity_.push_back(s.disk);
+      } else {
+        disk_link_.push_back(-1);
+      }
+    }
+  }
+}
+
+std::string Cluster::LinkName(LinkId l) const {
+  if (l < first_rack_link_) return fmt::format("server{}.{}", l / 2, l % 2 ? "down" : "up");
+  const int rack_links = spec_.topology == TopologyKind::kTwoTier ? 2 * racks_ : 0;
+  if (l < first_rack_link_ + rack_links) {
+    const int k = l - first_rack_link_;
+    return fmt::format("rack{}.{}", k / 2, k % 2 ? "down" : "up");
+  }
+  for (ServerId s = 0; s < size(); ++s)
+    if (Disk(s) == l) return fmt::format("server{}.disk", s);
+  return fmt::format("link{}", l);
+}
+
+std::vector<LinkId> Cluster::Path(ServerId src, ServerId dst) const {
+  if (src == dst) return {};
+  const int rs = servers_[src].rack, rd = servers_[dst].rack;
+  if (spec_.topology == TopologyKind::kTwoTier && rs != rd) {
+    return {Uplink(src), first_rack_link_ + 2 * rs, first_rack_link_ + 2 * rd + 1, Downlink(dst)};
+  }
+  return {Uplink(src), Downlink(dst)};
+}
+
+}  // namespace slotflow

@@ -1,0 +1,91 @@
+// The cluster: servers with compute slots and NICs, grouped in racks, and the topology
+// that turns a (source, destination) pair into the links a transfer crosses (SPEC §2).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/units.h"
+
+namespace slotflow {
+
+using ServerId = int32_t;
+using LinkId = int32_t;
+inline constexpr ServerId kNoServer = -1;
+
+// One class of identical servers; a heterogeneous cluster is a list of classes.
+struct ServerClass {
+  std::string name = "default";
+  int count = 50;
+  int slots = 4;
+  double cpu_speed = 1.0;        // relative; compute time = work / (slot_rate * cpu_speed)
+  BytesPerSecond nic = 1e9 / 8;  // up and down, each direction
+  BytesPerSecond disk = 0;       // 0 = not modelled (unlimited)
+  Bytes memory = 0;              // informational; 0 = unspecified
+};
+
+enum class TopologyKind { kBigSwitch, kTwoTier };
+
+struct ClusterSpec {
+  std::vector<ServerClass> classes{ServerClass{}};
+  TopologyKind topology = TopologyKind::kBigSwitch;
+  int servers_per_rack = 10;       // two-tier (and rack locality for schedulers)
+  double oversubscription = 1.0;   // two-tier: rack link = servers_per_rack * nic / this
+  BytesPerSecond rack_link = 0;    // two-tier: explicit rack up/down capacity, overrides above
+  BytesPerSecond slot_rate = 1e9;  // compute speed of one slot, bytes of input per second
+  int replicas = 3;                // input block replicas on distinct servers
+
+  int ServerCount() const;
+  // Throws InputError (field names as in the config file) on impossible clusters.
+  void Validate() const;
+};
+
+struct Server {
+  ServerId id;
+  int rack;
+  int slots;
+  double cpu_speed;
+  BytesPerSecond nic;
+  BytesPerSecond disk;
+  Bytes memory;
+  std::string class_name;
+};
+
+class Cluster {
+ public:
+  explicit Cluster(const ClusterSpec& spec);
+
+  const ClusterSpec& spec() const { return spec_; }
+  const std::vector<Server>& servers() const { return servers_; }
+  const Server& server(ServerId id) const { return servers_[id]; }
+  int size() const { return static_cast<int>(servers_.size()); }
+  int racks() const { return racks_; }
+  int TotalSlots() const { return total_slots_; }
+
+  // Links: every server has an uplink and a downlink; two-tier adds one uplink and one
+  // downlink per rack; a modelled disk is one more link per server.
+  int LinkCount() const { return static_cast<int>(link_capacity_.size()); }
+  BytesPerSecond LinkCapacity(LinkId l) const { return link_capacity_[l]; }
+  const std::vector<BytesPerSecond>& link_capacities() const { return link_capacity_; }
+  LinkId Uplink(ServerId s) const { return 2 * s; }
+  LinkId Downlink(ServerId s) const { return 2 * s + 1; }
+  // -1 when the server's disk is not modelled.
+  LinkId Disk(ServerId s) const { return disk_link_.empty() ? -1 : disk_link_[s]; }
+  std::string LinkName(LinkId l) const;
+
+  // Links crossed by a network transfer from `src` to `dst` (empty when src == dst). Disk
+  // links are not included: the caller adds the source's disk for block reads.
+  std::vector<LinkId> Path(ServerId src, ServerId dst) const;
+
+ private:
+  ClusterSpec spec_;
+  std::vector<Server> servers_;
+  std::vector<BytesPerSecond> link_capacity_;
+  std::vector<LinkId> disk_link_;
+  int racks_ = 1;
+  int total_slots_ = 0;
+  LinkId first_rack_link_ = 0;
+};
+
+}  // namespace slotflow

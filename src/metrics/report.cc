@@ -1,0 +1,133 @@
+#include "metrics/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace slotflow {
+
+int SizeGroup(Bytes bytes) {
+  double bound = 10 * kMiB;
+  for (int g = 1; g < 7; ++g, bound *= 10) {
+    if (bytes < bound) return g;
+  }
+  return 7;
+}
+
+std::string SizeGroupLabel(int group) {
+  static const char* kLabels[] = {"<10MiB",    "10-100MiB", "0.1-1GiB", "1-10GiB",
+                                  "10-100GiB", "0.1-1TiB",  ">=1TiB"};
+  return group >= 1 && group <= 7 ? kLabels[group - 1] : "?";
+}
+
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double rank = p / 100.0 * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(rank));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
+}
+
+RunSummary Summarize(const std::vector<JobResult>& jobs) {
+  RunSummary s;
+  s.jobs = static_cast<int>(jobs.size());
+  std::vector<double> jct;
+  jct.reserve(jobs.size());
+  std::vector<double> group_sum(7, 0);
+  s.jobs_by_group.assign(7, 0);
+  double sum = 0;
+  for (const JobResult& j : jobs) {
+    jct.push_back(j.jct);
+    sum += j.jct;
+    group_sum[j.size_group - 1] += j.jct;
+    ++s.jobs_by_group[j.size_group - 1];
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  s.mean_jct = jobs.empty() ? nan : sum / static_cast<double>(jobs.size());
+  s.p50_jct = Percentile(jct, 50);
+  s.p95_jct = Percentile(jct, 95);
+  s.p99_jct = Percentile(jct, 99);
+  s.max_jct = jct.empty() ? nan : *std::max_element(jct.begin(), jct.end());
+  for (int g = 0; g < 7; ++g) {
+    s.mean_jct_by_group.push_back(s.jobs_by_group[g] ? group_sum[g] / s.jobs_by_group[g] : nan);
+  }
+  return s;
+}
+
+namespace {
+nlohmann::json Number(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_time) {
+  nlohmann::ordered_json j;
+  j["scheduler"] = s.scheduler;
+  j["network"] = s.network;
+  j["workload"] = s.workload;
+  j["jobs"] = s.jobs;
+  j["unfinished_jobs"] = s.unfinished_jobs;
+  j["mean_jct_s"] = Number(s.mean_jct);
+  j["p50_jct_s"] = Number(s.p50_jct);
+  j["p95_jct_s"] = Number(s.p95_jct);
+  j["p99_jct_s"] = Number(s.p99_jct);
+  j["max_jct_s"] = Number(s.max_jct);
+  nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+  for (int g = 0; g < 7; ++g) {
+    groups.push_back(
+        {{"group", g + 1},
+         {"bytes", SizeGroupLabel(g + 1)},
+         {"jobs", s.jobs_by_group.empty() ? 0 : s.jobs_by_group[g]},
+         {"mean_jct_s", s.mean_jct_by_group.empty() ? nullptr : Number(s.mean_jct_by_group[g])}});
+  }
+  j["size_groups"] = groups;
+  j["makespan_s"] = s.makespan;
+  j["locality"] = s.locality;
+  j["slot_utilisation"] = s.slot_utilisation;
+  j["downlink_utilisation"] = s.downlink_utilisation;
+  j["network_bytes"] = s.network_bytes;
+  j["flows"] = s.flows;
+  j["reservations"] = s.reservations;
+  j["events"] = s.events;
+  if (include_wall_time) j["wall_s"] = s.wall_s;
+  out << j.dump(2) << "\n";
+}
+
+void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out) {
+  out << "job,submit_s,first_start_s,finish_s,jct_s,bytes,tasks,local_fraction,size_group\n";
+  for (const JobResult& j : jobs) {
+    // Enough digits to round-trip a double, so outputs compare exactly across runs.
+    fmt::print(out, "{},{},{},{},{},{},{},{},{}\n", j.name, j.submit, j.first_start, j.finish,
+               j.jct, j.bytes, j.tasks, j.local_fraction, j.size_group);
+  }
+}
+
+void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
+  fmt::print(out, "scheduler {}  network {}  workload {}\n", s.scheduler, s.network, s.workload);
+  fmt::print(out, "  jobs {:>8}{}\n", s.jobs,
+             s.unfinished_jobs ? fmt::format("   ({} did not finish)", s.unfinished_jobs) : "");
+  fmt::print(out,
+             "  JCT  mean {:>10.3f} s   p50 {:>10.3f} s   p95 {:>10.3f} s   p99 {:>10.3f} s   max "
+             "{:>10.3f} s\n",
+             s.mean_jct, s.p50_jct, s.p95_jct, s.p99_jct, s.max_jct);
+  fmt::print(out, "  mean JCT by job size:");
+  for (int g = 0; g < 7; ++g) {
+    if (s.jobs_by_group.empty() || s.jobs_by_group[g] == 0) continue;
+    fmt::print(out, "  {} ({}): {:.3f} s", SizeGroupLabel(g + 1), s.jobs_by_group[g],
+               s.mean_jct_by_group[g]);
+  }
+  fmt::print(out, "\n");
+  fmt::print(out,
+             "  makespan {:.3f} s   locality {:.1f}%   slot utilisation {:.1f}%   downlink "
+             "utilisation {:.1f}%\n",
+             s.makespan, 100 * s.locality, 100 * s.slot_utilisation, 100 * s.downlink_utilisation);
+  fmt::print(out, "  flows {}   network bytes {}   reservations {}   events {}   wall {:.3f} s\n",
+             s.flows, FormatBytes(s.network_bytes), s.reservations, s.events, s.wall_s);
+}
+
+}  // namespace slotflow

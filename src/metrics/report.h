@@ -1,0 +1,56 @@
+// What a run produced: per-job results and the summary (SPEC §10), and their writers:
+// summary.json, jobs.csv and a readable table.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/units.h"
+
+namespace slotflow {
+
+struct JobResult {
+  std::string name;
+  Seconds submit = 0, first_start = 0, finish = 0;
+  Seconds jct = 0;
+  Bytes bytes = 0;  // input + shuffle bytes of the job
+  int tasks = 0;
+  double local_fraction = 1;  // root tasks that read their input locally
+  int size_group = 0;         // 1..7, by total bytes (see SizeGroup)
+};
+
+struct RunSummary {
+  std::string scheduler, network, workload;
+  int jobs = 0;
+  int unfinished_jobs = 0;
+  Seconds mean_jct = 0, p50_jct = 0, p95_jct = 0, p99_jct = 0, max_jct = 0;
+  std::vector<double> mean_jct_by_group;  // 7 entries; NaN where a group is empty
+  std::vector<int> jobs_by_group;
+  Seconds makespan = 0;
+  double locality = 1;              // fraction of root tasks with a local read
+  double slot_utilisation = 0;      // busy slot-seconds / (slots × makespan)
+  double downlink_utilisation = 0;  // network bytes / (Σ downlink capacity × makespan)
+  Bytes network_bytes = 0;
+  int64_t flows = 0;
+  int64_t reservations = 0;  // scheduling rounds that left free slots empty with tasks ready
+  int64_t events = 0;
+  double wall_s = 0;
+};
+
+// Duopoly groups jobs by size into 7 bins; we use decades of total bytes starting at 10 MiB:
+// [0,10MiB) [10,100MiB) [100MiB,1GiB) ... [1TiB,∞) (ours: the paper does not give its bins).
+int SizeGroup(Bytes bytes);
+std::string SizeGroupLabel(int group);
+
+// Percentile with linear interpolation between closest ranks (numpy's default).
+double Percentile(std::vector<double> values, double p);
+
+RunSummary Summarize(const std::vector<JobResult>& jobs);
+
+void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_time = true);
+void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out);
+void PrintSummaryTable(const RunSummary& s, std::ostream& out);
+
+}  // namespace slotflow

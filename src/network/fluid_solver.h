@@ -1,0 +1,149 @@
+// FluidSolver: rates of fluid flows on capacitated links (SPEC §3).
+// Strict priority across classes (lower class first), max-min fair within a class, work
+// conserving. Flows may instead carry an explicit rate (Varys MADD); those are served first
+// and then backfilled max-min on whatever capacity is left.
+//
+// Flows with the same path, class and no explicit rate get the same max-min rate, so the solver
+// keeps them as one group with a member count and a cumulative per-member "service" counter:
+// a member's remaining bytes = its target − the group's service, and the group's next
+// completion is its smallest target. Solving and advancing cost O(groups), not O(flows).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "common/units.h"
+
+namespace slotflow {
+
+using FlowId = int32_t;
+using PathId = int32_t;
+using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
+
+class FluidSolver {
+ public:
+  explicit FluidSolver(std::vector<BytesPerSecond> link_capacities);
+
+  // Interns a list of links; the same list always gets the same id.
+  PathId InternPath(std::span<const LinkId> links);
+  std::span<const LinkId> PathLinks(PathId p) const;
+
+  // Flow ids are chosen by the caller and must be dense (0, 1, 2, ...) but may arrive in any order.
+  void Add(FlowId f, PathId path, Bytes size, FlowClass cls);
+  void SetClass(FlowId f, FlowClass cls);
+  // rate < 0 clears the explicit rate.
+  void SetExplicitRate(FlowId f, BytesPerSecond rate);
+
+  // Recomputes all rates. Cheap to call when nothing changed.
+  void Solve();
+  bool dirty() const { return dirty_; }
+
+  // Moves time forward by dt at the current rates (dt must not pass NextCompletionIn()).
+  void Advance(Seconds dt);
+  // Removes every flow whose remaining bytes are 0 within a relative epsilon; appends their ids
+  // in increasing id order.
+  void PopCompleted(std::vector<FlowId>& out);
+  // Time until the earliest completion at current rates (kForever if none).
+  Seconds NextCompletionIn() const { return next_completion_in_; }
+
+  bool Active(FlowId f) const {
+    return f < static_cast<FlowId>(flows_.size()) && flows_[f].group >= 0;
+  }
+  Bytes Remaining(FlowId f) const;
+  BytesPerSecond Rate(FlowId f) const;
+  FlowClass Class(FlowId f) const { return flows_[f].cls; }
+  PathId FlowPath(FlowId f) const { return flows_[f].path; }
+  int ActiveFlowCount() const { return active_flows_; }
+  int ActiveGroupCount() const { return static_cast<int>(live_groups_.size()); }
+  int LinkCount() const { return static_cast<int>(capacity_.size()); }
+  BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
+  // Sum of current rates crossing link l (computed by Solve()).
+  BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
+
+ private:
+  static constexpr int kMaxPathLinks = 6;
+
+  struct Flow {
+    int32_t group = -1;  // -1 when not active
+    PathId path = -1;
+    double target = 0;  // group service at which this flow is done
+    Bytes size = 0;
+    FlowClass cls = 0;
+    BytesPerSecond explicit_rate = -1;
+  };
+  struct HeapEntry {
+    double target;
+    FlowId flow;
+    bool operator>(const HeapEntry& o) const {
+      return target != o.target ? target > o.target : flow > o.flow;
+    }
+  };
+  // Cold per-group data; the hot numbers live in the parallel arrays below.
+  struct Group {
+    PathId path = -1;
+    FlowClass cls = 0;
+    FlowId explicit_flow = -1;    // >= 0: a single flow with an explicit rate
+    std::vector<HeapEntry> heap;  // min-heap by target; may hold stale entries (moved flows)
+    int32_t live_pos = -1;        // position in live_groups_
+  };
+  struct GroupKey {
+    PathId path;
+    FlowClass cls;
+    FlowId explicit_flow;
+    bool operator==(const GroupKey&) const = default;
+  };
+  struct GroupKeyHash {
+    size_t operator()(const GroupKey& k) const;
+  };
+
+  int32_t GroupFor(PathId path, FlowClass cls, FlowId explicit_flow);
+  void Join(FlowId f, int32_t g, Bytes remaining);
+  void Leave(FlowId f);
+  void DropGroup(int32_t g);
+  // Drops stale heap entries and caches the earliest member's target and tolerance.
+  void RefreshTop(int32_t g);
+  // Max-min water-filling of `groups` on residual_; `add` backfills on top of current rates.
+  void WaterFill(std::span<const int32_t> groups, bool add);
+  void ComputeNextCompletion();
+  std::span<const LinkId> GroupLinks(int32_t g) const {
+    return {&group_links_[g * kMaxPathLinks + 1],
+            static_cast<size_t>(group_links_[g * kMaxPathLinks])};
+  }
+
+  std::vector<BytesPerSecond> capacity_;
+  std::vector<BytesPerSecond> residual_;
+  // Paths, flattened.
+  std::vector<LinkId> path_links_;
+  std::vector<int32_t> path_begin_;
+  std::unordered_map<uint64_t, std::vector<PathId>> path_index_;
+
+  std::vector<Flow> flows_;
+  std::vector<Group> groups_;
+  // Hot per-group arrays, indexed by group id; a dead group has count 0, rate 0 and an
+  // infinite min_target, so whole-array loops need no branches.
+  std::vector<int32_t> count_;
+  std::vector<double> rate_;         // per member
+  std::vector<double> service_;      // bytes each member has received since the group was created
+  std::vector<double> min_target_;   // earliest member's target
+  std::vector<double> min_tol_;      // its completion tolerance
+  std::vector<LinkId> group_links_;  // kMaxPathLinks per group: [n, l0, ..., l4]
+  std::vector<int32_t> free_groups_;
+  std::vector<int32_t> live_groups_;
+  std::unordered_map<GroupKey, int32_t, GroupKeyHash> group_index_;
+  int active_flows_ = 0;
+  bool dirty_ = false;
+  Seconds next_completion_in_ = kForever;
+
+  // Scratch space for Solve/WaterFill, reused.
+  std::vector<int64_t> weight_;  // member count per link in the current fill
+  std::vector<int32_t> adj_begin_, adj_fill_, adj_;
+  std::vector<LinkId> touched_, open_;
+  std::vector<uint8_t> frozen_;
+  std::vector<std::pair<FlowClass, int32_t>> order_;
+  std::vector<int32_t> class_groups_, explicit_groups_;
+};
+
+}  // namespace slotflow

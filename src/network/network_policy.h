@@ -1,0 +1,57 @@
+// NetworkPolicy: decides the priority class (and optionally an explicit rate) of every flow
+// (SPEC §7). The fluid solver turns classes into rates: strict priority across classes, max-min
+// within one. A policy reads the Network and writes only through SetClass/SetExplicitRate.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "common/registry.h"
+#include "common/units.h"
+#include "network/fluid_solver.h"
+
+namespace slotflow {
+
+class Network;
+
+// The task scheduler's view of the bottleneck (Duopoly §3): cans switches priorities on it.
+enum class SlotMode { kSufficient, kInsufficient };
+
+// Settings shared by network policies.
+struct NetworkPolicyConfig {
+  int queues = 8;                     // priority classes; 0 = unlimited (one class per key)
+  Bytes first_threshold = 10 * kMiB;  // exponentially spaced class thresholds: first one...
+  double multiplier = 10;             // ...and the factor between consecutive ones
+};
+
+class NetworkPolicy {
+ public:
+  virtual ~NetworkPolicy() = default;
+
+  // New flows, before they get a rate: set their class (default 0) or an explicit rate.
+  virtual void OnFlowsStarted(Network& /*net*/, std::span<const FlowId> /*flows*/) {}
+  virtual void OnFlowsFinished(Network& /*net*/, std::span<const FlowId> /*flows*/) {}
+  // Called whenever something changed, just before rates are solved: re-rank here.
+  virtual void BeforeSolve(Network& /*net*/) {}
+  // Called after rates are solved: the absolute time at which classes must be revisited (a
+  // threshold crossing, SPEC §3); kForever when they never change on their own.
+  virtual Seconds NextReclassifyTime(const Network& /*net*/) { return kForever; }
+  // The task scheduler's mode signal (Duopoly §4); most policies ignore it.
+  virtual void OnSlotMode(Network& /*net*/, SlotMode /*mode*/) {}
+};
+
+using NetworkPolicyRegistry = Registry<NetworkPolicy, NetworkPolicyConfig>;
+
+// Maps a non-negative key to one of `config.queues` classes by exponentially spaced
+// thresholds (class k holds keys in [T·E^(k−1), T·E^k)); unlimited queues → the key itself.
+FlowClass ThresholdClass(double key, const NetworkPolicyConfig& config);
+
+}  // namespace slotflow
+
+#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, type)           \
+  static const bool slotflow_registered_network_policy =                    \
+      ::slotflow::NetworkPolicyRegistry::Get().Add(                         \
+          name, description, [](const ::slotflow::NetworkPolicyConfig& c) { \
+            return std::unique_ptr<::slotflow::NetworkPolicy>(new type(c)); \
+          })

@@ -1,0 +1,17 @@
+// fair — per-flow fair sharing (DCTCP-like, SPEC §7): every flow in one class, so the solver's
+// max-min allocation is the whole policy. The baseline the coflow papers compare against.
+#include "network/network_policy.h"
+
+namespace slotflow {
+namespace {
+
+class FairPolicy : public NetworkPolicy {
+ public:
+  explicit FairPolicy(const NetworkPolicyConfig&) {}
+};
+
+}  // namespace
+
+SLOTFLOW_REGISTER_NETWORK_POLICY("fair", "per-flow max-min fair sharing (DCTCP)", FairPolicy);
+
+}  // namespace slotflow

@@ -1,0 +1,19 @@
+// Job order policies shared by task schedulers (SPEC §6): FIFO (submission), SJF (smallest
+// estimated total size first), Fair (fewest running tasks first).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "scheduling/task_scheduler.h"
+
+namespace slotflow {
+
+// Throws InputError naming `field` for an unknown name. Names: fifo, sjf, fair.
+JobOrder ParseJobOrder(std::string_view name, std::string_view field);
+std::string_view JobOrderName(JobOrder order);
+
+// Active (arrived, unfinished) jobs in the given order; ties by submission order.
+void OrderJobs(const SimState& state, JobOrder order, std::vector<JobIndex>& out);
+
+}  // namespace slotflow

@@ -1,0 +1,49 @@
+// greedy — the trivial placement (SPEC §6; Duopoly's "(F)"): walk jobs in the configured order
+// and give the first ready task any free slot. A task that reads an input block takes a slot
+// on a replica holder when one is free (local read); otherwise a random free slot. Never
+// leaves a slot empty while a task is ready.
+#include "common/random.h"
+#include "scheduling/job_order.h"
+#include "scheduling/task_scheduler.h"
+
+namespace slotflow {
+namespace {
+
+class GreedyScheduler : public TaskScheduler {
+ public:
+  explicit GreedyScheduler(const TaskSchedulerConfig& config)
+      : order_(config.order), rng_(config.seed ^ 0x6772656564790000ULL) {}
+
+  std::optional<Placement> Next(const SimState& state) override {
+    const auto& free = state.servers_with_free_slots();
+    if (free.empty()) return std::nullopt;
+    OrderJobs(state, order_, jobs_);
+    for (JobIndex j : jobs_) {
+      const auto& ready = state.job(j).ready;
+      if (ready.empty()) continue;
+      // Prefer a task that can read locally; else the job's first ready task.
+      for (TaskId t : ready) {
+        for (ServerId r : state.task(t).replicas) {
+          if (state.server(r).free_slots > 0) return Placement{t, r};
+        }
+      }
+      const ServerId s =
+          free[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(free.size())))];
+      return Placement{ready.front(), s};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  JobOrder order_;
+  Rng rng_;
+  std::vector<JobIndex> jobs_;
+};
+
+}  // namespace
+
+SLOTFLOW_REGISTER_TASK_SCHEDULER(
+    "greedy", "any free slot; input-block readers prefer a replica holder (never reserves)",
+    GreedyScheduler);
+
+}  // namespace slotflow

@@ -1,0 +1,52 @@
+// TaskScheduler: decides which ready task runs on which server (SPEC §6). The simulator asks
+// for one placement at a time and applies it, until the scheduler answers "nothing"; any slots
+// still free are then deliberately left empty (reserved) until the next trigger.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/registry.h"
+#include "network/network_policy.h"
+#include "sim/state.h"
+
+namespace slotflow {
+
+enum class JobOrder { kFifo, kSjf, kFair };
+
+struct TaskSchedulerConfig {
+  JobOrder order = JobOrder::kFifo;
+  uint64_t seed = 1;
+};
+
+struct Placement {
+  TaskId task;
+  ServerId server;
+};
+
+class TaskScheduler {
+ public:
+  virtual ~TaskScheduler() = default;
+
+  // The next placement given the current state, or nullopt to stop for now.
+  virtual std::optional<Placement> Next(const SimState& state) = 0;
+
+  // A periodic trigger (delay-scheduling heartbeat, congestion monitor); 0 = none.
+  virtual Seconds heartbeat() const { return 0; }
+  virtual void OnHeartbeat(const SimState& /*state*/) {}
+  // The mode signal for compute-aware network policies (Duopoly §3); nullopt = no opinion.
+  virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
+};
+
+using TaskSchedulerRegistry = Registry<TaskScheduler, TaskSchedulerConfig>;
+
+}  // namespace slotflow
+
+#define SLOTFLOW_REGISTER_TASK_SCHEDULER(name, description, type)           \
+  static const bool slotflow_registered_task_scheduler =                    \
+      ::slotflow::TaskSchedulerRegistry::Get().Add(                         \
+          name, description, [](const ::slotflow::TaskSchedulerConfig& c) { \
+            return std::unique_ptr<::slotflow::TaskScheduler>(new type(c)); \
+          })

@@ -1,0 +1,408 @@
+#include "sim/simulator.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "common/random.h"
+
+namespace slotflow {
+
+Simulator::Simulator(const Cluster& cluster, const Workload& workload,
+                     std::unique_ptr<TaskScheduler> scheduler,
+                     std::unique_ptr<NetworkPolicy> network_policy, const SimulationConfig& config)
+    : cluster_(cluster),
+      config_(config),
+      scheduler_(std::move(scheduler)),
+      network_(cluster, std::move(network_policy)),
+      state_(cluster, network_) {
+  Build(workload);
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::Build(const Workload& workload) {
+  Rng rng(config_.seed);
+  state_.servers_.resize(cluster_.size());
+  for (const Server& s : cluster_.servers()) SetFreeSlots(s.id, s.slots);
+
+  const int replicas = std::min(cluster_.spec().replicas, cluster_.size());
+  state_.jobs_.resize(workload.jobs.size());
+  for (size_t j = 0; j < workload.jobs.size(); ++j) {
+    const JobSpec& spec = workload.jobs[j];
+    JobRuntime& job = state_.jobs_[j];
+    job.spec = &spec;
+    job.index = static_cast<JobIndex>(j);
+    job.size_estimate = spec.SizeEstimate();
+    if (config_.estimate_error > 0) {
+      job.size_estimate *= rng.Uniform(1 - config_.estimate_error, 1 + config_.estimate_error);
+    }
+    job.stages.resize(spec.stages.size());
+    for (size_t s = 0; s < spec.stages.size(); ++s) {
+      const StageSpec& st = spec.stages[s];
+      StageRuntime& sr = job.stages[s];
+      sr.first_task = static_cast<TaskId>(state_.tasks_.size());
+      sr.task_count = static_cast<int>(st.tasks.size());
+      sr.unfinished_tasks = sr.task_count;
+      sr.unfinished_parents = static_cast<int>(st.parents.size());
+      for (int p : st.parents) job.stages[p].children.push_back(static_cast<int>(s));
+      for (size_t k = 0; k < st.tasks.size(); ++k) {
+        TaskRuntime t;
+        t.job = job.index;
+        t.stage = static_cast<int>(s);
+        t.index = static_cast<int>(k);
+        t.spec = &st.tasks[k];
+        t.root = st.parents.empty();
+        // Input blocks live on `replicas` distinct random servers (SPEC §4).
+        if (t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
+          while (static_cast<int>(t.replicas.size()) < replicas) {
+            const auto r = static_cast<ServerId>(rng.UniformInt(cluster_.size()));
+            if (std::find(t.replicas.begin(), t.replicas.end(), r) == t.replicas.end()) {
+              t.replicas.push_back(r);
+            }
+          }
+        }
+        sr.input_bytes += t.spec->input;
+        state_.tasks_.push_back(std::move(t));
+      }
+      if (!st.parents.empty()) {
+        int parent_tasks = 0;
+        for (int p : st.parents) parent_tasks += static_cast<int>(spec.stages[p].tasks.size());
+        Coflow c;
+        c.job = job.index;
+        c.stage = static_cast<int>(s);
+        c.arrival = spec.submit;
+        c.total_bytes = sr.input_bytes;
+        c.width = parent_tasks * sr.task_count;
+        for (const TaskSpec& ts : st.tasks) {
+          if (ts.from.empty()) {
+            c.length = std::max(c.length, ts.input / parent_tasks);
+          } else {
+            for (Bytes b : ts.from) c.length = std::max(c.length, b);
+          }
+        }
+        sr.coflow = network_.AddCoflow(c);
+      }
+    }
+    job.unfinished_tasks = spec.TaskCount();
+    queue_.Schedule(spec.submit, kJobArrival, job.index);
+  }
+  unfinished_jobs_ = static_cast<int>(workload.jobs.size());
+  if (scheduler_->heartbeat() > 0 && unfinished_jobs_ > 0) {
+    queue_.Schedule(workload.jobs.front().submit, kHeartbeat, 0);
+  }
+}
+
+void Simulator::SetFreeSlots(ServerId s, int delta) {
+  ServerRuntime& sv = state_.servers_[s];
+  const bool had = sv.free_slots > 0;
+  sv.free_slots += delta;
+  state_.free_slot_total_ += delta;
+  const bool has = sv.free_slots > 0;
+  auto& list = state_.free_servers_;
+  if (had && !has) {
+    list.erase(std::lower_bound(list.begin(), list.end(), s));
+  } else if (!had && has) {
+    list.insert(std::lower_bound(list.begin(), list.end(), s), s);
+  }
+}
+
+void Simulator::Handle(const Event& e) {
+  switch (e.kind) {
+    case kJobArrival:
+      ArriveJob(static_cast<JobIndex>(e.subject));
+      break;
+    case kComputeDone:
+      FinishTask(static_cast<TaskId>(e.subject));
+      break;
+    case kHeartbeat:
+      scheduler_->OnHeartbeat(state_);
+      schedule_needed_ = true;
+      if (unfinished_jobs_ > 0) queue_.Schedule(e.time + scheduler_->heartbeat(), kHeartbeat, 0);
+      break;
+    default:
+      throw std::logic_error("unknown event kind");
+  }
+}
+
+void Simulator::ArriveJob(JobIndex j) {
+  JobRuntime& job = state_.jobs_[j];
+  job.arrived = true;
+  state_.active_jobs_.push_back(j);
+  for (size_t s = 0; s < job.stages.size(); ++s) {
+    const StageRuntime& sr = job.stages[s];
+    if (sr.unfinished_parents != 0) continue;
+    for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) MakeReady(t);
+  }
+  schedule_needed_ = true;
+}
+
+void Simulator::MakeReady(TaskId t) {
+  TaskRuntime& task = state_.tasks_[t];
+  task.state = TaskState::kReady;
+  task.ready_at = state_.now();
+  if (task.spec->pinned != kNoServer) {
+    Place(t, task.spec->pinned);
+    return;
+  }
+  auto& ready = state_.jobs_[task.job].ready;
+  ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
+  ++state_.ready_total_;
+  schedule_needed_ = true;
+}
+
+void Simulator::Place(TaskId t, ServerId s) {
+  TaskRuntime& task = state_.tasks_[t];
+  if (task.state != TaskState::kReady) {
+    throw std::logic_error(fmt::format("scheduler placed task {} which is not ready", t));
+  }
+  if (s < 0 || s >= cluster_.size()) {
+    throw std::logic_error(fmt::format("scheduler placed task {} on unknown server {}", t, s));
+  }
+  JobRuntime& job = state_.jobs_[task.job];
+  if (task.HoldsSlot()) {
+    if (state_.servers_[s].free_slots <= 0) {
+      throw std::logic_error(
+          fmt::format("scheduler placed task {} on server {} with no free slot", t, s));
+    }
+    auto it = std::lower_bound(job.ready.begin(), job.ready.end(), t);
+    job.ready.erase(it);
+    --state_.ready_total_;
+    SetFreeSlots(s, -1);
+    ++state_.servers_[s].running;
+  } else if (s != task.spec->pinned) {
+    throw std::logic_error(fmt::format("pinned task {} placed off its server", t));
+  }
+  ++job.running;
+  if (job.first_start < 0) job.first_start = state_.now();
+  task.server = s;
+  task.placed_at = state_.now();
+  task.state = TaskState::kFetching;
+  StartFetch(t);
+}
+
+void Simulator::StartFetch(TaskId t) {
+  TaskRuntime& task = state_.tasks_[t];
+  JobRuntime& job = state_.jobs_[task.job];
+  const ServerId dst = task.server;
+  auto start_flow = [&](ServerId src, Bytes bytes, bool block_read, CoflowId coflow) {
+    FlowSpec fs;
+    fs.src = src;
+    fs.dst = dst;
+    fs.size = bytes;
+    fs.job = task.job;
+    fs.coflow = coflow;
+    fs.macroflow = t;
+    fs.macroflow_bytes = task.spec->input;
+    fs.read_source_disk = block_read;
+    const FlowId f = network_.StartFlow(fs);
+    if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
+    flow_task_[f] = t;
+    ++task.pending_flows;
+    if (src != dst) task.network_bytes += bytes;
+  };
+
+  if (task.root) {
+    if (task.spec->input > 0) {
+      const auto& reps = task.replicas;
+      task.local_read = reps.empty() || std::find(reps.begin(), reps.end(), dst) != reps.end();
+      if (task.local_read) {
+        ++job.local_reads;
+        // A local read costs time only when disks are modelled.
+        if (cluster_.Disk(dst) >= 0) start_flow(dst, task.spec->input, true, -1);
+      } else {
+        ++job.remote_reads;
+        // Read from the least loaded replica holder (SPEC §4): fewest outgoing flows.
+        ServerId src = reps.front();
+        for (ServerId r : reps) {
+          if (network_.OutgoingFlows(r) < network_.OutgoingFlows(src)) src = r;
+        }
+        start_flow(src, task.spec->input, true, -1);
+      }
+    }
+  } else {
+    // One flow per source server carrying the bytes of all parent tasks there (SPEC §4).
+    const StageSpec& st = job.spec->stages[task.stage];
+    int parent_tasks = 0;
+    for (int p : st.parents) parent_tasks += job.stages[p].task_count;
+    std::vector<std::pair<ServerId, Bytes>> by_server;
+    int k = 0;
+    for (int p : st.parents) {
+      const StageRuntime& ps = job.stages[p];
+      for (TaskId pt = ps.first_task; pt < ps.first_task + ps.task_count; ++pt, ++k) {
+        const Bytes b =
+            task.spec->from.empty() ? task.spec->input / parent_tasks : task.spec->from[k];
+        if (b <= 0) continue;
+        by_server.emplace_back(state_.tasks_[pt].server, b);
+      }
+    }
+    std::sort(by_server.begin(), by_server.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    const CoflowId coflow = job.stages[task.stage].coflow;
+    for (size_t i = 0; i < by_server.size();) {
+      const ServerId src = by_server[i].first;
+      Bytes total = 0;
+      for (; i < by_server.size() && by_server[i].first == src; ++i) total += by_server[i].second;
+      if (src != dst) start_flow(src, total, false, coflow);  // local bytes are free
+    }
+  }
+  if (task.pending_flows == 0) {
+    StartCompute(t);
+  } else {
+    ++state_.servers_[dst].receiving;
+  }
+}
+
+void Simulator::OnFlowDone(FlowId f) {
+  const TaskId t = flow_task_[f];
+  TaskRuntime& task = state_.tasks_[t];
+  if (--task.pending_flows == 0) {
+    --state_.servers_[task.server].receiving;
+    StartCompute(t);
+  }
+}
+
+void Simulator::StartCompute(TaskId t) {
+  TaskRuntime& task = state_.tasks_[t];
+  task.state = TaskState::kComputing;
+  task.compute_at = state_.now();
+  const double speed = cluster_.server(task.server).cpu_speed;
+  Seconds duration;
+  if (task.spec->compute >= 0) {
+    duration = task.spec->compute / speed;
+  } else {
+    const Bytes work = task.spec->work >= 0 ? task.spec->work : task.spec->input;
+    duration = work / (cluster_.spec().slot_rate * speed);
+  }
+  queue_.Schedule(state_.now() + duration, kComputeDone, t);
+}
+
+void Simulator::FinishTask(TaskId t) {
+  TaskRuntime& task = state_.tasks_[t];
+  task.state = TaskState::kDone;
+  task.finish_at = state_.now();
+  JobRuntime& job = state_.jobs_[task.job];
+  if (task.HoldsSlot()) {
+    SetFreeSlots(task.server, +1);
+    --state_.servers_[task.server].running;
+    busy_slot_seconds_ += task.finish_at - task.placed_at;
+  }
+  --job.running;
+  StageRuntime& sr = job.stages[task.stage];
+  if (--sr.unfinished_tasks == 0) {
+    // Barrier: a child stage's tasks are ready when all its parents are done (SPEC §4).
+    for (int c : sr.children) {
+      StageRuntime& cs = job.stages[c];
+      if (--cs.unfinished_parents == 0) {
+        for (TaskId ct = cs.first_task; ct < cs.first_task + cs.task_count; ++ct) MakeReady(ct);
+      }
+    }
+  }
+  if (--job.unfinished_tasks == 0) {
+    job.finished = true;
+    job.finish = state_.now();
+    auto& active = state_.active_jobs_;
+    active.erase(std::find(active.begin(), active.end(), job.index));
+    --unfinished_jobs_;
+  }
+  schedule_needed_ = true;
+}
+
+void Simulator::RunScheduler() {
+  if (!schedule_needed_) return;
+  schedule_needed_ = false;
+  while (state_.free_slot_total_ > 0 && state_.ready_total_ > 0) {
+    const std::optional<Placement> p = scheduler_->Next(state_);
+    if (!p) {
+      ++reservations_;  // free slots left empty on purpose while tasks wait
+      break;
+    }
+    Place(p->task, p->server);
+  }
+  if (auto mode = scheduler_->mode(state_)) network_.SetSlotMode(*mode);
+}
+
+RunResult Simulator::Run() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto last_progress = wall_start;
+  std::vector<FlowId> completed;
+  const bool progress = config_.progress;
+  for (;;) {
+    const Seconds t = std::min(queue_.NextTime(), network_.NextEventTime());
+    if (t == kForever) break;
+    completed.clear();
+    network_.AdvanceTo(t, completed);
+    ++events_;
+    for (FlowId f : completed) OnFlowDone(f);
+    while (queue_.NextTime() <= t) Handle(queue_.Pop());
+    RunScheduler();
+    network_.Resolve();
+    if (progress && (events_ & 0x3fff) == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_progress > std::chrono::seconds(1)) {
+        last_progress = now;
+        std::fprintf(stderr, "\r  t=%.1fs  jobs done %zu/%zu  active flows %zu  events %lld   ", t,
+                     state_.jobs_.size() - unfinished_jobs_, state_.jobs_.size(),
+                     network_.active_flows().size(), static_cast<long long>(events_));
+      }
+    }
+  }
+  if (progress && std::chrono::steady_clock::now() - wall_start > std::chrono::seconds(1)) {
+    std::fprintf(stderr, "\n");
+  }
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return Collect(wall);
+}
+
+RunResult Simulator::Collect(double wall_s) {
+  RunResult r;
+  Seconds makespan = 0;
+  int local = 0, reads = 0;
+  for (const JobRuntime& job : state_.jobs_) {
+    local += job.local_reads;
+    reads += job.local_reads + job.remote_reads;
+    if (!job.finished) continue;
+    JobResult jr;
+    jr.name = job.spec->name;
+    jr.submit = job.spec->submit;
+    jr.first_start = job.first_start;
+    jr.finish = job.finish;
+    jr.jct = job.finish - job.spec->submit;
+    jr.bytes = job.spec->InputBytes() + job.spec->ShuffleBytes();
+    jr.tasks = job.spec->TaskCount();
+    const int jreads = job.local_reads + job.remote_reads;
+    jr.local_fraction = jreads == 0 ? 1.0 : static_cast<double>(job.local_reads) / jreads;
+    jr.size_group = SizeGroup(jr.bytes);
+    makespan = std::max(makespan, job.finish);
+    r.jobs.push_back(std::move(jr));
+  }
+  r.summary = Summarize(r.jobs);
+  RunSummary& s = r.summary;
+  s.unfinished_jobs = unfinished_jobs_;
+  s.makespan = makespan;
+  s.locality = reads == 0 ? 1.0 : static_cast<double>(local) / reads;
+  const double slot_capacity = static_cast<double>(cluster_.TotalSlots()) * makespan;
+  s.slot_utilisation = slot_capacity > 0 ? busy_slot_seconds_ / slot_capacity : 0;
+  Bytes net = 0;
+  for (FlowId f = 0; f < network_.FlowCount(); ++f) {
+    const FlowSpec& fs = network_.flow(f).spec;
+    if (fs.src != fs.dst) net += fs.size;
+  }
+  s.network_bytes = net;
+  s.flows = network_.FlowCount();
+  BytesPerSecond down = 0;
+  for (const Server& sv : cluster_.servers())
+    down += cluster_.LinkCapacity(cluster_.Downlink(sv.id));
+  s.downlink_utilisation = makespan > 0 ? net / (down * makespan) : 0;
+  s.reservations = reservations_;
+  s.events = events_;
+  s.wall_s = wall_s;
+  return r;
+}
+
+}  // namespace slotflow

@@ -1,0 +1,99 @@
+// SimState: the run-time state of a simulation (jobs, tasks, slots, network) that task
+// schedulers read. Only the Simulator mutates it; policies return decisions (SPEC §6).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "network/network.h"
+#include "workload/job.h"
+
+namespace slotflow {
+
+using TaskId = int32_t;
+
+// A task's life (Duopoly §1): waiting (job not arrived or parents not done) → ready → placed,
+// fetching its input → computing → done. A task is placed once and never moved.
+enum class TaskState : uint8_t { kWaiting, kReady, kFetching, kComputing, kDone };
+
+struct TaskRuntime {
+  JobIndex job = -1;
+  int stage = -1;
+  int index = -1;  // within its stage
+  const TaskSpec* spec = nullptr;
+  TaskState state = TaskState::kWaiting;
+  ServerId server = kNoServer;
+  bool root = false;               // in a stage without parents: reads an input block
+  std::vector<ServerId> replicas;  // root tasks with input: servers holding its block
+  bool local_read = false;         // root task placed on a replica holder
+  int pending_flows = 0;
+  Bytes network_bytes = 0;  // bytes it receives over the network
+  Seconds ready_at = -1, placed_at = -1, compute_at = -1, finish_at = -1;
+
+  bool HoldsSlot() const { return spec->pinned == kNoServer; }
+};
+
+struct StageRuntime {
+  TaskId first_task = 0;
+  int task_count = 0;
+  int unfinished_tasks = 0;
+  int unfinished_parents = 0;
+  std::vector<int> children;
+  CoflowId coflow = -1;   // non-root stages: the coflow of flows into it
+  Bytes input_bytes = 0;  // sum of its tasks' inputs
+};
+
+struct JobRuntime {
+  const JobSpec* spec = nullptr;
+  JobIndex index = -1;
+  bool arrived = false;
+  bool finished = false;
+  std::vector<StageRuntime> stages;
+  std::vector<TaskId> ready;  // ready, unplaced, unpinned tasks in task-id order
+  int running = 0;            // placed and not done
+  int unfinished_tasks = 0;
+  int local_reads = 0, remote_reads = 0;
+  double size_estimate = 0;  // for SJF (may include estimate error)
+  Seconds first_start = -1, finish = -1;
+};
+
+struct ServerRuntime {
+  int free_slots = 0;
+  int running = 0;    // slot-holding tasks placed here and not done
+  int receiving = 0;  // tasks here fetching input over the network
+};
+
+class SimState {
+ public:
+  SimState(const Cluster& cluster, Network& network) : cluster_(cluster), network_(network) {}
+
+  Seconds now() const { return network_.now(); }
+  const Cluster& cluster() const { return cluster_; }
+  const Network& network() const { return network_; }
+
+  const std::vector<JobRuntime>& jobs() const { return jobs_; }
+  const JobRuntime& job(JobIndex j) const { return jobs_[j]; }
+  // Arrived, unfinished jobs in submission order.
+  const std::vector<JobIndex>& active_jobs() const { return active_jobs_; }
+  const TaskRuntime& task(TaskId t) const { return tasks_[t]; }
+  const ServerRuntime& server(ServerId s) const { return servers_[s]; }
+  // Servers with at least one free slot, in increasing id order.
+  const std::vector<ServerId>& servers_with_free_slots() const { return free_servers_; }
+  int free_slots() const { return free_slot_total_; }
+  int ready_tasks() const { return ready_total_; }
+
+ private:
+  friend class Simulator;
+  const Cluster& cluster_;
+  Network& network_;
+  std::vector<JobRuntime> jobs_;
+  std::vector<JobIndex> active_jobs_;
+  std::vector<TaskRuntime> tasks_;
+  std::vector<ServerRuntime> servers_;
+  std::vector<ServerId> free_servers_;
+  int free_slot_total_ = 0;
+  int ready_total_ = 0;
+};
+
+}  // namespace slotflow

@@ -1,0 +1,94 @@
+#include "workload/job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.h"
+
+namespace slotflow {
+
+Bytes JobSpec::InputBytes() const {
+  Bytes b = 0;
+  for (const auto& st : stages)
+    if (st.parents.empty())
+      for (const auto& t : st.tasks) b += t.input;
+  return b;
+}
+
+Bytes JobSpec::ShuffleBytes() const {
+  Bytes b = 0;
+  for (const auto& st : stages)
+    if (!st.parents.empty())
+      for (const auto& t : st.tasks) b += t.input;
+  return b;
+}
+
+int JobSpec::TaskCount() const {
+  int n = 0;
+  for (const auto& st : stages) n += static_cast<int>(st.tasks.size());
+  return n;
+}
+
+JobSpec MakeMapReduceJob(std::string name, Seconds submit, int maps, Bytes map_input,
+                         const std::vector<Bytes>& reduce_input) {
+  JobSpec job;
+  job.name = std::move(name);
+  job.submit = submit;
+  StageSpec map{"map", {}, std::vector<TaskSpec>(maps)};
+  for (auto& t : map.tasks) t.input = map_input;
+  StageSpec reduce{"reduce", {0}, {}};
+  for (Bytes b : reduce_input) {
+    TaskSpec t;
+    t.input = b;
+    reduce.tasks.push_back(std::move(t));
+  }
+  job.stages.push_back(std::move(map));
+  if (!reduce.tasks.empty()) job.stages.push_back(std::move(reduce));
+  return job;
+}
+
+void Workload::Validate(int servers) const {
+  auto bad = [&](const JobSpec& j, const std::string& field, const std::string& msg) {
+    return InputError(source, 0, fmt::format("job '{}'.{}", j.name, field), msg);
+  };
+  for (const auto& j : jobs) {
+    if (!std::isfinite(j.submit) || j.submit < 0)
+      throw bad(j, "submit", "must be a non-negative time");
+    if (j.stages.empty()) throw bad(j, "stages", "a job needs at least one stage");
+    for (size_t s = 0; s < j.stages.size(); ++s) {
+      const auto& st = j.stages[s];
+      const std::string sp = fmt::format("stage '{}'", st.name);
+      if (st.tasks.empty()) throw bad(j, sp + ".tasks", "a stage needs at least one task");
+      size_t parent_tasks = 0;
+      for (int p : st.parents) {
+        if (p < 0 || static_cast<size_t>(p) >= s)
+          throw bad(j, sp + ".parents", fmt::format("parent {} is not an earlier stage", p));
+        parent_tasks += j.stages[p].tasks.size();
+      }
+      for (size_t k = 0; k < st.tasks.size(); ++k) {
+        const auto& t = st.tasks[k];
+        const std::string tp = fmt::format("{}.task[{}]", sp, k);
+        if (!std::isfinite(t.input) || t.input < 0)
+          throw bad(j, tp + ".input", "must be a non-negative size");
+        if (!std::isfinite(t.compute)) throw bad(j, tp + ".compute", "must be finite");
+        if (!std::isfinite(t.work)) throw bad(j, tp + ".work", "must be finite");
+        if (t.pinned != kNoServer && (t.pinned < 0 || t.pinned >= servers))
+          throw bad(j, tp + ".server",
+                    fmt::format("server {} is outside the cluster (0..{})", t.pinned, servers - 1));
+        if (!t.from.empty()) {
+          if (t.from.size() != parent_tasks)
+            throw bad(j, tp + ".from",
+                      fmt::format("has {} entries but the parent stages have {} tasks",
+                                  t.from.size(), parent_tasks));
+          for (Bytes b : t.from)
+            if (!std::isfinite(b) || b < 0)
+              throw bad(j, tp + ".from", "sizes must be non-negative");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace slotflow

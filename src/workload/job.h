@@ -1,0 +1,69 @@
+// What a workload is: jobs made of stages of tasks (SPEC §4). These are static descriptions;
+// the simulator keeps the run-time state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "common/units.h"
+
+namespace slotflow {
+
+using JobId = int32_t;
+
+struct TaskSpec {
+  // Root-stage task: size of the input block it reads (replicated, SPEC §4).
+  // Other stages: total bytes it receives from its parent stages' tasks, split evenly across
+  // them unless `from` is given.
+  Bytes input = 0;
+  // Optional exact bytes from each parent task (parents' tasks concatenated in parent order).
+  std::vector<Bytes> from;
+  // Compute: `compute` seconds (at cpu_speed 1) if >= 0, else `work` bytes at the slot rate,
+  // else the input bytes at the slot rate.
+  Seconds compute = -1;
+  Bytes work = -1;
+  // A pinned task runs on this server as soon as it is ready, without taking a slot (used for
+  // pinned coflows and for data that already sits on a server in the worked examples).
+  ServerId pinned = kNoServer;
+};
+
+struct StageSpec {
+  std::string name;
+  std::vector<int> parents;  // indices of earlier stages of the same job; empty = root stage
+  std::vector<TaskSpec> tasks;
+};
+
+struct JobSpec {
+  std::string name;
+  Seconds submit = 0;
+  std::vector<StageSpec> stages;
+  // Used by size-ordered policies (SJF); < 0 means "total bytes of the job" (SPEC §4).
+  double size_estimate = -1;
+  int priority = 3;   // 1 (very low) .. 5 (very high), for capacity/JTPW queues
+  std::string queue;  // optional queue name for capacity-style schedulers
+
+  Bytes InputBytes() const;    // root stages' input
+  Bytes ShuffleBytes() const;  // bytes moved between stages
+  int TaskCount() const;
+  double SizeEstimate() const {
+    return size_estimate >= 0 ? size_estimate : InputBytes() + ShuffleBytes();
+  }
+};
+
+// Builds a MapReduce job: `maps` root tasks each reading `map_input`, and one reduce task per
+// entry of `reduce_input` (bytes it receives, split evenly over the maps).
+JobSpec MakeMapReduceJob(std::string name, Seconds submit, int maps, Bytes map_input,
+                         const std::vector<Bytes>& reduce_input);
+
+struct Workload {
+  std::string source;         // where it came from, for messages and summaries
+  std::vector<JobSpec> jobs;  // sorted by submit time (stable) by the readers
+
+  // Throws InputError on structural problems (negative sizes, bad parents, pinned servers
+  // outside the cluster, `from` lengths that do not match).
+  void Validate(int servers) const;
+};
+
+}  // namespace slotflow

@@ -1,0 +1,367 @@
+#include "workload/job_file.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "cluster/cluster_config.h"
+#include "common/error.h"
+
+namespace slotflow {
+namespace {
+
+using toml_input::CheckKeys;
+using toml_input::Fail;
+using toml_input::Field;
+using toml_input::GetArray;
+using toml_input::GetBytes;
+using toml_input::GetInt;
+using toml_input::GetSeconds;
+using toml_input::GetString;
+using toml_input::GetTable;
+using toml_input::GetTableArray;
+using toml_input::Line;
+
+// Guards against a typo such as `tasks = 40000000` allocating gigabytes.
+constexpr int64_t kMaxTasksPerStage = 1'000'000;
+
+// A value together with the line it came from.
+template <typename T>
+struct Located {
+  T value;
+  int line;
+};
+
+// How a task's compute is given: `compute` seconds or `work` bytes, at most one of them.
+struct ComputeSpec {
+  std::optional<Seconds> compute;
+  std::optional<Bytes> work;
+};
+
+class JobFileReader {
+ public:
+  explicit JobFileReader(const std::string& file) : file_(file) {}
+
+  JobFile Read(const toml::table& root) {
+    CheckKeys(root, file_, "", {"cluster", "job"});
+    JobFile result;
+    result.workload.source = file_;
+    if (const auto* node = root.get("cluster")) {
+      ClusterSpec spec;
+      ApplyClusterToml(GetTable(*node, file_, "cluster"), file_, spec);
+      servers_ = spec.ServerCount();
+      result.cluster = std::move(spec);
+    }
+    const auto* jobs = root.get("job");
+    if (jobs == nullptr) Fail(file_, 1, "job", "the file defines no job: add a [[job]] table");
+    const toml::array& list = GetTableArray(*jobs, file_, "job", "job");
+    if (list.empty()) Fail(file_, Line(*jobs), "job", "the file defines no job");
+    std::unordered_set<std::string> names;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string prefix = fmt::format("job[{}]", i);
+      JobSpec job = ReadJob(GetTable(list[i], file_, prefix), i, prefix);
+      if (!names.insert(job.name).second) {
+        Fail(file_, Line(list[i]), Field(prefix, "name"),
+             fmt::format("duplicate job name '{}'", job.name));
+      }
+      result.workload.jobs.push_back(std::move(job));
+    }
+    std::stable_sort(result.workload.jobs.begin(), result.workload.jobs.end(),
+                     [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; });
+    // Everything Validate checks is checked above with a line number; this is the final word
+    // on the structure. Without a [cluster] the pinned-server range is left to the caller.
+    result.workload.Validate(servers_ > 0 ? servers_ : std::numeric_limits<int>::max());
+    return result;
+  }
+
+ private:
+  JobSpec ReadJob(const toml::table& t, size_t index, const std::string& prefix) {
+    CheckKeys(t, file_, prefix, {"name", "submit", "size_estimate", "priority", "queue", "stage"});
+    JobSpec job;
+    job.name = fmt::format("job{}", index);
+    if (const auto* n = t.get("name")) {
+      job.name = GetString(*n, file_, Field(prefix, "name"));
+      if (job.name.empty()) Fail(file_, Line(*n), Field(prefix, "name"), "must not be empty");
+    }
+    if (const auto* n = t.get("submit")) {
+      job.submit = GetSeconds(*n, file_, Field(prefix, "submit"));
+    }
+    if (const auto* n = t.get("size_estimate")) {
+      job.size_estimate = GetBytes(*n, file_, Field(prefix, "size_estimate"));
+    }
+    if (const auto* n = t.get("priority")) {
+      job.priority = ReadPriority(*n, Field(prefix, "priority"));
+    }
+    if (const auto* n = t.get("queue")) job.queue = GetString(*n, file_, Field(prefix, "queue"));
+
+    const auto* stages = t.get("stage");
+    if (stages == nullptr) {
+      Fail(file_, Line(t), Field(prefix, "stage"), "a job needs at least one [[job.stage]]");
+    }
+    const toml::array& list = GetTableArray(*stages, file_, Field(prefix, "stage"), "job.stage");
+    if (list.empty()) Fail(file_, Line(*stages), Field(prefix, "stage"), "a job needs a stage");
+    for (size_t k = 0; k < list.size(); ++k) {
+      const std::string sp = fmt::format("{}.stage[{}]", prefix, k);
+      job.stages.push_back(ReadStage(GetTable(list[k], file_, sp), k, sp, job));
+    }
+    return job;
+  }
+
+  // 1..5, or the JTPW names VL, L, N, H, VH (seed 002 Table 2).
+  int ReadPriority(const toml::node& n, const std::string& field) {
+    if (const auto* s = n.as_string()) {
+      static constexpr std::string_view kNames[] = {"VL", "L", "N", "H", "VH"};
+      for (int p = 0; p < 5; ++p) {
+        if (s->get() == kNames[p]) return p + 1;
+      }
+      Fail(file_, Line(n), field,
+           fmt::format("expected 1..5 or one of VL, L, N, H, VH, got '{}'", s->get()));
+    }
+    return static_cast<int>(GetInt(n, file_, field, 1, 5));
+  }
+
+  ComputeSpec ReadCompute(const toml::table& t, const std::string& prefix) {
+    ComputeSpec c;
+    if (const auto* n = t.get("compute")) {
+      c.compute = GetSeconds(*n, file_, Field(prefix, "compute"));
+    }
+    if (const auto* n = t.get("work")) {
+      c.work = GetBytes(*n, file_, Field(prefix, "work"));
+      if (c.compute) {
+        Fail(file_, Line(*n), Field(prefix, "work"),
+             "give either compute (seconds) or work (bytes), not both");
+      }
+    }
+    return c;
+  }
+
+  ServerId ReadServer(const toml::node& n, const std::string& field) {
+    const int64_t hi = servers_ > 0 ? servers_ - 1 : std::numeric_limits<int32_t>::max();
+    return static_cast<ServerId>(GetInt(n, file_, field, 0, hi));
+  }
+
+  std::vector<Bytes> ReadFrom(const toml::node& n, const std::string& field, size_t parent_tasks,
+                              bool root) {
+    if (root) {
+      Fail(file_, Line(n), field, "a root stage (no parents) reads input blocks, not `from`");
+    }
+    const toml::array& list = GetArray(n, file_, field);
+    if (list.size() != parent_tasks) {
+      Fail(file_, Line(n), field,
+           fmt::format("has {} entries but the parent stages have {} tasks", list.size(),
+                       parent_tasks));
+    }
+    std::vector<Bytes> from;
+    from.reserve(list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+      from.push_back(GetBytes(list[i], file_, fmt::format("{}[{}]", field, i)));
+    }
+    return from;
+  }
+
+  StageSpec ReadStage(const toml::table& t, size_t index, const std::string& prefix,
+                      const JobSpec& job) {
+    CheckKeys(t, file_, prefix,
+              {"name", "parents", "tasks", "input", "compute", "work", "servers", "from", "task"});
+    StageSpec stage;
+    stage.name = fmt::format("stage{}", index);
+    if (const auto* n = t.get("name")) {
+      stage.name = GetString(*n, file_, Field(prefix, "name"));
+      if (stage.name.empty()) Fail(file_, Line(*n), Field(prefix, "name"), "must not be empty");
+      for (const StageSpec& earlier : job.stages) {
+        if (earlier.name == stage.name) {
+          Fail(file_, Line(*n), Field(prefix, "name"),
+               fmt::format("duplicate stage name '{}' in this job", stage.name));
+        }
+      }
+    }
+
+    size_t parent_tasks = 0;
+    if (const auto* n = t.get("parents")) {
+      const std::string field = Field(prefix, "parents");
+      const toml::array& list = GetArray(*n, file_, field);
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string name = GetString(list[i], file_, fmt::format("{}[{}]", field, i));
+        int found = -1;
+        for (size_t s = 0; s < job.stages.size(); ++s) {
+          if (job.stages[s].name == name) found = static_cast<int>(s);
+        }
+        if (found < 0) {
+          std::string known;
+          for (const StageSpec& s : job.stages) {
+            known += fmt::format("{}'{}'", known.empty() ? "" : ", ", s.name);
+          }
+          Fail(file_, Line(list[i]), field,
+               fmt::format("'{}' is not an earlier stage of this job (earlier stages: {})", name,
+                           known.empty() ? "none" : known));
+        }
+        if (std::find(stage.parents.begin(), stage.parents.end(), found) != stage.parents.end()) {
+          Fail(file_, Line(list[i]), field, fmt::format("parent '{}' is listed twice", name));
+        }
+        stage.parents.push_back(found);
+        parent_tasks += job.stages[found].tasks.size();
+      }
+    }
+    const bool root = stage.parents.empty();
+
+    // Stage-level values are the defaults of every task.
+    std::optional<Located<Bytes>> input;
+    if (const auto* n = t.get("input")) {
+      input = Located<Bytes>{GetBytes(*n, file_, Field(prefix, "input")), Line(*n)};
+    }
+    const ComputeSpec compute = ReadCompute(t, prefix);
+
+    const toml::array* task_list = nullptr;
+    if (const auto* n = t.get("task")) {
+      task_list = &GetTableArray(*n, file_, Field(prefix, "task"), "job.stage.task");
+    }
+    int64_t count = -1;
+    if (const auto* n = t.get("tasks")) {
+      count = GetInt(*n, file_, Field(prefix, "tasks"), 1, kMaxTasksPerStage);
+      if (task_list != nullptr && static_cast<size_t>(count) != task_list->size()) {
+        Fail(file_, Line(*n), Field(prefix, "tasks"),
+             fmt::format("says {} tasks but the stage lists {} [[task]] entries", count,
+                         task_list->size()));
+      }
+    } else if (task_list != nullptr) {
+      count = static_cast<int64_t>(task_list->size());
+    }
+    if (count <= 0) {
+      Fail(file_, Line(t), Field(prefix, "tasks"),
+           "give a task count (tasks = N) or a list of [[job.stage.task]] entries");
+    }
+
+    const toml::array* servers = nullptr;
+    if (const auto* n = t.get("servers")) {
+      servers = &GetArray(*n, file_, Field(prefix, "servers"));
+      if (servers->size() != static_cast<size_t>(count)) {
+        Fail(file_, Line(*n), Field(prefix, "servers"),
+             fmt::format("has {} entries but the stage has {} tasks", servers->size(), count));
+      }
+    }
+    const toml::array* from = nullptr;
+    if (const auto* n = t.get("from")) {
+      from = &GetArray(*n, file_, Field(prefix, "from"));
+      if (root) {
+        Fail(file_, Line(*n), Field(prefix, "from"),
+             "a root stage (no parents) reads input blocks, not `from`");
+      }
+      if (from->size() != static_cast<size_t>(count)) {
+        Fail(file_, Line(*n), Field(prefix, "from"),
+             fmt::format("has {} entries (one list per task) but the stage has {} tasks",
+                         from->size(), count));
+      }
+    }
+
+    stage.tasks.resize(count);
+    for (int64_t i = 0; i < count; ++i) {
+      TaskSpec& task = stage.tasks[i];
+      const toml::table* own = nullptr;
+      const std::string tp = fmt::format("{}.task[{}]", prefix, i);
+      if (task_list != nullptr) {
+        own = &GetTable((*task_list)[i], file_, tp);
+        CheckKeys(*own, file_, tp, {"input", "compute", "work", "server", "from"});
+      }
+
+      // Pinning: the stage's servers list, or the task's own server.
+      if (servers != nullptr) {
+        task.pinned = ReadServer((*servers)[i], fmt::format("{}.servers[{}]", prefix, i));
+      }
+      if (const auto* n = own ? own->get("server") : nullptr) {
+        if (servers != nullptr) {
+          Fail(file_, Line(*n), Field(tp, "server"),
+               "the stage already pins its tasks with `servers`; give one or the other");
+        }
+        task.pinned = ReadServer(*n, Field(tp, "server"));
+      }
+
+      std::optional<Located<Bytes>> task_input = input;
+      if (const auto* n = own ? own->get("input") : nullptr) {
+        task_input = Located<Bytes>{GetBytes(*n, file_, Field(tp, "input")), Line(*n)};
+      }
+      // Input: the sum of `from` when given (per parent task), else the input value.
+      bool has_from = false;
+      int from_line = 0;
+      std::string from_field;
+      if (from != nullptr) {
+        has_from = true;
+        from_field = fmt::format("{}.from[{}]", prefix, i);
+        from_line = Line((*from)[i]);
+        task.from = ReadFrom((*from)[i], from_field, parent_tasks, root);
+      }
+      if (const auto* n = own ? own->get("from") : nullptr) {
+        if (from != nullptr) {
+          Fail(file_, Line(*n), Field(tp, "from"),
+               "the stage already gives `from` for its tasks; give one or the other");
+        }
+        has_from = true;
+        from_field = Field(tp, "from");
+        from_line = Line(*n);
+        task.from = ReadFrom(*n, from_field, parent_tasks, root);
+        // A stage-level input is a default for tasks without `from`; only the task's own
+        // input must agree with its `from`.
+        if (own->get("input") == nullptr) task_input.reset();
+      }
+      if (has_from) {
+        Bytes sum = 0;
+        for (Bytes b : task.from) sum += b;
+        if (task_input && std::fabs(task_input->value - sum) > 1e-9 * std::max(sum, 1.0)) {
+          Fail(file_, from_line, from_field,
+               fmt::format("sums to {} bytes but the task's input is {} bytes (line {}); the "
+                           "input of a task with `from` is the sum, so give one of them",
+                           sum, task_input->value, task_input->line));
+        }
+        task.input = sum;
+      } else if (task_input) {
+        task.input = task_input->value;
+      }
+
+      // Compute: the task's own compute/work replaces the stage's.
+      ComputeSpec c = compute;
+      if (own != nullptr && (own->get("compute") != nullptr || own->get("work") != nullptr)) {
+        c = ReadCompute(*own, tp);
+      }
+      if (c.compute) task.compute = *c.compute;
+      if (c.work) task.work = *c.work;
+    }
+    return stage;
+  }
+
+  const std::string& file_;
+  int servers_ = 0;  // servers of the file's [cluster]; 0 when it has none
+};
+
+}  // namespace
+
+JobFile ParseJobFile(std::string_view text, const std::string& name_for_messages) {
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string_view(name_for_messages));
+  } catch (const toml::parse_error& e) {
+    throw InputError(name_for_messages, static_cast<int>(e.source().begin.line), "",
+                     fmt::format("TOML syntax error: {}", e.description()));
+  }
+  return JobFileReader(name_for_messages).Read(root);
+}
+
+JobFile ReadJobFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return ParseJobFile(buffer.str(), path);
+}
+
+}  // namespace slotflow
