@@ -140,8 +140,11 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
         else if (pk == "queues") {
           if (pn.is_string() && *pn.value<std::string>() == "unlimited")
             spec.network_config.queues = 0;
-          else
-            spec.network_config.queues = static_cast<int>(IntegerOf(pn, path, f));
+          else {
+            const int64_t q = IntegerOf(pn, path, f);
+            if (q <= 0) throw InputError(path, Line(pn), f, "must be positive or \"unlimited\"");
+            spec.network_config.queues = static_cast<int>(q);
+          }
         } else if (pk == "first_threshold")
           spec.network_config.first_threshold = SizeOf(pn, path, f);
         else if (pk == "multiplier")
