@@ -20,9 +20,17 @@ enum class SlotMode { kSufficient, kInsufficient };
 
 // Settings shared by network policies.
 struct NetworkPolicyConfig {
-  int queues = 8;                     // priority classes; 0 = unlimited (one class per key)
+  static constexpr int kPolicyDefault = -1;
+  static constexpr int kUnlimited = 0;
+  // Priority classes: a positive count, kUnlimited (every distinct key its own class), or
+  // kPolicyDefault (8, as in Duopoly's set-up; Aalo's own default is 10).
+  int queues = kPolicyDefault;
   Bytes first_threshold = 10 * kMiB;  // exponentially spaced class thresholds: first one...
   double multiplier = 10;             // ...and the factor between consecutive ones
+
+  int Queues(int policy_default = 8) const {
+    return queues == kPolicyDefault ? policy_default : queues;
+  }
 };
 
 class NetworkPolicy {
