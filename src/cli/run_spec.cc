@@ -167,8 +167,6 @@ PreparedRun Prepare(const RunSpec& spec) {
   if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
   if (!(spec.map_input_ratio >= 0))
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
-  if (spec.network_config.queues < 0)
-    throw InputError("", 0, "queues", "must be positive or 'unlimited'");
   ClusterSpec cluster = spec.cluster;
   Workload workload;
   std::string name;
