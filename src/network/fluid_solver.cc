@@ -8,6 +8,25 @@ namespace {
 // A flow is done when its remaining bytes are within this fraction of its size (SPEC §3).
 constexpr double kRelativeEpsilon = 1e-9;
 
+// Index of the first smallest element: a branch-free min pass (vectorizes) and a find.
+size_t ArgMin(const std::vector<double>& v) {
+  // Four independent accumulators hide the latency of each comparison.
+  double m0 = kForever, m1 = kForever, m2 = kForever, m3 = kForever;
+  const size_t n = v.size();
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    m0 = v[k] < m0 ? v[k] : m0;
+    m1 = v[k + 1] < m1 ? v[k + 1] : m1;
+    m2 = v[k + 2] < m2 ? v[k + 2] : m2;
+    m3 = v[k + 3] < m3 ? v[k + 3] : m3;
+  }
+  for (; k < n; ++k) m0 = v[k] < m0 ? v[k] : m0;
+  m0 = m1 < m0 ? m1 : m0;
+  m2 = m3 < m2 ? m3 : m2;
+  const double m = m2 < m0 ? m2 : m0;
+  return static_cast<size_t>(std::find(v.begin(), v.end(), m) - v.begin());
+}
+
 uint64_t Mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
@@ -25,7 +44,13 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       residual_(capacity_),
       weight_(capacity_.size(), 0),
       adj_begin_(capacity_.size(), 0),
-      adj_fill_(capacity_.size(), 0) {
+      adj_fill_(capacity_.size(), 0),
+      link_dirty_(capacity_.size(), 0),
+      open_pos_(capacity_.size(), -1),
+      row_of_(capacity_.size(), -1),
+      col_of_(capacity_.size(), -1),
+      level_(capacity_.size(), 0),
+      freeze_round_(capacity_.size(), -1) {
   path_begin_.push_back(0);
 }
 
@@ -84,6 +109,22 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
   group_links_[g * kMaxPathLinks] = static_cast<LinkId>(links.size());
   std::copy(links.begin(), links.end(), &group_links_[g * kMaxPathLinks + 1]);
   live_groups_.push_back(g);
+  ++class_groups_count_[cls];
+  if (links.size() == 2) {
+    ++two_link_groups_;
+    // Persistent row/column of the two-link matrix (see WaterFillTwoLink).
+    if (row_of_[links[0]] < 0) {
+      two_link_shared_ |= col_of_[links[0]] >= 0;
+      row_of_[links[0]] = static_cast<int32_t>(row_link_.size());
+      row_link_.push_back(links[0]);
+    }
+    if (col_of_[links[1]] < 0) {
+      two_link_shared_ |= row_of_[links[1]] >= 0;
+      col_of_[links[1]] = static_cast<int32_t>(col_link_.size());
+      col_link_.push_back(links[1]);
+    }
+  }
+  if (explicit_flow >= 0) ++explicit_group_count_;
   it->second = g;
   return g;
 }
@@ -91,6 +132,9 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
 void FluidSolver::DropGroup(int32_t g) {
   Group& grp = groups_[g];
   group_index_.erase(GroupKey{grp.path, grp.cls, grp.explicit_flow});
+  if (auto c = class_groups_count_.find(grp.cls); --c->second == 0) class_groups_count_.erase(c);
+  if (grp.explicit_flow >= 0) --explicit_group_count_;
+  if (GroupLinks(g).size() == 2) --two_link_groups_;
   const int32_t pos = grp.live_pos;
   live_groups_[pos] = live_groups_.back();
   groups_[live_groups_[pos]].live_pos = pos;
@@ -194,6 +238,22 @@ void FluidSolver::Solve() {
   dirty_ = false;
   std::copy(capacity_.begin(), capacity_.end(), residual_.begin());
 
+  if (explicit_group_count_ == 0 && class_groups_count_.size() <= 1) {
+    // One class, no explicit rates: one max-min fill over the live groups in id order
+    // (sequential memory access matters here: this runs at every event).
+    const auto n = static_cast<int32_t>(groups_.size());
+    class_groups_.resize(n);
+    int32_t live = 0;
+    for (int32_t g = 0; g < n; ++g) {  // branch-free compaction
+      class_groups_[live] = g;
+      live += count_[g] > 0;
+    }
+    class_groups_.resize(live);
+    WaterFill(class_groups_, /*add=*/false);
+    ComputeNextCompletion();
+    return;
+  }
+
   explicit_groups_.clear();
   order_.clear();
   bool one_class = true;
@@ -235,6 +295,7 @@ void FluidSolver::Solve() {
 // other links of those groups. Links are few (two per server) while groups are many, so each
 // round finds the minimum by a linear scan over the links still carrying unfrozen groups.
 void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
+  if (WaterFillTwoLink(groups, add)) return;
   touched_.clear();
   for (int32_t g : groups) {
     for (LinkId l : GroupLinks(g)) {
@@ -255,44 +316,161 @@ void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
   }
   frozen_.assign(groups.size(), 0);
 
-  // open_ = touched links that still carry unfrozen groups.
+  // open_ = touched links that still carry unfrozen groups, with their current fair share.
   open_.assign(touched_.begin(), touched_.end());
+  open_share_.resize(open_.size());
+  for (size_t k = 0; k < open_.size(); ++k) {
+    const LinkId l = open_[k];
+    open_pos_[l] = static_cast<int32_t>(k);
+    open_share_[k] = std::max(0.0, residual_[l]) / static_cast<double>(weight_[l]);
+  }
   while (!open_.empty()) {
-    size_t best = 0;
-    double best_share = kForever;
-    for (size_t k = 0; k < open_.size(); ++k) {
-      const LinkId l = open_[k];
-      const double share = std::max(0.0, residual_[l]) / static_cast<double>(weight_[l]);
-      if (share < best_share) {
-        best_share = share;
-        best = k;
-      }
-    }
+    const size_t best = ArgMin(open_share_);
+    const double share = open_share_[best];
     const LinkId l = open_[best];
     for (int32_t k = adj_begin_[l]; k < adj_fill_[l]; ++k) {
       const int32_t i = adj_[k];
       if (frozen_[i]) continue;
       frozen_[i] = 1;
       const int32_t g = groups[i];
-      rate_[g] = add ? rate_[g] + best_share : best_share;
-      const double used = best_share * count_[g];
+      rate_[g] = add ? rate_[g] + share : share;
+      const double used = share * count_[g];
       for (LinkId l2 : GroupLinks(g)) {
         residual_[l2] -= used;
         weight_[l2] -= count_[g];
+        if (!link_dirty_[l2]) {
+          link_dirty_[l2] = 1;
+          dirty_links_.push_back(l2);
+        }
       }
     }
+    // Recompute the share of each link this round charged, once.
+    for (LinkId l2 : dirty_links_) {
+      link_dirty_[l2] = 0;
+      if (weight_[l2] > 0) {
+        open_share_[open_pos_[l2]] =
+            std::max(0.0, residual_[l2]) / static_cast<double>(weight_[l2]);
+      }
+    }
+    dirty_links_.clear();
     // Drop every link left without unfrozen groups (the bottleneck and possibly others).
     size_t kept = 0;
     for (size_t k = 0; k < open_.size(); ++k) {
-      if (weight_[open_[k]] > 0) open_[kept++] = open_[k];
+      const LinkId lk = open_[k];
+      if (weight_[lk] > 0) {
+        open_pos_[lk] = static_cast<int32_t>(kept);
+        open_share_[kept] = open_share_[k];
+        open_[kept++] = lk;
+      } else {
+        open_pos_[lk] = -1;
+      }
     }
     open_.resize(kept);
+    open_share_.resize(kept);
   }
   for (LinkId l : touched_) {
     weight_[l] = 0;
     adj_fill_[l] = 0;
     if (residual_[l] < 0) residual_[l] = 0;
   }
+}
+
+bool FluidSolver::WaterFillTwoLink(std::span<const int32_t> groups, bool add) {
+  // Worth it only for many groups; all live groups must cross exactly two links, no link may
+  // be first on one path and second on another, and the matrix must not be too sparse.
+  const size_t rows = row_link_.size(), cols = col_link_.size();
+  if (groups.size() < 64 || two_link_shared_ ||
+      static_cast<size_t>(two_link_groups_) != live_groups_.size() ||
+      rows * cols > 4 * groups.size()) {
+    return false;
+  }
+  matrix_.assign(rows * cols, 0);
+  for (int32_t g : groups) {
+    const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
+    const int32_t c = count_[g];
+    matrix_[row_of_[links[0]] * cols + col_of_[links[1]]] += c;
+    weight_[links[0]] += c;
+    weight_[links[1]] += c;
+  }
+  touched_.clear();
+  for (LinkId l : row_link_) {
+    if (weight_[l] > 0) touched_.push_back(l);
+  }
+  for (LinkId l : col_link_) {
+    if (weight_[l] > 0) touched_.push_back(l);
+  }
+
+  open_.assign(touched_.begin(), touched_.end());
+  open_share_.resize(open_.size());
+  for (size_t k = 0; k < open_.size(); ++k) {
+    const LinkId l = open_[k];
+    open_pos_[l] = static_cast<int32_t>(k);
+    open_share_[k] = std::max(0.0, residual_[l]) / static_cast<double>(weight_[l]);
+  }
+  int32_t round = 0;
+  // Charges the unfrozen partner link of `count` members frozen at `share`.
+  auto charge = [&](LinkId l2, int64_t count, double share) {
+    if (count == 0 || freeze_round_[l2] >= 0) return;
+    residual_[l2] -= share * static_cast<double>(count);
+    weight_[l2] -= count;
+    if (!link_dirty_[l2]) {
+      link_dirty_[l2] = 1;
+      dirty_links_.push_back(l2);
+    }
+  };
+  while (!open_.empty()) {
+    const size_t best = ArgMin(open_share_);
+    const double share = open_share_[best];
+    const LinkId l = open_[best];
+    level_[l] = share;
+    freeze_round_[l] = round++;
+    residual_[l] -= share * static_cast<double>(weight_[l]);
+    weight_[l] = 0;
+    if (row_of_[l] >= 0) {
+      const int64_t* row = &matrix_[row_of_[l] * cols];
+      for (size_t c = 0; c < cols; ++c) charge(col_link_[c], row[c], share);
+    } else {
+      const size_t c = col_of_[l];
+      for (size_t r = 0; r < rows; ++r) charge(row_link_[r], matrix_[r * cols + c], share);
+    }
+    for (LinkId l2 : dirty_links_) {
+      link_dirty_[l2] = 0;
+      if (weight_[l2] > 0) {
+        open_share_[open_pos_[l2]] =
+            std::max(0.0, residual_[l2]) / static_cast<double>(weight_[l2]);
+      }
+    }
+    dirty_links_.clear();
+    size_t kept = 0;
+    for (size_t k = 0; k < open_.size(); ++k) {
+      const LinkId lk = open_[k];
+      if (weight_[lk] > 0) {
+        open_pos_[lk] = static_cast<int32_t>(kept);
+        open_share_[kept] = open_share_[k];
+        open_[kept++] = lk;
+      } else {
+        open_pos_[lk] = -1;
+        if (freeze_round_[lk] < 0) {  // emptied by others without being a bottleneck
+          freeze_round_[lk] = round++;
+          level_[lk] = kForever;
+        }
+      }
+    }
+    open_.resize(kept);
+    open_share_.resize(kept);
+  }
+  // A group froze with whichever of its links froze first.
+  for (int32_t g : groups) {
+    const auto links = GroupLinks(g);
+    const LinkId first = freeze_round_[links[0]] <= freeze_round_[links[1]] ? links[0] : links[1];
+    rate_[g] = add ? rate_[g] + level_[first] : level_[first];
+  }
+  for (LinkId l : touched_) {
+    weight_[l] = 0;
+    freeze_round_[l] = -1;
+    if (residual_[l] < 0) residual_[l] = 0;
+  }
+  return true;
 }
 
 void FluidSolver::ComputeNextCompletion() {
@@ -304,26 +482,30 @@ void FluidSolver::ComputeNextCompletion() {
   const double* rate = rate_.data();
   for (size_t g = 0; g < n; ++g) {
     const double rem = target[g] - service[g];
-    const double t = rem <= 0 ? 0 : rem / rate[g];
-    best = t < best ? t : best;
+    // rem / rate < best, without dividing for the groups that do not improve it.
+    if (rem < best * rate[g]) best = rem <= 0 ? 0 : rem / rate[g];
   }
   next_completion_in_ = best;
 }
 
 void FluidSolver::Advance(Seconds dt) {
-  if (dt <= 0) return;
+  dt = std::max(0.0, dt);
   const size_t n = groups_.size();
   double* service = service_.data();
   const double* rate = rate_.data();
-  for (size_t g = 0; g < n; ++g) service[g] += rate[g] * dt;
+  const double* target = min_target_.data();
+  const double* tol = min_tol_.data();
+  // Remember the groups whose earliest member is now done, for PopCompleted.
+  for (size_t g = 0; g < n; ++g) {
+    service[g] += rate[g] * dt;
+    if (target[g] - service[g] <= tol[g]) due_.push_back(static_cast<int32_t>(g));
+  }
   next_completion_in_ = std::max(0.0, next_completion_in_ - dt);
 }
 
 void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
   const size_t first = out.size();
-  const size_t n = groups_.size();
-  for (size_t gi = 0; gi < n; ++gi) {
-    const auto g = static_cast<int32_t>(gi);
+  for (int32_t g : due_) {
     while (min_target_[g] - service_[g] <= min_tol_[g]) {  // false for dead groups (inf)
       Group& grp = groups_[g];
       const FlowId f = grp.heap.front().flow;
@@ -341,6 +523,7 @@ void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
       RefreshTop(g);
     }
   }
+  due_.clear();
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -41,10 +42,11 @@ class FluidSolver {
   void Solve();
   bool dirty() const { return dirty_; }
 
-  // Moves time forward by dt at the current rates (dt must not pass NextCompletionIn()).
+  // Moves time forward by dt >= 0 at the current rates (dt must not pass NextCompletionIn())
+  // and notes which flows are now done. Advance(0) just checks.
   void Advance(Seconds dt);
-  // Removes every flow whose remaining bytes are 0 within a relative epsilon; appends their ids
-  // in increasing id order.
+  // Removes the flows the last Advance() found done (remaining bytes 0 within a relative
+  // epsilon); appends their ids in increasing id order.
   void PopCompleted(std::vector<FlowId>& out);
   // Time until the earliest completion at current rates (kForever if none).
   Seconds NextCompletionIn() const { return next_completion_in_; }
@@ -107,6 +109,11 @@ class FluidSolver {
   void RefreshTop(int32_t g);
   // Max-min water-filling of `groups` on residual_; `add` backfills on top of current rates.
   void WaterFill(std::span<const int32_t> groups, bool add);
+  // The same result for groups that all cross exactly two links, using a dense count matrix
+  // (first link × second link): freezing a link is a row or column scan, and a group's rate
+  // is the level of whichever of its two links froze first. Returns false (and does nothing)
+  // when the groups do not fit that shape or the matrix would be sparse.
+  bool WaterFillTwoLink(std::span<const int32_t> groups, bool add);
   void ComputeNextCompletion();
   std::span<const LinkId> GroupLinks(int32_t g) const {
     return {&group_links_[g * kMaxPathLinks + 1],
@@ -134,6 +141,10 @@ class FluidSolver {
   std::vector<int32_t> live_groups_;
   std::unordered_map<GroupKey, int32_t, GroupKeyHash> group_index_;
   int active_flows_ = 0;
+  // Live groups per class, and how many live groups carry an explicit rate: with one class and
+  // no explicit rates (fair sharing) Solve() takes a fast path.
+  std::map<FlowClass, int> class_groups_count_;
+  int explicit_group_count_ = 0;
   bool dirty_ = false;
   Seconds next_completion_in_ = kForever;
 
@@ -141,6 +152,21 @@ class FluidSolver {
   std::vector<int64_t> weight_;  // member count per link in the current fill
   std::vector<int32_t> adj_begin_, adj_fill_, adj_;
   std::vector<LinkId> touched_, open_;
+  std::vector<double> open_share_;  // fair share of open_[k], kept current
+  std::vector<int32_t> open_pos_;   // position of a link in open_, -1 if absent
+  std::vector<uint8_t> link_dirty_;
+  std::vector<LinkId> dirty_links_;
+  // WaterFillTwoLink: the row (first link) or column (second link) of each link that ever
+  // appeared on a two-link path (-1 = none), the links of each row/column, and scratch: the
+  // count matrix and each link's freeze level and order.
+  std::vector<int32_t> row_of_, col_of_;
+  std::vector<LinkId> row_link_, col_link_;
+  std::vector<int64_t> matrix_;
+  std::vector<double> level_;
+  std::vector<int32_t> freeze_round_;
+  int two_link_groups_ = 0;       // live groups whose path has exactly two links
+  bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
+  std::vector<int32_t> due_;      // groups found done by Advance, emptied by PopCompleted
   std::vector<uint8_t> frozen_;
   std::vector<std::pair<FlowClass, int32_t>> order_;
   std::vector<int32_t> class_groups_, explicit_groups_;

@@ -56,11 +56,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
   // When t is the next completion, advance by exactly that interval so the finishing flow
   // reaches zero even where now_ + dt rounds back to now_.
   const Seconds to_completion = solver_.NextCompletionIn();
-  if (now_ + to_completion <= t) {
-    solver_.Advance(to_completion);
-  } else if (t > now_) {
-    solver_.Advance(t - now_);
-  }
+  solver_.Advance(now_ + to_completion <= t ? to_completion : t - now_);
   now_ = std::max(now_, t);
   finished_scratch_.clear();
   solver_.PopCompleted(finished_scratch_);

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
+
+#include "common/random.h"
 
 namespace slotflow {
 namespace {
@@ -169,6 +172,79 @@ TEST(FluidSolver, SamePathListIsInternedOnce) {
   EXPECT_EQ(s.InternPath(x), s.InternPath(y));
   EXPECT_NE(s.InternPath(x), s.InternPath(z));
 }
+
+}  // namespace
+}  // namespace slotflow
+
+namespace slotflow {
+namespace {
+
+// Textbook progressive filling on individual flows: raise every unfrozen flow's rate equally
+// until a link saturates, freeze the flows crossing it, repeat. Slow and obviously right.
+std::vector<double> ReferenceMaxMin(const std::vector<double>& capacity,
+                                    const std::vector<std::vector<LinkId>>& paths) {
+  std::vector<double> rate(paths.size(), 0), used(capacity.size(), 0);
+  std::vector<bool> frozen(paths.size(), false);
+  for (size_t left = paths.size(); left > 0;) {
+    double delta = 1e300;
+    for (size_t l = 0; l < capacity.size(); ++l) {
+      int n = 0;
+      for (size_t f = 0; f < paths.size(); ++f) {
+        if (!frozen[f] && std::count(paths[f].begin(), paths[f].end(), static_cast<LinkId>(l))) ++n;
+      }
+      if (n > 0) delta = std::min(delta, (capacity[l] - used[l]) / n);
+    }
+    for (size_t f = 0; f < paths.size(); ++f) {
+      if (frozen[f]) continue;
+      rate[f] += delta;
+      for (LinkId l : paths[f]) used[l] += delta;
+    }
+    for (size_t f = 0; f < paths.size(); ++f) {
+      if (frozen[f]) continue;
+      for (LinkId l : paths[f]) {
+        if (used[l] >= capacity[l] * (1 - 1e-12)) {
+          frozen[f] = true;
+          --left;
+          break;
+        }
+      }
+    }
+  }
+  return rate;
+}
+
+// Random big-switch traffic (two-link paths; enough groups for the dense two-link fill) and
+// random two-tier-like traffic (mixed path lengths; the general fill) both match the reference.
+class MaxMinMatchesReference : public ::testing::TestWithParam<bool> {};
+
+TEST_P(MaxMinMatchesReference, OnRandomTraffic) {
+  const bool two_link_only = GetParam();
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    Rng rng(seed);
+    const int servers = 12;
+    std::vector<double> capacity;
+    for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(1 + rng.UniformInt(10));
+    FluidSolver s(capacity);
+    std::vector<std::vector<LinkId>> paths;
+    for (FlowId f = 0; f < 150; ++f) {
+      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
+      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
+      std::vector<LinkId> p{2 * src, 2 * dst + 1};
+      if (!two_link_only && rng.UniformInt(2) == 0)
+        p.insert(p.begin() + 1, 2 * servers + rng.UniformInt(2));
+      s.Add(f, s.InternPath(p), 1000, 0);
+      paths.push_back(p);
+    }
+    s.Solve();
+    const auto expected = ReferenceMaxMin(capacity, paths);
+    for (FlowId f = 0; f < 150; ++f) {
+      EXPECT_NEAR(s.Rate(f), expected[f], 1e-9 * expected[f]) << "seed " << seed << " flow " << f;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, MaxMinMatchesReference, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "TwoLink" : "Mixed"; });
 
 }  // namespace
 }  // namespace slotflow
