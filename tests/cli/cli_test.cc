@@ -1,0 +1,171 @@
+// End-to-end tests of the `slotflow` binary as a user runs it: exit codes, error messages that
+// name the file, line and field, the files --out writes, and byte-identical reruns.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code;
+  std::string out, err;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path TempDir(const std::string& name) {
+  fs::path d = fs::path(::testing::TempDir()) / ("slotflow_cli_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Result Slotflow(const std::string& args) {
+  const fs::path dir = TempDir("run");
+  const std::string cmd = std::string(SLOTFLOW_BINARY) + " " + args + " >" +
+                          (dir / "out").string() + " 2>" + (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(dir / "out"), Slurp(dir / "err")};
+}
+
+fs::path WriteFile(const std::string& name, const std::string& text) {
+  const fs::path p = TempDir("files").parent_path() / ("slotflow_cli_" + name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+const std::string kExamples = std::string(SLOTFLOW_SOURCE_DIR) + "/examples/";
+
+TEST(Cli, DefaultRunSucceedsAndPrintsASummaryTable) {
+  const Result r = Slotflow("run --synthetic-jobs 30");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("JCT  mean"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("jobs       30"), std::string::npos) << r.out;
+}
+
+TEST(Cli, HelpExplainsEveryFlag) {
+  const Result r = Slotflow("run --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* flag :
+       {"--trace", "--jobs", "--mode", "--config", "--scheduler", "--network", "--order",
+        "--queues", "--servers", "--slots", "--nic", "--topology", "--seed", "--out"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+TEST(Cli, OutWritesSummaryJsonAndJobsCsv) {
+  const fs::path out = TempDir("outputs");
+  const Result r = Slotflow("run --synthetic-jobs 20 --quiet --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << "--quiet prints no table";
+  const auto summary = nlohmann::json::parse(Slurp(out / "summary.json"));
+  for (const char* key : {"jobs", "mean_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "max_jct_s",
+                          "events", "wall_s"}) {
+    EXPECT_TRUE(summary.contains(key)) << key;
+  }
+  EXPECT_EQ(summary["jobs"], 20);
+  const std::string csv = Slurp(out / "jobs.csv");
+  EXPECT_EQ(csv.rfind("job,submit_s,first_start_s,finish_s,jct_s,bytes,", 0), 0u)
+      << csv.substr(0, 80);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 21);
+}
+
+TEST(Cli, SameSeedGivesByteIdenticalOutputsAndAnotherSeedDiffers) {
+  auto run = [](const std::string& name, int seed) {
+    const fs::path out = TempDir(name);
+    const Result r = Slotflow("run --synthetic-jobs 60 --quiet --seed " + std::to_string(seed) +
+                              " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto summary = nlohmann::json::parse(Slurp(out / "summary.json"));
+    summary.erase("wall_s");
+    return std::make_pair(summary.dump(), Slurp(out / "jobs.csv"));
+  };
+  const auto a = run("det_a", 7), b = run("det_b", 7), c = run("det_c", 8);
+  EXPECT_EQ(a.first, b.first);
+  EXPECT_EQ(a.second, b.second);
+  EXPECT_NE(a.second, c.second);
+}
+
+TEST(Cli, JobFileExampleReproducesDuopolyFig2WithGreedyPlacement) {
+  const fs::path out = TempDir("fig2");
+  const Result r =
+      Slotflow("run --jobs " + kExamples + "duopoly-fig2.toml --quiet --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string csv = Slurp(out / "jobs.csv");
+  EXPECT_NE(csv.find("\nA,0,0,5,5,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nB,2,5,6,4,"), std::string::npos) << csv;
+}
+
+struct BadInput {
+  const char* name;
+  std::string args;
+  std::vector<std::string> message_parts;
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, FailsWithAClearMessageAndNonZeroExit) {
+  const BadInput& c = GetParam();
+  const Result r = Slotflow(c.args);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.exit_code, 3) << "an input error must not be reported as an internal error: "
+                            << r.err;
+  for (const std::string& part : c.message_parts) {
+    EXPECT_NE(r.err.find(part), std::string::npos) << "missing '" << part << "' in: " << r.err;
+  }
+}
+
+std::vector<BadInput> BadInputs() {
+  const fs::path bad_trace = WriteFile("bad.trace", "3 2\n1 0 1 0 1 1:5.0\n2 100 1 0 1 2:abc\n");
+  const fs::path negative_trace = WriteFile("neg.trace", "3 1\n1 -5 1 0 1 1:5.0\n");
+  const fs::path bad_jobs =
+      WriteFile("bad.toml", "[[job]]\nname = \"x\"\n[[job.stage]]\ntasks = 2\ninput = \"-3MB\"\n");
+  const fs::path bad_config = WriteFile("bad_config.toml", "[cluster]\nservers = 4\nslotz = 2\n");
+  return {
+      {"UnknownScheduler", "run --scheduler nope", {"scheduler", "unknown name 'nope'", "greedy"}},
+      {"UnknownNetworkPolicy", "run --network nope", {"network", "unknown name 'nope'", "fair"}},
+      {"UnknownMode", "run --mode both", {"--mode", "both"}},
+      {"UnknownOrder", "run --order lifo", {"--order", "lifo"}},
+      {"MissingTrace",
+       "run --trace /nonexistent/trace.txt",
+       {"/nonexistent/trace.txt", "cannot open"}},
+      {"MissingJobFile", "run --jobs /nonexistent/jobs.toml", {"/nonexistent/jobs.toml"}},
+      {"MalformedTraceLine",
+       "run --trace " + bad_trace.string(),
+       {bad_trace.string() + ":3", "shuffle size"}},
+      {"NegativeTraceTime",
+       "run --trace " + negative_trace.string(),
+       {negative_trace.string() + ":2", "arrival"}},
+      {"NegativeJobSize", "run --jobs " + bad_jobs.string(), {bad_jobs.string() + ":5", "input"}},
+      {"UnknownConfigKey",
+       "run --config " + bad_config.string(),
+       {bad_config.string() + ":3", "slotz"}},
+      {"ZeroSlots", "run --slots 0", {"slots", "0 compute slots"}},
+      {"BadRate", "run --nic fast", {"--nic", "fast"}},
+      {"BadTopology", "run --topology ring", {"--topology", "ring"}},
+      {"BadQueues", "run --queues -2", {"--queues"}},
+      {"TooFewServersForTrace",
+       "run --mode network --servers 10 --trace " + std::string(SLOTFLOW_SOURCE_DIR) +
+           "/examples/tiny.trace",
+       {"--servers"}},
+      {"TraceAndJobs", "run --trace a --jobs b", {"not both"}},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CliBadInput, ::testing::ValuesIn(BadInputs()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
