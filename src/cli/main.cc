@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/compare.h"
 #include "cli/run_spec.h"
 #include "cluster/cluster_config.h"
 #include "common/error.h"
@@ -146,6 +147,66 @@ int RunCommand(const RawFlags& f) {
   return 0;
 }
 
+std::vector<std::string> SplitList(const std::string& text, const std::string& fallback) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text.empty() ? fallback : text) {
+    if (c == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+// `compare`: --scheduler and --network take comma-separated lists; every combination runs.
+int CompareCommand(const RawFlags& f, int threads) {
+  RawFlags base = f;
+  base.scheduler.clear();
+  base.network.clear();
+  RunSpec spec = BuildSpec(base);
+  const auto schedulers = SplitList(f.scheduler, spec.scheduler);
+  const auto networks = SplitList(f.network, spec.network);
+  std::vector<CompareEntry> entries;
+  for (const auto& sched : schedulers) {
+    for (const auto& net : networks) {
+      CompareEntry e;
+      e.spec = spec;
+      e.spec.scheduler = sched;
+      e.spec.network = net;
+      e.label = schedulers.size() > 1 && networks.size() > 1 ? sched + "+" + net
+                : schedulers.size() > 1                      ? sched
+                                                             : net;
+      for (const CompareEntry& other : entries) {
+        if (other.label == e.label) {
+          throw InputError("", 0, "--scheduler/--network",
+                           fmt::format("'{}' is listed twice", e.label));
+        }
+      }
+      // Unknown names fail before any simulation starts.
+      TaskSchedulerRegistry::Get().Make(sched, TaskSchedulerConfig{}, "scheduler");
+      NetworkPolicyRegistry::Get().Make(net, e.spec.network_config, "network");
+      entries.push_back(std::move(e));
+    }
+  }
+  const PreparedRun run = Prepare(spec);
+  const std::vector<RunResult> results = RunComparison(entries, run, threads);
+  fmt::print("workload {}\n", run.workload_name);
+  PrintComparison(entries, results, std::cout);
+  if (!f.out.empty()) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+      WriteOutputs((std::filesystem::path(f.out) / entries[i].label).string(), results[i]);
+    }
+    std::ofstream csv(std::filesystem::path(f.out) / "compare.csv");
+    if (!csv) throw InputError(f.out + "/compare.csv", 0, "--out", "cannot write the file");
+    WriteComparisonCsv(entries, results, csv);
+  }
+  return 0;
+}
+
 void ListPolicies() {
   fmt::print("task schedulers (--scheduler):\n");
   for (const auto& [name, e] : TaskSchedulerRegistry::Get().entries())
@@ -168,6 +229,14 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run", "simulate a workload (embedded synthetic default, --trace or --jobs)");
   AddRunFlags(*run, flags);
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "run one workload under several policies: --scheduler and --network take comma-separated "
+      "lists (every combination runs); prints mean/p50/p95/p99/max JCT and ratios to the first");
+  RawFlags compare_flags;
+  AddRunFlags(*compare, compare_flags);
+  int threads = 0;
+  compare->add_option("--threads", threads, "parallel runs (default: one per core)");
   CLI::App* policies =
       app.add_subcommand("policies", "list the task schedulers and network policies");
   CLI11_PARSE(app, argc, argv);
@@ -176,6 +245,7 @@ int main(int argc, char** argv) {
       ListPolicies();
       return 0;
     }
+    if (compare->parsed()) return CompareCommand(compare_flags, threads);
     return RunCommand(flags);
   } catch (const InputError& e) {
     fmt::print(stderr, "slotflow: error: {}\n", e.what());

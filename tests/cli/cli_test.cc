@@ -2,6 +2,7 @@
 // name the file, line and field, the files --out writes, and byte-identical reruns.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -26,8 +27,10 @@ std::string Slurp(const fs::path& p) {
   return ss.str();
 }
 
+// Per-process names: ctest runs the tests of this file in parallel processes.
 fs::path TempDir(const std::string& name) {
-  fs::path d = fs::path(::testing::TempDir()) / ("slotflow_cli_" + name);
+  fs::path d =
+      fs::path(::testing::TempDir()) / ("slotflow_cli_" + std::to_string(getpid()) + "_" + name);
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -42,7 +45,7 @@ Result Slotflow(const std::string& args) {
 }
 
 fs::path WriteFile(const std::string& name, const std::string& text) {
-  const fs::path p = TempDir("files").parent_path() / ("slotflow_cli_" + name);
+  const fs::path p = TempDir("file_" + name) / name;
   std::ofstream(p) << text;
   return p;
 }
@@ -114,6 +117,9 @@ struct BadInput {
   std::string args;
   std::vector<std::string> message_parts;
 };
+
+// Readable parameter names in test listings.
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
 
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 

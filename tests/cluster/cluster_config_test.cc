@@ -118,6 +118,11 @@ struct BadCluster {
   const char* field;
 };
 
+// Readable parameter names in test listings.
+void PrintTo(const BadCluster& c, std::ostream* os) {
+  *os << "line " << c.line << " field " << c.field;
+}
+
 class ClusterConfigErrors : public ::testing::TestWithParam<BadCluster> {};
 
 TEST_P(ClusterConfigErrors, NameTheLineAndField) {

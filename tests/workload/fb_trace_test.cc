@@ -116,6 +116,11 @@ struct BadTrace {
   const char* field;
 };
 
+// Readable parameter names in test listings.
+void PrintTo(const BadTrace& c, std::ostream* os) {
+  *os << "line " << c.line << " field " << c.field;
+}
+
 class FbTraceErrors : public ::testing::TestWithParam<BadTrace> {};
 
 TEST_P(FbTraceErrors, NameTheLineAndField) {

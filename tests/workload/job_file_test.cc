@@ -175,6 +175,9 @@ struct BadJobFile {
   const char* field;  // empty for TOML syntax errors
 };
 
+// Readable parameter names in test listings.
+void PrintTo(const BadJobFile& c, std::ostream* os) { *os << c.name; }
+
 class JobFileErrors : public ::testing::TestWithParam<BadJobFile> {};
 
 TEST_P(JobFileErrors, NameTheLineAndField) {
