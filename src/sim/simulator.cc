@@ -226,28 +226,9 @@ void Simulator::StartFetch(TaskId t) {
     }
   } else {
     // One flow per source server carrying the bytes of all parent tasks there (SPEC §4).
-    const StageSpec& st = job.spec->stages[task.stage];
-    int parent_tasks = 0;
-    for (int p : st.parents) parent_tasks += job.stages[p].task_count;
-    std::vector<std::pair<ServerId, Bytes>> by_server;
-    int k = 0;
-    for (int p : st.parents) {
-      const StageRuntime& ps = job.stages[p];
-      for (TaskId pt = ps.first_task; pt < ps.first_task + ps.task_count; ++pt, ++k) {
-        const Bytes b =
-            task.spec->from.empty() ? task.spec->input / parent_tasks : task.spec->from[k];
-        if (b <= 0) continue;
-        by_server.emplace_back(state_.tasks_[pt].server, b);
-      }
-    }
-    std::sort(by_server.begin(), by_server.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
     const CoflowId coflow = job.stages[task.stage].coflow;
-    for (size_t i = 0; i < by_server.size();) {
-      const ServerId src = by_server[i].first;
-      Bytes total = 0;
-      for (; i < by_server.size() && by_server[i].first == src; ++i) total += by_server[i].second;
-      if (src != dst) start_flow(src, total, false, coflow);  // local bytes are free
+    for (const auto& [src, bytes] : state_.InputSources(t)) {
+      if (src != dst) start_flow(src, bytes, false, coflow);  // local bytes are free
     }
   }
   if (task.pending_flows == 0) {

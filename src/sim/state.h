@@ -81,6 +81,10 @@ class SimState {
   // Servers with at least one free slot, in increasing id order.
   const std::vector<ServerId>& servers_with_free_slots() const { return free_servers_; }
   int free_slots() const { return free_slot_total_; }
+
+  // For a task of a non-root stage whose parents are done: the bytes it needs from each server
+  // holding parent outputs, by increasing server id (SPEC §4: one flow per source server).
+  std::vector<std::pair<ServerId, Bytes>> InputSources(TaskId t) const;
   int ready_tasks() const { return ready_total_; }
 
  private:

@@ -1,0 +1,38 @@
+#include "sim/state.h"
+
+#include <algorithm>
+
+namespace slotflow {
+
+std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
+  const TaskRuntime& task = tasks_[t];
+  const JobRuntime& job = jobs_[task.job];
+  const StageSpec& st = job.spec->stages[task.stage];
+  int parent_tasks = 0;
+  for (int p : st.parents) parent_tasks += job.stages[p].task_count;
+  std::vector<std::pair<ServerId, Bytes>> by_server;
+  int k = 0;
+  for (int p : st.parents) {
+    const StageRuntime& ps = job.stages[p];
+    for (TaskId pt = ps.first_task; pt < ps.first_task + ps.task_count; ++pt, ++k) {
+      const Bytes b =
+          task.spec->from.empty() ? task.spec->input / parent_tasks : task.spec->from[k];
+      if (b > 0) by_server.emplace_back(tasks_[pt].server, b);
+    }
+  }
+  std::sort(by_server.begin(), by_server.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Merge equal servers.
+  size_t out = 0;
+  for (size_t i = 0; i < by_server.size(); ++i) {
+    if (out > 0 && by_server[out - 1].first == by_server[i].first) {
+      by_server[out - 1].second += by_server[i].second;
+    } else {
+      by_server[out++] = by_server[i];
+    }
+  }
+  by_server.resize(out);
+  return by_server;
+}
+
+}  // namespace slotflow
