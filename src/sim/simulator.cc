@@ -93,7 +93,8 @@ void Simulator::Build(const Workload& workload) {
   }
   unfinished_jobs_ = static_cast<int>(workload.jobs.size());
   if (scheduler_->heartbeat() > 0 && unfinished_jobs_ > 0) {
-    queue_.Schedule(workload.jobs.front().submit, kHeartbeat, 0);
+    heartbeat_origin_ = workload.jobs.front().submit;
+    queue_.Schedule(heartbeat_origin_, kHeartbeat, 0);
   }
 }
 
@@ -122,7 +123,12 @@ void Simulator::Handle(const Event& e) {
     case kHeartbeat:
       scheduler_->OnHeartbeat(state_);
       schedule_needed_ = true;
-      if (unfinished_jobs_ > 0) queue_.Schedule(e.time + scheduler_->heartbeat(), kHeartbeat, 0);
+      // origin + k·interval, not repeated addition, so beat times do not drift.
+      if (unfinished_jobs_ > 0) {
+        queue_.Schedule(
+            heartbeat_origin_ + static_cast<double>(e.subject + 1) * scheduler_->heartbeat(),
+            kHeartbeat, e.subject + 1);
+      }
       break;
     default:
       throw std::logic_error("unknown event kind");

@@ -68,6 +68,7 @@ class Simulator {
   int64_t reservations_ = 0;
   int unfinished_jobs_ = 0;
   double busy_slot_seconds_ = 0;
+  Seconds heartbeat_origin_ = 0;
 };
 
 }  // namespace slotflow

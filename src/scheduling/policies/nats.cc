@@ -1,0 +1,257 @@
+// nats — network-aware task scheduling of Duopoly (seed 000 §5; SPEC §8).
+//
+// Jobs in the configured order (SJF in Duopoly). Each call is one step of Alg. 1: it returns
+// one (task, server) pair or nothing; nothing means "leave the remaining slots empty" (slot
+// reservation) until the next trigger (SPEC §6).
+//  - Mode (§3): slot-insufficient iff the highest-priority job with ready tasks (L0) has more
+//    ready tasks than there are free slots; variant "(A)" compares all ready tasks instead.
+//  - Alg. 3 (slot-insufficient): only L0 — map stage: SelectTaskServerPair(L0); reduce stage:
+//    its smallest ready reduce task with SelectServerForTask.
+//  - Alg. 4 (slot-sufficient): L0 as in Alg. 3 but its largest ready reduce task first. If L0
+//    yields nothing: when the network is congested, the first job with ready map tasks
+//    (local-first placement); otherwise the first job with a reduce task SelectServerForTask
+//    can place, then (ours, SPEC §8) map tasks in job order, since reduce tasks are only
+//    *preferred* while the network is idle.
+//  - Congestion flag (ours, SPEC §8): every monitoring interval (100 ms), congested iff the mean
+//    utilisation of server downlinks carrying traffic is >= 0.8.
+#include <algorithm>
+#include <limits>
+
+#include "common/random.h"
+#include "scheduling/job_order.h"
+#include "scheduling/task_scheduler.h"
+
+namespace slotflow {
+namespace {
+
+constexpr Seconds kMonitorInterval = 0.1;
+constexpr double kCongestedUtilisation = 0.8;
+
+class NatsScheduler : public TaskScheduler {
+ public:
+  NatsScheduler(const TaskSchedulerConfig& config, bool all_ready_mode)
+      : order_(config.order), all_ready_mode_(all_ready_mode), rng_(config.seed ^ 0x6e617473ULL) {}
+
+  Seconds heartbeat() const override { return kMonitorInterval; }
+
+  void OnHeartbeat(const SimState& state) override {
+    const Cluster& cluster = state.cluster();
+    const FluidSolver& solver = state.network().solver();
+    double sum = 0;
+    int busy = 0;
+    for (ServerId s = 0; s < cluster.size(); ++s) {
+      if (state.network().IncomingFlows(s) == 0) continue;
+      const LinkId l = cluster.Downlink(s);
+      sum += solver.LinkLoad(l) / cluster.LinkCapacity(l);
+      ++busy;
+    }
+    congested_ = busy > 0 && sum / busy >= kCongestedUtilisation;
+  }
+
+  std::optional<SlotMode> mode(const SimState& state) const override {
+    return Insufficient(state) ? SlotMode::kInsufficient : SlotMode::kSufficient;
+  }
+
+  std::optional<Placement> Next(const SimState& state) override {
+    OrderJobs(state, order_, jobs_);
+    const JobIndex l0 = FirstJobWithReadyTasks(state);
+    if (l0 < 0) return std::nullopt;
+    const bool insufficient = Insufficient(state);
+    SummariseReceivers(state, insufficient);
+    // Alg. 3 / first half of Alg. 4: the highest-priority job only.
+    if (auto p = FromJob(state, l0, /*largest_reduce_first=*/!insufficient, insufficient)) return p;
+    if (insufficient) return std::nullopt;  // Alg. 3: reserve the remaining slots
+    // Alg. 4, L0 yielded nothing.
+    if (congested_) {
+      for (JobIndex j : jobs_) {
+        if (auto p = SelectTaskServerPair(state, j)) return p;
+      }
+      return std::nullopt;
+    }
+    for (JobIndex j : jobs_) {
+      if (auto p = ReduceFromJob(state, j, /*largest_first=*/true, insufficient)) return p;
+    }
+    for (JobIndex j : jobs_) {
+      if (auto p = SelectTaskServerPair(state, j)) return p;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  JobIndex FirstJobWithReadyTasks(const SimState& state) const {
+    for (JobIndex j : jobs_) {
+      if (!state.job(j).ready.empty()) return j;
+    }
+    return -1;
+  }
+
+  bool Insufficient(const SimState& state) const {
+    if (all_ready_mode_) return state.ready_tasks() > state.free_slots();
+    // L0 is the first job, in the scheduler's order, that has ready tasks.
+    std::vector<JobIndex> order;
+    OrderJobs(state, order_, order);
+    for (JobIndex j : order) {
+      const size_t ready = state.job(j).ready.size();
+      if (ready > 0) return ready > static_cast<size_t>(state.free_slots());
+    }
+    return false;
+  }
+
+  std::optional<Placement> FromJob(const SimState& state, JobIndex j, bool largest_reduce_first,
+                                   bool insufficient) {
+    if (auto p = SelectTaskServerPair(state, j)) return p;
+    return ReduceFromJob(state, j, largest_reduce_first, insufficient);
+  }
+
+  // SelectTaskServerPair (SPEC §8): ready root tasks of job j.
+  std::optional<Placement> SelectTaskServerPair(const SimState& state, JobIndex j) {
+    const auto& ready = state.job(j).ready;
+    TaskId best_task = -1;
+    ServerId best_server = kNoServer;
+    int best_candidates = std::numeric_limits<int>::max();
+    bool any_root = false;
+    for (TaskId t : ready) {
+      const TaskRuntime& task = state.task(t);
+      if (!task.root) continue;
+      any_root = true;
+      int candidates = 0;
+      for (ServerId r : task.replicas) candidates += state.server(r).free_slots > 0;
+      if (candidates == 0 || candidates >= best_candidates) continue;
+      best_candidates = candidates;
+      best_task = t;
+    }
+    if (best_task >= 0) {
+      // Ties: fewest local pending tasks, then fewest running tasks, then at random.
+      CountLocalPending(state);
+      std::vector<ServerId> ties;
+      for (ServerId r : state.task(best_task).replicas) {
+        if (state.server(r).free_slots <= 0) continue;
+        if (!ties.empty()) {
+          const ServerId b = ties.front();
+          const auto key = [&](ServerId s) {
+            return std::make_pair(local_pending_[s], state.server(s).running);
+          };
+          if (key(r) > key(b)) continue;
+          if (key(r) < key(b)) ties.clear();
+        }
+        ties.push_back(r);
+      }
+      best_server = ties[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(ties.size())))];
+      return Placement{best_task, best_server};
+    }
+    if (!any_root) return std::nullopt;
+    // No local placement: a random ready root task on the server with the fewest running tasks.
+    ServerId target = kNoServer;
+    for (ServerId s : state.servers_with_free_slots()) {
+      if (target == kNoServer || state.server(s).running < state.server(target).running) target = s;
+    }
+    if (target == kNoServer) return std::nullopt;
+    std::vector<TaskId> roots;
+    for (TaskId t : ready) {
+      if (state.task(t).root) roots.push_back(t);
+    }
+    return Placement{
+        roots[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(roots.size())))], target};
+  }
+
+  // The smallest (Alg. 3) or largest (Alg. 4) ready reduce task of job j that
+  // SelectServerForTask can place.
+  std::optional<Placement> ReduceFromJob(const SimState& state, JobIndex j, bool largest_first,
+                                         bool insufficient) {
+    TaskId pick = -1;
+    for (TaskId t : state.job(j).ready) {
+      const TaskRuntime& task = state.task(t);
+      if (task.root) continue;
+      if (pick < 0 || (largest_first ? task.spec->input > state.task(pick).spec->input
+                                     : task.spec->input < state.task(pick).spec->input)) {
+        pick = t;
+      }
+    }
+    if (pick < 0) return std::nullopt;
+    const ServerId s = SelectServerForTask(state, pick, insufficient);
+    if (s == kNoServer) return std::nullopt;
+    return Placement{pick, s};
+  }
+
+  // The size of a task's network unit: its macroflow (slot-insufficient) or its coflow.
+  Bytes UnitSize(const SimState& state, TaskId t, bool insufficient) const {
+    const TaskRuntime& task = state.task(t);
+    if (insufficient) return task.spec->input;
+    const CoflowId c = state.job(task.job).stages[task.stage].coflow;
+    return c >= 0 ? state.network().coflow(c).total_bytes : task.spec->input;
+  }
+
+  // SelectServerForTask (SPEC §8): a free slot on a server where no task is receiving; else on
+  // a server whose smallest active unit is larger than this task's, the one with the fewest
+  // receiving tasks; else nothing (the slot stays reserved).
+  ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient) const {
+    ServerId idle = kNoServer;
+    for (ServerId s : state.servers_with_free_slots()) {
+      if (state.server(s).receiving == 0 &&
+          (idle == kNoServer || state.server(s).running < state.server(idle).running)) {
+        idle = s;
+      }
+    }
+    if (idle != kNoServer) return idle;
+    const Bytes mine = UnitSize(state, t, insufficient);
+    ServerId best = kNoServer;
+    for (ServerId s : state.servers_with_free_slots()) {
+      if (smallest_unit_[s] <= mine) continue;
+      if (best == kNoServer || state.server(s).receiving < state.server(best).receiving) best = s;
+    }
+    return best;
+  }
+
+  // Smallest active macroflow or coflow arriving at each server.
+  void SummariseReceivers(const SimState& state, bool insufficient) {
+    const Network& net = state.network();
+    smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
+    for (FlowId f : net.active_flows()) {
+      const FlowSpec& fs = net.flow(f).spec;
+      if (fs.src == fs.dst) continue;
+      const Bytes unit =
+          insufficient || fs.coflow < 0 ? fs.macroflow_bytes : net.coflow(fs.coflow).total_bytes;
+      smallest_unit_[fs.dst] = std::min(smallest_unit_[fs.dst], unit);
+    }
+  }
+
+  // Ready root tasks (of any job) that have a replica on each server.
+  void CountLocalPending(const SimState& state) {
+    local_pending_.assign(state.cluster().size(), 0);
+    for (JobIndex j : jobs_) {
+      for (TaskId t : state.job(j).ready) {
+        for (ServerId r : state.task(t).replicas) ++local_pending_[r];
+      }
+    }
+  }
+
+  JobOrder order_;
+  bool all_ready_mode_;
+  Rng rng_;
+  bool congested_ = false;
+  std::vector<JobIndex> jobs_;
+  std::vector<double> smallest_unit_;
+  std::vector<int> local_pending_;
+};
+
+class NatsAllReadyScheduler : public NatsScheduler {
+ public:
+  explicit NatsAllReadyScheduler(const TaskSchedulerConfig& config) : NatsScheduler(config, true) {}
+};
+
+class NatsL0Scheduler : public NatsScheduler {
+ public:
+  explicit NatsL0Scheduler(const TaskSchedulerConfig& config) : NatsScheduler(config, false) {}
+};
+
+}  // namespace
+
+SLOTFLOW_REGISTER_TASK_SCHEDULER("nats", "Duopoly's network-aware placement with slot reservation",
+                                 NatsL0Scheduler);
+static const bool slotflow_registered_nats_all_ready = TaskSchedulerRegistry::Get().Add(
+    "nats-all-ready", "nats with the all-ready-tasks mode signal (Duopoly's ablation (A))",
+    [](const TaskSchedulerConfig& c) {
+      return std::unique_ptr<TaskScheduler>(new NatsAllReadyScheduler(c));
+    });
+
+}  // namespace slotflow
