@@ -14,6 +14,7 @@
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "scheduling/job_order.h"
+#include "systems/systems.h"
 
 namespace slotflow {
 namespace {
@@ -28,7 +29,7 @@ struct RawFlags {
   std::optional<uint64_t> seed;
   std::optional<double> traffic_scale, map_input_ratio, estimate_error;
   std::optional<int> synthetic_jobs;
-  std::string scheduler, network, trace, jobs;
+  std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
 };
 
@@ -44,6 +45,9 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_option("--scheduler", f.scheduler,
                  "task-scheduling policy (see `slotflow policies`; default greedy)");
   cmd.add_option("--network", f.network, "network policy (see `slotflow policies`; default fair)");
+  cmd.add_option("--system", f.system,
+                 "a named scheduler + network pairing, e.g. duopoly, neat, aalo (see `slotflow "
+                 "policies`); sets scheduler, network, job order and queues");
   cmd.add_option("--order", f.order, "job order for the task scheduler: fifo (default), sjf, fair");
   cmd.add_option("--queues", f.queues,
                  "priority classes for network policies: a number (default 8) or 'unlimited'");
@@ -74,12 +78,27 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
 }
 
+void ApplySystem(const SystemSpec& system, RunSpec& spec) {
+  spec.system = system.name;
+  spec.scheduler = system.scheduler;
+  spec.network = system.network;
+  spec.order = system.order;
+  spec.network_config.queues = system.queues;
+}
+
 RunSpec BuildSpec(const RawFlags& f) {
   RunSpec spec;
   if (!f.config.empty()) ApplyConfigFile(f.config, spec);
   if (!f.trace.empty()) spec.trace = f.trace;
   if (!f.jobs.empty()) spec.jobs_file = f.jobs;
   if (!f.mode.empty()) spec.mode = ParseRunMode(f.mode, "--mode");
+  if (!f.system.empty()) {
+    if (!f.scheduler.empty() || !f.network.empty()) {
+      throw InputError("", 0, "--system",
+                       "a system fixes the scheduler and network; drop --scheduler/--network");
+    }
+    ApplySystem(FindSystem(f.system, "--system"), spec);
+  }
   if (!f.scheduler.empty()) spec.scheduler = f.scheduler;
   if (!f.network.empty()) spec.network = f.network;
   if (!f.order.empty()) spec.order = ParseJobOrder(f.order, "--order");
@@ -167,11 +186,29 @@ int CompareCommand(const RawFlags& f, int threads) {
   RawFlags base = f;
   base.scheduler.clear();
   base.network.clear();
+  base.system.clear();
   RunSpec spec = BuildSpec(base);
+  std::vector<CompareEntry> entries;
+  if (!f.system.empty()) {
+    if (!f.scheduler.empty() || !f.network.empty()) {
+      throw InputError("", 0, "--system", "give either systems or --scheduler/--network lists");
+    }
+    for (const std::string& name : SplitList(f.system, "")) {
+      RawFlags one = base;
+      one.system = name;
+      CompareEntry e{name, BuildSpec(one)};
+      for (const CompareEntry& other : entries) {
+        if (other.label == name)
+          throw InputError("", 0, "--system", fmt::format("'{}' is listed twice", name));
+      }
+      TaskSchedulerRegistry::Get().Make(e.spec.scheduler, TaskSchedulerConfig{}, "scheduler");
+      NetworkPolicyRegistry::Get().Make(e.spec.network, e.spec.network_config, "network");
+      entries.push_back(std::move(e));
+    }
+  }
   const auto schedulers = SplitList(f.scheduler, spec.scheduler);
   const auto networks = SplitList(f.network, spec.network);
-  std::vector<CompareEntry> entries;
-  for (const auto& sched : schedulers) {
+  for (const auto& sched : f.system.empty() ? schedulers : std::vector<std::string>{}) {
     for (const auto& net : networks) {
       CompareEntry e;
       e.spec = spec;
@@ -215,6 +252,8 @@ void ListPolicies() {
   for (const auto& [name, e] : NetworkPolicyRegistry::Get().entries())
     fmt::print("  {:<14} {}\n", name, e.description);
   fmt::print("job orders (--order): fifo, sjf, fair\n");
+  fmt::print("systems (--system):\n");
+  for (const SystemSpec& s : Systems()) fmt::print("  {:<14} {}\n", s.name, s.description);
 }
 
 }  // namespace

@@ -226,6 +226,7 @@ RunResult Execute(const RunSpec& spec, const PreparedRun& run) {
   RunResult result = sim.Run();
   result.summary.scheduler = spec.scheduler + "/" + std::string(JobOrderName(spec.order));
   result.summary.network = spec.network;
+  result.summary.system = spec.system;
   result.summary.workload = run.workload_name;
   return result;
 }

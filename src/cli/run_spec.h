@@ -37,6 +37,7 @@ struct RunSpec {
 
   ClusterSpec cluster;
   ClusterOverrides overrides;
+  std::string system;  // the named pairing these settings came from, if any (src/systems)
   std::string scheduler = "greedy";
   std::string network = "fair";
   JobOrder order = JobOrder::kFifo;

@@ -67,6 +67,7 @@ nlohmann::json Number(double v) {
 
 void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_time) {
   nlohmann::ordered_json j;
+  if (!s.system.empty()) j["system"] = s.system;
   j["scheduler"] = s.scheduler;
   j["network"] = s.network;
   j["workload"] = s.workload;
@@ -109,7 +110,8 @@ void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out) {
 }
 
 void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
-  fmt::print(out, "scheduler {}  network {}  workload {}\n", s.scheduler, s.network, s.workload);
+  fmt::print(out, "{}scheduler {}  network {}  workload {}\n",
+             s.system.empty() ? "" : "system " + s.system + "  ", s.scheduler, s.network, s.workload);
   fmt::print(out, "  jobs {:>8}{}\n", s.jobs,
              s.unfinished_jobs ? fmt::format("   ({} did not finish)", s.unfinished_jobs) : "");
   fmt::print(out,

@@ -22,7 +22,7 @@ struct JobResult {
 };
 
 struct RunSummary {
-  std::string scheduler, network, workload;
+  std::string system, scheduler, network, workload;
   int jobs = 0;
   int unfinished_jobs = 0;
   Seconds mean_jct = 0, p50_jct = 0, p95_jct = 0, p99_jct = 0, max_jct = 0;
