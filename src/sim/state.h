@@ -89,6 +89,7 @@ class SimState {
 
  private:
   friend class Simulator;
+  friend class SimStateTestPeer;  // tests and benchmarks build states by hand
   const Cluster& cluster_;
   Network& network_;
   std::vector<JobRuntime> jobs_;
