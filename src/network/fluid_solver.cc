@@ -254,36 +254,59 @@ void FluidSolver::Solve() {
     return;
   }
 
+  // Bucket the live groups by class (a counting sort: sorting the groups themselves costs
+  // more than the water filling), keeping id order inside each class.
   explicit_groups_.clear();
-  order_.clear();
-  bool one_class = true;
-  for (int32_t g : live_groups_) {
+  class_slot_.clear();
+  class_keys_.clear();
+  const auto n = static_cast<int32_t>(groups_.size());
+  group_slot_.resize(n);
+  for (int32_t g = 0; g < n; ++g) {
+    if (count_[g] == 0) continue;
     const Group& grp = groups_[g];
     if (grp.explicit_flow >= 0) {
       explicit_groups_.push_back(g);
-    } else {
-      if (!order_.empty() && order_.front().first != grp.cls) one_class = false;
-      order_.emplace_back(grp.cls, g);
+      continue;
     }
+    auto [it, added] = class_slot_.try_emplace(grp.cls, static_cast<int32_t>(class_keys_.size()));
+    if (added) class_keys_.push_back(grp.cls);
+    group_slot_[g] = it->second;
   }
+  const size_t classes = class_keys_.size();
+  class_order_.resize(classes);
+  for (size_t k = 0; k < classes; ++k) class_order_[k] = static_cast<int32_t>(k);
+  std::sort(class_order_.begin(), class_order_.end(),
+            [&](int32_t a, int32_t b) { return class_keys_[a] < class_keys_[b]; });
+  class_begin_.assign(classes + 1, 0);
+  for (int32_t g = 0; g < n; ++g) {
+    if (count_[g] > 0 && groups_[g].explicit_flow < 0) ++class_begin_[group_slot_[g] + 1];
+  }
+  // Offsets in priority order: rank[slot] = position of the class in class_order_.
+  class_rank_.resize(classes);
+  for (size_t k = 0; k < classes; ++k) class_rank_[class_order_[k]] = static_cast<int32_t>(k);
+  std::vector<int32_t>& offset = class_fill_;
+  offset.assign(classes + 1, 0);
+  for (size_t k = 0; k < classes; ++k)
+    offset[k + 1] = offset[k] + class_begin_[class_order_[k] + 1];
+  class_groups_.resize(offset[classes]);
+  class_begin_.assign(offset.begin(), offset.end());
+  for (int32_t g = 0; g < n; ++g) {
+    if (count_[g] > 0 && groups_[g].explicit_flow < 0)
+      class_groups_[offset[class_rank_[group_slot_[g]]]++] = g;
+  }
+
   // Explicit rates first, capped by what their links still have (SPEC §3, Varys MADD).
-  std::sort(explicit_groups_.begin(), explicit_groups_.end());
   for (int32_t g : explicit_groups_) {
     double r = flows_[groups_[g].explicit_flow].explicit_rate;
     for (LinkId l : GroupLinks(g)) r = std::min(r, std::max(0.0, residual_[l]));
     rate_[g] = r;
     for (LinkId l : GroupLinks(g)) residual_[l] -= r;
   }
-
   // Then each class in priority order, max-min within the class.
-  if (!one_class) std::sort(order_.begin(), order_.end());
-  class_groups_.clear();
-  for (size_t i = 0; i < order_.size(); ++i) {
-    class_groups_.push_back(order_[i].second);
-    if (i + 1 == order_.size() || order_[i + 1].first != order_[i].first) {
-      WaterFill(class_groups_, /*add=*/false);
-      class_groups_.clear();
-    }
+  for (size_t k = 0; k < classes; ++k) {
+    WaterFill(std::span<const int32_t>(class_groups_.data() + class_begin_[k],
+                                       class_begin_[k + 1] - class_begin_[k]),
+              /*add=*/false);
   }
   // Work conservation: leftover capacity is backfilled to explicit-rate flows.
   if (!explicit_groups_.empty()) WaterFill(explicit_groups_, /*add=*/true);
@@ -316,6 +339,74 @@ void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
   }
   frozen_.assign(groups.size(), 0);
 
+  // Few groups over many links (a small priority class): a min-tree over link shares costs
+  // O(log links) per charged link instead of a scan of all open links per round.
+  if (touched_.size() * touched_.size() > 8 * groups.size()) {
+    FreezeWithMinTree(groups, add);
+  } else {
+    FreezeWithScan(groups, add);
+  }
+  for (LinkId l : touched_) {
+    weight_[l] = 0;
+    adj_fill_[l] = 0;
+    if (residual_[l] < 0) residual_[l] = 0;
+  }
+}
+
+// Freezes every group crossing link l at `share` and charges their other links; the charged
+// links are left in dirty_links_.
+void FluidSolver::FreezeLink(LinkId l, double share, std::span<const int32_t> groups, bool add) {
+  for (int32_t k = adj_begin_[l]; k < adj_fill_[l]; ++k) {
+    const int32_t i = adj_[k];
+    if (frozen_[i]) continue;
+    frozen_[i] = 1;
+    const int32_t g = groups[i];
+    rate_[g] = add ? rate_[g] + share : share;
+    const double used = share * count_[g];
+    for (LinkId l2 : GroupLinks(g)) {
+      residual_[l2] -= used;
+      weight_[l2] -= count_[g];
+      if (!link_dirty_[l2]) {
+        link_dirty_[l2] = 1;
+        dirty_links_.push_back(l2);
+      }
+    }
+  }
+}
+
+void FluidSolver::FreezeWithMinTree(std::span<const int32_t> groups, bool add) {
+  const size_t n = touched_.size();
+  size_t width = 1;
+  while (width < n) width *= 2;
+  min_tree_.assign(2 * width, kForever);
+  auto share_of = [&](LinkId l) {
+    return weight_[l] > 0 ? std::max(0.0, residual_[l]) / static_cast<double>(weight_[l])
+                          : kForever;
+  };
+  for (size_t k = 0; k < n; ++k) {
+    open_pos_[touched_[k]] = static_cast<int32_t>(k);
+    min_tree_[width + k] = share_of(touched_[k]);
+  }
+  for (size_t v = width - 1; v >= 1; --v)
+    min_tree_[v] = std::min(min_tree_[2 * v], min_tree_[2 * v + 1]);
+  while (min_tree_[1] < kForever) {
+    // Leftmost smallest share, as the scan would pick.
+    size_t v = 1;
+    while (v < width) v = min_tree_[2 * v] <= min_tree_[2 * v + 1] ? 2 * v : 2 * v + 1;
+    const LinkId l = touched_[v - width];
+    FreezeLink(l, min_tree_[1], groups, add);
+    for (LinkId l2 : dirty_links_) {
+      link_dirty_[l2] = 0;
+      size_t u = width + open_pos_[l2];
+      min_tree_[u] = share_of(l2);
+      for (u /= 2; u >= 1; u /= 2) min_tree_[u] = std::min(min_tree_[2 * u], min_tree_[2 * u + 1]);
+    }
+    dirty_links_.clear();
+  }
+  for (LinkId l : touched_) open_pos_[l] = -1;
+}
+
+void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
   // open_ = touched links that still carry unfrozen groups, with their current fair share.
   open_.assign(touched_.begin(), touched_.end());
   open_share_.resize(open_.size());
@@ -327,23 +418,7 @@ void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
   while (!open_.empty()) {
     const size_t best = ArgMin(open_share_);
     const double share = open_share_[best];
-    const LinkId l = open_[best];
-    for (int32_t k = adj_begin_[l]; k < adj_fill_[l]; ++k) {
-      const int32_t i = adj_[k];
-      if (frozen_[i]) continue;
-      frozen_[i] = 1;
-      const int32_t g = groups[i];
-      rate_[g] = add ? rate_[g] + share : share;
-      const double used = share * count_[g];
-      for (LinkId l2 : GroupLinks(g)) {
-        residual_[l2] -= used;
-        weight_[l2] -= count_[g];
-        if (!link_dirty_[l2]) {
-          link_dirty_[l2] = 1;
-          dirty_links_.push_back(l2);
-        }
-      }
-    }
+    FreezeLink(open_[best], share, groups, add);
     // Recompute the share of each link this round charged, once.
     for (LinkId l2 : dirty_links_) {
       link_dirty_[l2] = 0;
@@ -367,11 +442,6 @@ void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
     }
     open_.resize(kept);
     open_share_.resize(kept);
-  }
-  for (LinkId l : touched_) {
-    weight_[l] = 0;
-    adj_fill_[l] = 0;
-    if (residual_[l] < 0) residual_[l] = 0;
   }
 }
 

@@ -114,6 +114,10 @@ class FluidSolver {
   // is the level of whichever of its two links froze first. Returns false (and does nothing)
   // when the groups do not fit that shape or the matrix would be sparse.
   bool WaterFillTwoLink(std::span<const int32_t> groups, bool add);
+  // The two ways WaterFill finds each round's bottleneck (same choices, different costs).
+  void FreezeWithScan(std::span<const int32_t> groups, bool add);
+  void FreezeWithMinTree(std::span<const int32_t> groups, bool add);
+  void FreezeLink(LinkId l, double share, std::span<const int32_t> groups, bool add);
   void ComputeNextCompletion();
   std::span<const LinkId> GroupLinks(int32_t g) const {
     return {&group_links_[g * kMaxPathLinks + 1],
@@ -156,6 +160,7 @@ class FluidSolver {
   std::vector<int32_t> open_pos_;   // position of a link in open_, -1 if absent
   std::vector<uint8_t> link_dirty_;
   std::vector<LinkId> dirty_links_;
+  std::vector<double> min_tree_;  // FreezeWithMinTree: shares at the leaves, minima above
   // WaterFillTwoLink: the row (first link) or column (second link) of each link that ever
   // appeared on a two-link path (-1 = none), the links of each row/column, and scratch: the
   // count matrix and each link's freeze level and order.
@@ -168,7 +173,9 @@ class FluidSolver {
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
   std::vector<int32_t> due_;      // groups found done by Advance, emptied by PopCompleted
   std::vector<uint8_t> frozen_;
-  std::vector<std::pair<FlowClass, int32_t>> order_;
+  std::unordered_map<FlowClass, int32_t> class_slot_;  // Solve's class buckets
+  std::vector<FlowClass> class_keys_;
+  std::vector<int32_t> group_slot_, class_order_, class_rank_, class_begin_, class_fill_;
   std::vector<int32_t> class_groups_, explicit_groups_;
 };
 
