@@ -40,9 +40,11 @@ class NatsScheduler : public TaskScheduler {
     double sum = 0;
     int busy = 0;
     for (ServerId s = 0; s < cluster.size(); ++s) {
-      if (state.network().IncomingFlows(s) == 0) continue;
+      // Only downlinks carrying traffic count (a local disk read never touches one).
       const LinkId l = cluster.Downlink(s);
-      sum += solver.LinkLoad(l) / cluster.LinkCapacity(l);
+      const double load = solver.LinkLoad(l);
+      if (load <= 0) continue;
+      sum += load / cluster.LinkCapacity(l);
       ++busy;
     }
     congested_ = busy > 0 && sum / busy >= kCongestedUtilisation;
@@ -57,7 +59,7 @@ class NatsScheduler : public TaskScheduler {
     const JobIndex l0 = FirstJobWithReadyTasks(state);
     if (l0 < 0) return std::nullopt;
     const bool insufficient = Insufficient(state);
-    SummariseReceivers(state, insufficient);
+    receivers_summarised_ = false;  // computed on first use in this call
     // Alg. 3 / first half of Alg. 4: the highest-priority job only.
     if (auto p = FromJob(state, l0, /*largest_reduce_first=*/!insufficient, insufficient)) return p;
     if (insufficient) return std::nullopt;  // Alg. 3: reserve the remaining slots
@@ -193,6 +195,7 @@ class NatsScheduler : public TaskScheduler {
       }
     }
     if (idle != kNoServer) return idle;
+    if (!receivers_summarised_) SummariseReceivers(state, insufficient);
     const Bytes mine = UnitSize(state, t, insufficient);
     ServerId best = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
@@ -203,7 +206,8 @@ class NatsScheduler : public TaskScheduler {
   }
 
   // Smallest active macroflow or coflow arriving at each server.
-  void SummariseReceivers(const SimState& state, bool insufficient) {
+  void SummariseReceivers(const SimState& state, bool insufficient) const {
+    receivers_summarised_ = true;
     const Network& net = state.network();
     smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
     for (FlowId f : net.active_flows()) {
@@ -230,7 +234,8 @@ class NatsScheduler : public TaskScheduler {
   Rng rng_;
   bool congested_ = false;
   std::vector<JobIndex> jobs_;
-  std::vector<double> smallest_unit_;
+  mutable std::vector<double> smallest_unit_;
+  mutable bool receivers_summarised_ = false;
   std::vector<int> local_pending_;
 };
 

@@ -1,0 +1,465 @@
+// nats (Duopoly Alg. 1–4, SPEC §8): one decision at a time on hand-built states. Each test
+// builds the smallest state that separates the rule under test from its plausible misreadings
+// (another unit, another tie-break, another job), so a wrong rule gives a different Placement.
+// Clusters are unit-rate (every NIC 1 byte/s) and sizes are bytes, as in the papers' examples.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scenario.h"
+#include "sim_state_test_peer.h"
+
+namespace slotflow::testing {
+namespace {
+
+using Decision = std::optional<std::pair<TaskId, ServerId>>;
+
+// Jobs that only hold slots or fetch (all their tasks placed) sort after every job under test,
+// though having no ready task they never compete anyway.
+constexpr double kBackground = 1e12;
+
+std::unique_ptr<TaskScheduler> MakeNats(const std::string& name = "nats", uint64_t seed = 1) {
+  return TaskSchedulerRegistry::Get().Make(
+      name, TaskSchedulerConfig{.order = JobOrder::kSjf, .seed = seed}, "s");
+}
+
+Decision Decide(TaskScheduler& nats, const SimState& state) {
+  const std::optional<Placement> p = nats.Next(state);
+  if (!p) return std::nullopt;
+  return std::make_pair(p->task, p->server);
+}
+
+Decision At(TaskId t, ServerId s) { return std::make_pair(t, s); }
+
+// A cluster, a fair network and a SimState built through SimStateTestPeer, with helpers that
+// put jobs at the stage a test needs.
+class Bed {
+ public:
+  explicit Bed(const ClusterSpec& spec)
+      : cluster_(spec),
+        net_(cluster_, NetworkPolicyRegistry::Get().Make("fair", {}, "network")),
+        state_(cluster_, net_),
+        peer_(state_) {}
+  Bed(int servers, int slots) : Bed(UnitCluster(servers, slots)) {}
+
+  const SimState& state() const { return state_; }
+  Network& net() { return net_; }
+
+  // Adds a job and lets it arrive; SJF orders jobs by `estimate`.
+  JobIndex Submit(JobSpec spec, double estimate) {
+    spec.size_estimate = estimate;
+    specs_.push_back(std::move(spec));  // a deque keeps earlier specs where tasks point
+    const JobIndex j = peer_.AddJob(specs_.back());
+    peer_.Arrive(j);
+    return j;
+  }
+
+  TaskId TaskOf(JobIndex j, int stage, int index) const {
+    return state_.job(j).stages[stage].first_task + index;
+  }
+
+  // A job in its map stage: one ready map task per entry, each reading a block held by the
+  // listed servers.
+  JobIndex MapJob(const std::vector<std::vector<ServerId>>& replicas, double estimate) {
+    const JobIndex j = Submit(
+        Job("maps", 0, {StageSpec{"map", {}, std::vector<TaskSpec>(replicas.size(), Task(1, 0))}}),
+        estimate);
+    for (size_t k = 0; k < replicas.size(); ++k) {
+      peer_.SetReplicas(TaskOf(j, 0, static_cast<int>(k)), replicas[k]);
+    }
+    return j;
+  }
+
+  // A job in its reduce stage: its one map ran on `map_server` and finished, so its reduce
+  // tasks (these inputs, all from that server) are ready. Macroflow = a task's input; coflow =
+  // the sum of the inputs.
+  JobIndex ReduceJob(ServerId map_server, const std::vector<Bytes>& inputs, double estimate) {
+    std::vector<TaskSpec> reduces;
+    for (Bytes b : inputs) reduces.push_back(Task(b, 0));
+    const JobIndex j = Submit(
+        Job("reduces", 0, {StageSpec{"map", {}, {Task(0, 0)}}, StageSpec{"reduce", {0}, reduces}}),
+        estimate);
+    peer_.Place(TaskOf(j, 0, 0), map_server);
+    peer_.Finish(TaskOf(j, 0, 0));
+    return j;
+  }
+
+  // A background job whose map ran on `src` and whose reduce tasks (server, input) are placed
+  // and fetching from it: every server other than `src` becomes receiving, with a macroflow of
+  // that task's input and a coflow of the sum of all the inputs.
+  JobIndex Receiving(ServerId src, const std::vector<std::pair<ServerId, Bytes>>& reduces) {
+    std::vector<Bytes> inputs;
+    for (const auto& r : reduces) inputs.push_back(r.second);
+    const JobIndex j = ReduceJob(src, inputs, kBackground);
+    for (size_t k = 0; k < reduces.size(); ++k) {
+      peer_.Place(TaskOf(j, 1, static_cast<int>(k)), reduces[k].first);
+    }
+    return j;
+  }
+
+  // Takes n slots of server s with computing tasks of a job that then has nothing ready.
+  std::vector<TaskId> Occupy(ServerId s, int n, double estimate = kBackground) {
+    const JobIndex j = Submit(
+        Job("busy", 0, {StageSpec{"map", {}, std::vector<TaskSpec>(n, Task(0, 1))}}), estimate);
+    std::vector<TaskId> tasks;
+    for (int k = 0; k < n; ++k) {
+      tasks.push_back(TaskOf(j, 0, k));
+      peer_.Place(tasks.back(), s);
+    }
+    return tasks;
+  }
+
+  void Finish(TaskId t) { peer_.Finish(t); }
+
+ private:
+  Cluster cluster_;
+  Network net_;
+  SimState state_;
+  SimStateTestPeer peer_;
+  std::deque<JobSpec> specs_;
+};
+
+// --- SelectTaskServerPair (map tasks) ---
+
+TEST(NatsMap, LocalTaskWithFewestCandidateServersWins) {
+  Bed bed(4, 1);
+  bed.Occupy(2, 1);
+  bed.Occupy(3, 1);
+  // T0's replicas are all full (0 candidates, so not "fewest"), T1 can run locally on 0 or 1,
+  // T2 only on 1. Task-id order would pick T0 or T1.
+  const JobIndex j = bed.MapJob({{2, 3}, {0, 1}, {1, 2}}, 1);
+  auto nats = MakeNats();
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 2), 1));
+}
+
+// The tie-break tests run several seeds so that a rule that fell through to the random pick
+// could not pass by luck.
+TEST(NatsMap, CandidateTieGoesToServerWithFewestLocalPendingTasks) {
+  Bed bed(3, 2);
+  bed.Occupy(1, 1);
+  // T and U both have two candidates, so T (first) is chosen. Server 0 holds both blocks (2
+  // local pending), server 1 only T's (1): server 1 wins although it runs more tasks.
+  const JobIndex j = bed.MapJob({{0, 1}, {0, 2}}, 1);
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    auto nats = MakeNats("nats", seed);
+    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
+  }
+}
+
+TEST(NatsMap, EqualLocalPendingGoesToServerWithFewestRunningTasks) {
+  Bed bed(3, 2);
+  bed.Occupy(0, 1);
+  // Both blocks on servers 0 and 1 (2 local pending each); server 0 runs a task.
+  const JobIndex j = bed.MapJob({{0, 1}, {0, 1}}, 1);
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    auto nats = MakeNats("nats", seed);
+    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
+  }
+}
+
+TEST(NatsMap, FullTieIsBrokenAtRandom) {
+  Bed bed(2, 2);
+  const JobIndex j = bed.MapJob({{0, 1}}, 1);
+  std::set<ServerId> servers;
+  for (uint64_t seed = 1; seed <= 32; ++seed) {
+    auto nats = MakeNats("nats", seed);
+    const Decision d = Decide(*nats, bed.state());
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->first, bed.TaskOf(j, 0, 0));
+    servers.insert(d->second);
+  }
+  EXPECT_EQ(servers, (std::set<ServerId>{0, 1}));
+}
+
+TEST(NatsMap, NoFreeLocalReplicaPicksServerWithFewestRunningTasks) {
+  Bed bed(3, 2);
+  bed.Occupy(0, 2);  // the only replica holder is full
+  bed.Occupy(1, 1);  // server 1 is free but busier than server 2
+  const JobIndex j = bed.MapJob({{0}, {0}}, 1);
+  std::set<TaskId> tasks;
+  for (uint64_t seed = 1; seed <= 32; ++seed) {
+    auto nats = MakeNats("nats", seed);
+    const Decision d = Decide(*nats, bed.state());
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->second, 2);
+    tasks.insert(d->first);
+  }
+  // "A random ready task": both get picked for some seed.
+  EXPECT_EQ(tasks, (std::set<TaskId>{bed.TaskOf(j, 0, 0), bed.TaskOf(j, 0, 1)}));
+}
+
+// --- SelectServerForTask (reduce tasks) ---
+
+TEST(NatsReduce, GoesToAFreeServerWhereNoTaskIsReceiving) {
+  Bed bed(3, 2);
+  const JobIndex j = bed.ReduceJob(2, {4}, 1);
+  // Server 0 is receiving a unit (100) larger than the task's, so the second rule would accept
+  // it, and it has the lowest id; server 1 runs as many tasks but receives nothing.
+  bed.Receiving(2, {{0, 100}});
+  bed.Occupy(1, 1);
+  bed.Occupy(2, 2);
+  auto nats = MakeNats();
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 0), 1));
+}
+
+// Every free-slot server is receiving (server 3, the source, is full); each has one free slot
+// and three running tasks.
+TEST(NatsReduce, SlotInsufficientComparesMacroflowsAndPrefersFewestReceiving) {
+  Bed bed(4, 4);
+  bed.Receiving(3, {{0, 1}, {3, 100}});  // server 0: macroflow 1, coflow 101
+  bed.Receiving(3, {{1, 10}, {1, 12}});  // server 1: two receiving, macroflows 10 and 12
+  bed.Receiving(3, {{2, 20}});           // server 2: one receiving, macroflow = coflow = 20
+  // Four ready reduce tasks for three free slots: slot-insufficient. Smallest: 5 (coflow 26).
+  const JobIndex j = bed.ReduceJob(3, {7, 5, 6, 8}, 1);
+  bed.Occupy(0, 2);
+  bed.Occupy(1, 1);
+  bed.Occupy(2, 2);
+  bed.Occupy(3, 3);
+  auto nats = MakeNats();
+  ASSERT_EQ(bed.state().free_slots(), 3);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  // Macroflows larger than 5: servers 1 (two receiving) and 2 (one) → 2. Comparing coflows
+  // would give server 0 (101 > 26, the only one).
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), 2));
+}
+
+TEST(NatsReduce, SlotSufficientComparesCoflows) {
+  Bed bed(4, 4);
+  bed.Receiving(3, {{0, 60}});           // server 0: macroflow = coflow = 60
+  bed.Receiving(3, {{1, 10}, {1, 12}});  // server 1: coflow 22
+  bed.Receiving(3, {{2, 1}, {3, 100}});  // server 2: macroflow 1, coflow 101
+  // Two ready reduce tasks for three free slots: slot-sufficient. Largest: 45; coflow 85.
+  const JobIndex j = bed.ReduceJob(3, {40, 45}, 1);
+  bed.Occupy(0, 2);
+  bed.Occupy(1, 1);
+  bed.Occupy(2, 2);
+  bed.Occupy(3, 3);
+  auto nats = MakeNats();
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  // Only server 2's smallest coflow (101) exceeds 85. Macroflows (45 against 60) would give
+  // server 0, and so would the task's macroflow against the servers' coflows.
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), 2));
+}
+
+// --- Slot reservation ---
+
+// Slot-insufficient; server 0 receives a macroflow of `server0_unit` bytes, server 1 one of 3;
+// L0's smallest reduce task is 5 bytes; another job has a map task local to both servers.
+Decision InsufficientWithReceivers(Bytes server0_unit) {
+  Bed bed(3, 2);
+  bed.Receiving(2, {{0, server0_unit}});
+  bed.Receiving(2, {{1, 3}});
+  const JobIndex l0 = bed.ReduceJob(2, {5, 9, 9}, 1);
+  bed.MapJob({{0, 1}}, 2);
+  bed.Occupy(2, 2);
+  auto nats = MakeNats();
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  const Decision d = Decide(*nats, bed.state());
+  if (d) {
+    EXPECT_EQ(*d, At(bed.TaskOf(l0, 1, 0), 0));
+  }
+  return d;
+}
+
+TEST(NatsReserve, SlotInsufficientReservesWhenNoServerHasALargerUnit) {
+  // Server 0's unit equals the task's: not larger. The other job's local map task must wait.
+  EXPECT_EQ(InsufficientWithReceivers(5), std::nullopt);
+  // One byte more and L0's task goes there.
+  EXPECT_NE(InsufficientWithReceivers(6), std::nullopt);
+}
+
+TEST(NatsReserve, SlotSufficientReservesWhenNoJobHasAPlaceableTask) {
+  Bed bed(3, 2);
+  bed.Receiving(2, {{0, 3}});
+  bed.Receiving(2, {{1, 3}});
+  bed.ReduceJob(2, {5}, 1);  // L0: coflow 5
+  bed.ReduceJob(2, {4}, 2);  // coflow 4: not below 3 either
+  bed.Occupy(2, 2);
+  auto nats = MakeNats();
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
+}
+
+// --- Alg. 3 vs Alg. 4: which reduce task of L0 ---
+
+TEST(NatsReduce, InsufficientPicksSmallestReadyReduceSufficientTheLargest) {
+  Bed bed(3, 2);
+  const JobIndex j = bed.ReduceJob(2, {7, 3, 9, 5}, 1);
+  bed.Occupy(2, 2);
+  auto nats = MakeNats();
+  // Four free slots for four ready tasks: Alg. 4, largest (9) first, on an idle server.
+  ASSERT_EQ(bed.state().free_slots(), 4);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  Decision d = Decide(*nats, bed.state());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->first, bed.TaskOf(j, 1, 2));
+  EXPECT_TRUE(d->second == 0 || d->second == 1) << d->second;
+  // Three free slots: Alg. 3, smallest (3) first.
+  bed.Occupy(1, 1);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  d = Decide(*nats, bed.state());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->first, bed.TaskOf(j, 1, 1));
+  EXPECT_TRUE(d->second == 0 || d->second == 1) << d->second;
+}
+
+// --- Mode signal ---
+
+TEST(NatsMode, SwitchesWhenL0sReadyTasksExceedTheFreeSlotsAndBack) {
+  Bed bed(2, 2);
+  bed.MapJob({{}, {}, {}}, 1);  // three ready tasks
+  auto nats = MakeNats();
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 3 <= 4
+  bed.Occupy(0, 1);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 3 <= 3: not exceeded
+  const std::vector<TaskId> busy = bed.Occupy(0, 1);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);  // 3 > 2
+  bed.Finish(busy[0]);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 3 <= 3 again
+}
+
+TEST(NatsMode, L0IsTheSmallestJobWithReadyTasks) {
+  Bed bed(3, 1);
+  // The smallest job has nothing ready (its one task runs), so it is not L0 (the reading in
+  // nats.cc's header); nor is the job that arrived first.
+  bed.Occupy(0, 1, /*estimate=*/0.5);
+  bed.MapJob({{}}, 2);                              // arrived first: one ready task
+  const JobIndex l0 = bed.MapJob({{}, {}, {}}, 1);  // three ready tasks, two free slots
+  auto nats = MakeNats();
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  const Decision d = Decide(*nats, bed.state());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(bed.state().task(d->first).job, l0);
+}
+
+TEST(NatsMode, AllReadyVariantCountsEveryJobsReadyTasks) {
+  Bed bed(5, 1);
+  bed.MapJob({{}, {}}, 1);      // L0: two ready
+  bed.MapJob({{}, {}, {}}, 2);  // three more
+  auto nats = MakeNats();
+  auto all = MakeNats("nats-all-ready");
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 2 <= 5
+  EXPECT_EQ(all->mode(bed.state()), SlotMode::kSufficient);   // 5 <= 5
+  bed.Occupy(0, 1);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);   // 2 <= 4
+  EXPECT_EQ(all->mode(bed.state()), SlotMode::kInsufficient);  // 5 > 4
+  bed.Occupy(1, 1);
+  bed.Occupy(2, 1);
+  bed.Occupy(3, 1);
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);  // 2 > 1
+  EXPECT_EQ(all->mode(bed.state()), SlotMode::kInsufficient);
+}
+
+TEST(NatsMode, AllReadyVariantReservesWhereNatsFallsBackToOtherJobs) {
+  Bed bed(3, 2);
+  bed.Receiving(2, {{0, 3}});
+  bed.Receiving(2, {{1, 3}});
+  bed.ReduceJob(2, {5}, 1);                           // L0: one ready task, not placeable
+  const JobIndex b = bed.MapJob({{0}, {0}, {1}}, 2);  // three ready map tasks
+  bed.Occupy(2, 2);
+  auto nats = MakeNats();
+  auto all = MakeNats("nats-all-ready");
+  // nats: 1 ready in L0 <= 2 free → Alg. 4 → no placeable reduce anywhere → B's map tasks
+  // (one candidate each; the first wins).
+  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(b, 0, 0), 0));
+  // (A): 4 ready > 2 free → Alg. 3 on L0 only → reserve.
+  EXPECT_EQ(all->mode(bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(Decide(*all, bed.state()), std::nullopt);
+}
+
+// --- Congestion (Alg. 4 when L0 yields nothing) ---
+
+// Servers 0–2 have 1 byte/s NICs, server 3 (the source of every shuffle) `source_nic`. Server 0
+// is the only one with free slots and receives one flow from server 3 at rate source_nic, so
+// its downlink runs at that utilisation; the other downlinks are idle. L0's reduce tasks
+// (coflow 100) cannot go there (smallest coflow 20); job M (second) has a ready map task local
+// to server 0; job N (third) has a reduce task with coflow 5 that can.
+struct CongestionCase {
+  std::unique_ptr<Bed> bed;
+  TaskId m_map, n_reduce;
+};
+
+CongestionCase CongestionBed(BytesPerSecond source_nic) {
+  ClusterSpec spec = UnitCluster(3, 4);
+  spec.classes.push_back(ServerClass{.name = "source", .count = 1, .slots = 4, .nic = source_nic});
+  CongestionCase c{std::make_unique<Bed>(spec), 0, 0};
+  Bed& bed = *c.bed;
+  bed.Receiving(3, {{0, 20}});
+  bed.ReduceJob(3, {50, 50}, 1);
+  const JobIndex m = bed.MapJob({{0, 1}}, 2);
+  const JobIndex n = bed.ReduceJob(3, {5}, 3);
+  bed.Occupy(1, 4);
+  bed.Occupy(2, 4);
+  bed.Occupy(3, 4);
+  bed.net().Resolve();  // rates, hence link loads, exist only once the network is solved
+  c.m_map = bed.TaskOf(m, 0, 0);
+  c.n_reduce = bed.TaskOf(n, 1, 0);
+  return c;
+}
+
+TEST(NatsCongestion, CongestedNetworkPlacesTheFirstJobsMapTask) {
+  // Utilisation 1 and 0.875 (>= 0.8) of the one busy downlink; averaged over all four
+  // downlinks it would be below 0.8.
+  for (BytesPerSecond nic : {1.0, 0.875}) {
+    CongestionCase c = CongestionBed(nic);
+    auto nats = MakeNats();
+    ASSERT_EQ(nats->mode(c.bed->state()), SlotMode::kSufficient);
+    ASSERT_DOUBLE_EQ(c.bed->net().solver().LinkLoad(c.bed->state().cluster().Downlink(0)), nic);
+    nats->OnHeartbeat(c.bed->state());
+    EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.m_map, 0)) << "source nic " << nic;
+  }
+}
+
+TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
+  CongestionCase c = CongestionBed(0.75);  // utilisation 0.75 < 0.8
+  auto nats = MakeNats();
+  nats->OnHeartbeat(c.bed->state());
+  EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.n_reduce, 0));
+  // Before any heartbeat the network counts as not congested either.
+  CongestionCase busy = CongestionBed(1.0);
+  auto fresh = MakeNats();
+  EXPECT_EQ(Decide(*fresh, busy.bed->state()), At(busy.n_reduce, 0));
+}
+
+TEST(NatsCongestion, MonitorsEveryHundredMilliseconds) {
+  EXPECT_DOUBLE_EQ(MakeNats()->heartbeat(), 0.1);
+}
+
+// --- End to end ---
+
+// SPEC §9, Duopoly Fig. 2 under nats + fair + SJF: nats starts only R1 and R2 at 1 and reserves
+// two slots, so B's map runs 2 -> 3 (A 5, B 3); greedy never reserves (A 5, B 6).
+TEST(NatsEndToEnd, DuopolyFig2ReservesSlotsForTheSmallJob) {
+  StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};
+  StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(4, Task(4, 0))};
+  Scenario s;
+  s.cluster = UnitCluster(2, 2);
+  s.workload.source = "fig2";
+  s.workload.jobs = {Job("A", 0, {maps, reduces}),
+                     Job("B", 2, {StageSpec{"map", {}, {Task(0, 1)}}})};
+  s.scheduler = "nats";
+  s.network = "fair";
+  s.scheduler_config.order = JobOrder::kSjf;
+  const RunResult r = s.Run();
+  std::map<std::string, double> finish;
+  for (const JobResult& j : r.jobs) finish[j.name] = j.finish;
+  EXPECT_DOUBLE_EQ(finish.at("A"), 5);
+  EXPECT_DOUBLE_EQ(finish.at("B"), 3);
+  EXPECT_GT(r.summary.reservations, 0);
+
+  s.scheduler = "greedy";
+  const RunResult g = s.Run();
+  EXPECT_EQ(g.summary.reservations, 0);
+}
+
+}  // namespace
+}  // namespace slotflow::testing
