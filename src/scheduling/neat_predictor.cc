@@ -1,0 +1,204 @@
+#include "scheduling/neat_predictor.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace slotflow {
+namespace {
+
+enum class Family { kAll, kShare, kThreshold };
+
+// FCFS counts every byte ahead; Fair/LAS (flow or coflow) share until the new transfer is done;
+// SRPT/TCF serve only what is not larger than the new transfer first.
+Family FamilyOf(NeatPolicy policy) {
+  switch (policy) {
+    case NeatPolicy::kFcfs:
+    case NeatPolicy::kCoflowFcfs:
+      return Family::kAll;
+    case NeatPolicy::kFair:
+    case NeatPolicy::kLas:
+    case NeatPolicy::kCoflowFair:
+    case NeatPolicy::kCoflowLas:
+      return Family::kShare;
+    case NeatPolicy::kSrpt:
+    case NeatPolicy::kTcf:
+      return Family::kThreshold;
+  }
+  return Family::kAll;
+}
+
+// on_link / size, the coflow's share of its bytes that sits on this link (e of NEAT+ §VI-B1).
+double Norm(const LinkTransfer& t) { return t.size > 0 ? t.on_link / t.size : 0; }
+
+// Flow policies: on_link = size = s_f, so "size ≤ s0 ? on_link : on_link·s0/size" is
+// min(s_f, s0) and the threshold rule is 1{s_f ≤ s0}·s_f: one formula serves both kinds.
+Bytes Interfering(Family family, const LinkTransfer& t, Bytes new_size) {
+  if (family == Family::kAll || t.size <= new_size) return t.on_link;
+  if (family == Family::kShare) return t.on_link * (new_size / t.size);
+  return 0;
+}
+
+}  // namespace
+
+bool IsCoflowPolicy(NeatPolicy policy) {
+  switch (policy) {
+    case NeatPolicy::kCoflowFcfs:
+    case NeatPolicy::kCoflowFair:
+    case NeatPolicy::kCoflowLas:
+    case NeatPolicy::kTcf:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string_view NeatPolicyName(NeatPolicy policy) {
+  switch (policy) {
+    case NeatPolicy::kFcfs:
+      return "fcfs";
+    case NeatPolicy::kFair:
+      return "fair";
+    case NeatPolicy::kLas:
+      return "las";
+    case NeatPolicy::kSrpt:
+      return "srpt";
+    case NeatPolicy::kCoflowFcfs:
+      return "coflow-fcfs";
+    case NeatPolicy::kCoflowFair:
+      return "coflow-fair";
+    case NeatPolicy::kCoflowLas:
+      return "coflow-las";
+    case NeatPolicy::kTcf:
+      return "tcf";
+  }
+  return "?";
+}
+
+Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes new_size) {
+  return Interfering(FamilyOf(policy), existing, new_size);
+}
+
+Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
+                      std::span<const LinkTransfer> existing, const LinkTransfer& added) {
+  if (added.on_link <= 0) return 0;
+  const Family family = FamilyOf(policy);
+  Bytes v = added.on_link;
+  for (const LinkTransfer& t : existing) v += Interfering(family, t, added.size);
+  return v / bandwidth;
+}
+
+Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size) {
+  Seconds worst = 0;
+  for (const LinkView& l : links) {
+    worst = std::max(worst, PredictOnLink(policy, l.bandwidth, l.existing,
+                                          LinkTransfer{new_size, l.added_on_link}));
+  }
+  return worst;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CompressedLinkState
+
+CompressedLinkState::CompressedLinkState(Bytes first_bound, double growth, int bins)
+    : bins_(static_cast<size_t>(std::max(bins, 1))) {
+  // upper_[n] is the exclusive upper bound of bin n; the last bin is open.
+  Bytes bound = first_bound;
+  for (size_t n = 0; n + 1 < bins_.size(); ++n, bound *= growth) upper_.push_back(bound);
+}
+
+void CompressedLinkState::Clear() {
+  std::fill(bins_.begin(), bins_.end(), Bin{});
+  count_ = 0;
+}
+
+int CompressedLinkState::BinOf(Bytes size) const {
+  return static_cast<int>(std::upper_bound(upper_.begin(), upper_.end(), size) - upper_.begin());
+}
+
+void CompressedLinkState::Add(const LinkTransfer& t) {
+  Bin& b = bins_[BinOf(t.size)];
+  if (b.count == 0 || t.size < b.smallest.size) b.smallest = t;
+  if (b.count == 0 || t.size > b.largest.size) b.largest = t;
+  ++b.count;
+  b.size_sum += t.size;
+  b.load += t.on_link;
+  b.norm_load += Norm(t);
+  ++count_;
+}
+
+Bytes CompressedLinkState::InterferingBytes(NeatPolicy policy, Bytes new_size) const {
+  const Family family = FamilyOf(policy);
+  Bytes v = 0;
+  for (const Bin& b : bins_) {
+    if (b.count == 0) continue;
+    if (family == Family::kAll || b.largest.size <= new_size) {
+      v += b.load;  // every transfer in the bin counts in full
+    } else if (b.smallest.size > new_size) {
+      // Every transfer in the bin is larger than the new one.
+      if (family == Family::kShare) v += new_size * b.norm_load;
+    } else {
+      // The bin straddles new_size: its extremes exactly, the rest at the bin's mean size.
+      v += Interfering(family, b.smallest, new_size) + Interfering(family, b.largest, new_size);
+      const int64_t rest = b.count - 2;
+      if (rest <= 0) continue;
+      const Bytes rest_size = std::max(0.0, b.size_sum - b.smallest.size - b.largest.size);
+      const Bytes rest_load = std::max(0.0, b.load - b.smallest.on_link - b.largest.on_link);
+      const double rest_norm = std::max(0.0, b.norm_load - Norm(b.smallest) - Norm(b.largest));
+      if (rest_size / static_cast<double>(rest) <= new_size) {
+        v += rest_load;
+      } else if (family == Family::kShare) {
+        v += new_size * rest_norm;
+      }
+    }
+  }
+  return v;
+}
+
+Seconds CompressedLinkState::Predict(NeatPolicy policy, BytesPerSecond bandwidth,
+                                     const LinkTransfer& added) const {
+  if (added.on_link <= 0) return 0;
+  return (InterferingBytes(policy, added.size) + added.on_link) / bandwidth;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Network view
+
+LinkTransfer AsLinkTransfer(const Network& net, NeatPolicy policy, FlowId f) {
+  const Bytes remaining = net.Remaining(f);
+  if (!IsCoflowPolicy(policy)) return LinkTransfer{remaining, remaining};
+  const FlowSpec& spec = net.flow(f).spec;
+  const Bytes size = spec.coflow >= 0 ? net.coflow(spec.coflow).total_bytes : spec.size;
+  return LinkTransfer{size, remaining};
+}
+
+void EdgeLoads::Compute(const Network& net, NeatPolicy policy, Bytes new_size) {
+  cluster_ = &net.cluster();
+  const size_t n = static_cast<size_t>(cluster_->size());
+  up_.assign(n, 0);
+  down_.assign(n, 0);
+  down_min_remaining_.assign(n, std::numeric_limits<Bytes>::infinity());
+  down_flows_.assign(n, 0);
+  const Family family = FamilyOf(policy);
+  for (FlowId f : net.active_flows()) {
+    const FlowSpec& spec = net.flow(f).spec;
+    if (spec.src == spec.dst) continue;  // a local read crosses no network link
+    const LinkTransfer t = AsLinkTransfer(net, policy, f);
+    const Bytes b = Interfering(family, t, new_size);
+    up_[spec.src] += b;
+    down_[spec.dst] += b;
+    ++down_flows_[spec.dst];
+    down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
+  }
+}
+
+Seconds EdgeLoads::PredictUp(ServerId s, Bytes on_link) const {
+  if (on_link <= 0) return 0;
+  return (up_[s] + on_link) / cluster_->LinkCapacity(cluster_->Uplink(s));
+}
+
+Seconds EdgeLoads::PredictDown(ServerId s, Bytes on_link) const {
+  if (on_link <= 0) return 0;
+  return (down_[s] + on_link) / cluster_->LinkCapacity(cluster_->Downlink(s));
+}
+
+}  // namespace slotflow

@@ -1,0 +1,155 @@
+// The NEAT+ completion-time predictor (seed 003 §V; SPEC §6): how long a new transfer placed on
+// a link takes under the network's scheduling policy, from the transfers already on that link.
+//
+// The idea (NEAT+ §V-A): count the bytes V_l that cross link l until the new transfer is done,
+// and predict V_l / B_l. With B the link bandwidth, s0 the new flow's size, s_f the remaining
+// bytes of each existing flow on the link (SPEC §6):
+//   FCFS        (Σ s_f + s0) / B
+//   Fair, LAS   (Σ min(s_f, s0) + s0) / B
+//   SRPT        (Σ_{s_f ≤ s0} s_f + s0) / B
+// and for coflow policies (NEAT+ §V-B), with s_c a coflow's total size, s_{c,l} its bytes on l,
+// s_c0 / s_{c0,l} those of the new coflow:
+//   FCFS        (Σ s_{c,l} + s_{c0,l}) / B
+//   Fair, LAS   (Σ min(s_c, s_c0) · s_{c,l} / s_c + s_{c0,l}) / B
+//   TCF         (Σ_{s_c ≤ s_c0} s_{c,l} + s_{c0,l}) / B
+// A path's prediction is the maximum over its links; NEAT+ only looks at the edge links (sender
+// uplink, receiver downlink) and assumes an uncongested core (NEAT+ §IV, §VII).
+//
+// Every term above is a sum over existing transfers of a quantity that is linear in s_{c,l},
+// so one coflow may be given as several parts (say one per flow) with the same s_c: the result
+// is the same as for the aggregated coflow. EdgeLoads below relies on that to build the
+// per-link terms in one pass over the active flows.
+//
+// CompressedLinkState is NEAT+'s compressed flow state (§VI-B1): per link, transfers binned by
+// size into exponentially growing bins, each keeping (min, max, count, bytes) and the coflow
+// loads d = Σ s_{c,l}, e = Σ s_{c,l}/s_c; predictions come from the bins alone.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "common/units.h"
+#include "network/network.h"
+
+namespace slotflow {
+
+// The network scheduling policy the predictor assumes (NEAT+ §V-A, §V-B).
+enum class NeatPolicy {
+  kFcfs,        // per-flow first come first served
+  kFair,        // per-flow fair sharing (DCTCP)
+  kLas,         // least attained service (L2DCT): predicted as Fair (NEAT+ §V-A2)
+  kSrpt,        // shortest remaining first (pFabric, PASE)
+  kCoflowFcfs,  // coflows in arrival order
+  kCoflowFair,  // coflows share fairly, each coflow's flows progress in proportion
+  kCoflowLas,   // coflow LAS (Aalo-like): predicted as coflow Fair (NEAT+ §V-B2)
+  kTcf,         // smallest total coflow first (the permutation-scheduling case, §V-B3)
+};
+
+bool IsCoflowPolicy(NeatPolicy policy);
+std::string_view NeatPolicyName(NeatPolicy policy);
+
+// A transfer on one link. For flow policies a flow: size = its remaining bytes s_f, and
+// on_link = size. For coflow policies (part of) a coflow: size = its total size s_c and
+// on_link = the bytes s_{c,l} it still has on this link. The new transfer is given the same
+// way (s0, or s_c0 and s_{c0,l}).
+struct LinkTransfer {
+  Bytes size = 0;
+  Bytes on_link = 0;
+};
+
+// The bytes `existing` sends over the link before a new transfer of size `new_size` is done,
+// under `policy`: the summand of the formulas above.
+Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes new_size);
+
+// Predicted completion time of `added` on a link of `bandwidth` (bytes/s) already carrying
+// `existing`: (Σ InterferingBytes + added.on_link) / bandwidth. 0 when added.on_link is 0.
+Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
+                      std::span<const LinkTransfer> existing, const LinkTransfer& added);
+
+// One link of a path, for PredictOnPath.
+struct LinkView {
+  BytesPerSecond bandwidth = 0;
+  std::span<const LinkTransfer> existing;
+  Bytes added_on_link = 0;  // s_{c0,l}: the new transfer's bytes on this link
+};
+
+// Path prediction = max over the links of PredictOnLink with the new transfer of total size
+// `new_size` (SPEC §6). 0 for an empty path (a local transfer).
+Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size);
+
+// NEAT+'s compressed per-link state (§VI-B1). Bin 0 holds sizes below `first_bound`, bin n
+// (1 ≤ n < bins−1) sizes in [first_bound·growth^(n−1), first_bound·growth^n), the last bin the
+// rest. Each bin keeps the smallest and largest transfer (size and bytes on the link), the
+// count, Σ size, Σ on_link (d) and Σ on_link/size (e). A prediction treats a bin whose sizes all
+// lie on one side of the new size exactly; in a bin that straddles it, the smallest and largest
+// transfers are exact and the others are taken as transfers of the bin's mean size (ours: the
+// paper's bin formulas did not survive in the seed text). So a bin holding at most two
+// transfers is always exact, and so is every prediction under FCFS.
+class CompressedLinkState {
+ public:
+  struct Bin {
+    int64_t count = 0;
+    Bytes size_sum = 0;
+    Bytes load = 0;         // d: Σ on_link
+    double norm_load = 0;   // e: Σ on_link / size (a transfer of size 0 adds nothing)
+    LinkTransfer smallest;  // the transfer with the smallest size (first seen on ties)
+    LinkTransfer largest;   // the transfer with the largest size (first seen on ties)
+  };
+
+  explicit CompressedLinkState(Bytes first_bound = 1e4, double growth = 2, int bins = 40);
+
+  void Clear();
+  void Add(const LinkTransfer& t);
+  int BinOf(Bytes size) const;
+  const std::vector<Bin>& bins() const { return bins_; }
+  int64_t count() const { return count_; }
+
+  // The same quantities as the exact functions, computed from the bins.
+  Bytes InterferingBytes(NeatPolicy policy, Bytes new_size) const;
+  Seconds Predict(NeatPolicy policy, BytesPerSecond bandwidth, const LinkTransfer& added) const;
+
+ private:
+  std::vector<Bytes> upper_;  // exclusive upper bound of every bin but the last
+  std::vector<Bin> bins_;
+  int64_t count_ = 0;
+};
+
+// How a network flow appears to the predictor: coflow policies see its coflow (size = the
+// coflow's total bytes, as the coflow network policies rank it; a flow without a coflow, a block
+// read, is a coflow of its own of its original size, as cans treats it), flow policies its
+// remaining bytes. on_link = its remaining bytes.
+LinkTransfer AsLinkTransfer(const Network& net, NeatPolicy policy, FlowId f);
+
+// Per-server edge-link summaries for one query (a new transfer of size `new_size` under
+// `policy`), built in one pass over the network's active flows: for every server its uplink's
+// and downlink's Σ InterferingBytes, plus NEAT+'s node state (§VI-A1, SPEC §6): the number of
+// flows on its downlink and the smallest of their remaining sizes. Only the sender's uplink and
+// the receiver's downlink of each flow are looked at (NEAT+'s edge-only model).
+// O(active flows + servers).
+class EdgeLoads {
+ public:
+  void Compute(const Network& net, NeatPolicy policy, Bytes new_size);
+
+  Bytes up(ServerId s) const { return up_[s]; }
+  Bytes down(ServerId s) const { return down_[s]; }
+  int down_flows(ServerId s) const { return down_flows_[s]; }
+  // The node state: smallest remaining bytes of a flow into s; +infinity when there is none.
+  Bytes down_min_remaining(ServerId s) const { return down_min_remaining_[s]; }
+  // NEAT+ §VI-A1: s is a preferred host for a task of `task_size` bytes if its downlink is idle
+  // or every flow on it has at least that much left.
+  bool Preferred(ServerId s, Bytes task_size) const { return down_min_remaining_[s] >= task_size; }
+
+  // Completion of `on_link` new bytes through s's uplink / downlink (0 when on_link is 0).
+  Seconds PredictUp(ServerId s, Bytes on_link) const;
+  Seconds PredictDown(ServerId s, Bytes on_link) const;
+
+ private:
+  const Cluster* cluster_ = nullptr;
+  std::vector<Bytes> up_, down_, down_min_remaining_;
+  std::vector<int> down_flows_;
+};
+
+}  // namespace slotflow

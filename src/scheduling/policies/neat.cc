@@ -1,0 +1,179 @@
+// neat — NEAT task placement (seed 003 §V–VI; SPEC §6, and §8 where Duopoly compares against
+// "NEAT = coflow placement by predicted CCT under TCF, serial heuristic, + TCF network + SJF").
+//
+// Next() walks jobs in the configured order (SJF in Duopoly's comparison) and places one task of
+// the first job that has a ready task:
+//  - A task reading an input block whose replica holder has a free slot goes there (NEAT+
+//    §VI-A3: the holder's transfer time is zero). Among several free holders: fewest running
+//    tasks, then lower id.
+//  - Otherwise the job's largest ready task (by input bytes; lower id on ties) is placed: NEAT+'s
+//    sequential coflow heuristic (§VI-A2) places the largest flow first and the next one on the
+//    updated state. The simulator applies each placement at once, so the next call already sees
+//    the new task's flows.
+//  - For each server with a free slot, the predicted completion of the task's input transfer is
+//    the maximum over its non-local sources of the TCF prediction (neat_predictor.h) on the
+//    source's uplink and on the candidate's downlink, whose new bytes are all the task's
+//    non-local input; the core is assumed uncongested. A block read comes from the replica
+//    holder the simulator will use (fewest outgoing flows, SPEC §4) and is, like under the
+//    coflow network policies, a coflow of its own.
+//  - Preferred hosts (NEAT+ §VI-A1, SPEC §6): a server is preferred if its downlink is idle or
+//    every flow on it has at least the task's size (its input bytes) left, or (ours) if the task
+//    would receive nothing over it, all its input being local there. When no server with a free
+//    slot is preferred, those with the most free slots are the candidates.
+//  - The candidate with the smallest prediction wins; ties (within 1e-9 relative): fewer running
+//    tasks, then lower id.
+// NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
+// active flows (EdgeLoads) plus O(servers + input sources).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "scheduling/job_order.h"
+#include "scheduling/neat_predictor.h"
+#include "scheduling/task_scheduler.h"
+
+namespace slotflow {
+namespace {
+
+// a is clearly smaller than b (not a floating-point tie).
+bool ClearlyLess(Seconds a, Seconds b) { return a < b - 1e-9 * std::max(1.0, std::abs(b)); }
+
+class NeatScheduler : public TaskScheduler {
+ public:
+  explicit NeatScheduler(const TaskSchedulerConfig& config, NeatPolicy policy = NeatPolicy::kTcf)
+      : order_(config.order), policy_(policy) {}
+
+  std::optional<Placement> Next(const SimState& state) override {
+    if (state.servers_with_free_slots().empty()) return std::nullopt;
+    OrderJobs(state, order_, jobs_);
+    for (JobIndex j : jobs_) {
+      const std::vector<TaskId>& ready = state.job(j).ready;
+      if (ready.empty()) continue;
+      if (std::optional<Placement> local = LocalRead(state, ready)) return local;
+      TaskId largest = ready.front();
+      for (TaskId t : ready) {
+        if (state.task(t).spec->input > state.task(largest).spec->input) largest = t;
+      }
+      return Placement{largest, BestServer(state, largest)};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // The first ready task (id order) with a replica holder that has a free slot.
+  static std::optional<Placement> LocalRead(const SimState& state,
+                                            const std::vector<TaskId>& ready) {
+    for (TaskId t : ready) {
+      ServerId best = kNoServer;
+      for (ServerId r : state.task(t).replicas) {
+        if (state.server(r).free_slots <= 0) continue;
+        if (best == kNoServer || state.server(r).running < state.server(best).running ||
+            (state.server(r).running == state.server(best).running && r < best)) {
+          best = r;
+        }
+      }
+      if (best != kNoServer) return Placement{t, best};
+    }
+    return std::nullopt;
+  }
+
+  ServerId BestServer(const SimState& state, TaskId t) {
+    const Network& net = state.network();
+    const TaskRuntime& task = state.task(t);
+    local_.resize(static_cast<size_t>(state.cluster().size()), 0);
+
+    // The task's input: bytes per source server, and the new transfer's size for the policy.
+    sources_.clear();
+    Bytes new_size = task.spec->input;
+    if (task.root) {
+      if (!task.replicas.empty()) {
+        ServerId src = task.replicas.front();
+        for (ServerId r : task.replicas) {
+          if (net.OutgoingFlows(r) < net.OutgoingFlows(src)) src = r;
+        }
+        sources_.emplace_back(src, task.spec->input);
+      }
+    } else {
+      sources_ = state.InputSources(t);
+      if (IsCoflowPolicy(policy_)) {
+        new_size = net.coflow(state.job(task.job).stages[task.stage].coflow).total_bytes;
+      }
+    }
+    Bytes total = 0;
+    for (const auto& [src, bytes] : sources_) {
+      total += bytes;
+      local_[src] += bytes;
+    }
+    if (task.root) {
+      // Placed on any replica holder the read is local.
+      for (ServerId r : task.replicas) local_[r] = total;
+    }
+
+    loads_.Compute(net, policy_, new_size);
+
+    // Uplink predictions per source; the two largest give "max over sources other than d".
+    Seconds up1 = 0, up2 = 0;
+    ServerId up1_src = kNoServer;
+    for (const auto& [src, bytes] : sources_) {
+      const Seconds u = loads_.PredictUp(src, bytes);
+      if (up1_src == kNoServer || u > up1) {
+        up2 = up1;
+        up1 = u;
+        up1_src = src;
+      } else if (u > up2) {
+        up2 = u;
+      }
+    }
+
+    // Candidates: preferred hosts if any, else the servers with the most free slots.
+    const std::vector<ServerId>& free = state.servers_with_free_slots();
+    bool any_preferred = false;
+    int most_free = 0;
+    for (ServerId d : free) {
+      any_preferred = any_preferred || Preferred(d, total);
+      most_free = std::max(most_free, state.server(d).free_slots);
+    }
+    ServerId best = kNoServer;
+    Seconds best_time = std::numeric_limits<Seconds>::infinity();
+    for (ServerId d : free) {
+      if (any_preferred ? !Preferred(d, total) : state.server(d).free_slots != most_free) continue;
+      const Bytes incoming = std::max(0.0, total - local_[d]);
+      Seconds time = 0;
+      if (incoming > 0) {
+        const Seconds up = d == up1_src ? up2 : up1;
+        time = std::max(up, loads_.PredictDown(d, incoming));
+      }
+      if (best == kNoServer || ClearlyLess(time, best_time) ||
+          (!ClearlyLess(best_time, time) && state.server(d).running < state.server(best).running)) {
+        best = d;
+        best_time = time;
+      }
+    }
+
+    for (const auto& [src, bytes] : sources_) local_[src] = 0;
+    for (ServerId r : task.replicas) local_[r] = 0;
+    return best;
+  }
+
+  // NEAT+ §VI-A1, plus: a server that would receive nothing over its downlink.
+  bool Preferred(ServerId d, Bytes total) const {
+    return total - local_[d] <= 0 || loads_.Preferred(d, total);
+  }
+
+  JobOrder order_;
+  NeatPolicy policy_;
+  EdgeLoads loads_;
+  std::vector<JobIndex> jobs_;
+  std::vector<std::pair<ServerId, Bytes>> sources_;
+  std::vector<Bytes> local_;  // per server: the task's input bytes already there (scratch)
+};
+
+}  // namespace
+
+SLOTFLOW_REGISTER_TASK_SCHEDULER(
+    "neat",
+    "NEAT: each task on the free server with the least predicted input-transfer time under TCF "
+    "(preferred hosts, largest reduce task first, local map reads first; never reserves)",
+    NeatScheduler);
+
+}  // namespace slotflow

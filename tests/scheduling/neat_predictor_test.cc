@@ -1,0 +1,240 @@
+// The NEAT+ completion-time predictor (seed 003 §V–VI; SPEC §6, §9 "NEAT Fig. 1"): the paper's
+// example, hand-checked coflow cases, the compressed state against the exact predictor, and the
+// per-server edge summaries built from a live Network.
+#include "scheduling/neat_predictor.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "network/network_policy.h"
+
+namespace slotflow {
+namespace {
+
+constexpr Bytes kGb = 1e9 / 8;             // one gigabit in bytes
+constexpr BytesPerSecond kGbps = 1e9 / 8;  // 1 Gbps in bytes/s
+
+// NEAT Fig. 1: node 1 has two 10 Gb flows, node 3 one 4 Gb flow; a new 5 Gb flow arrives.
+const std::vector<LinkTransfer> kNode1 = {{10 * kGb, 10 * kGb}, {10 * kGb, 10 * kGb}};
+const std::vector<LinkTransfer> kNode3 = {{4 * kGb, 4 * kGb}};
+const LinkTransfer kNewFlow{5 * kGb, 5 * kGb};
+
+struct Fig1Case {
+  NeatPolicy policy;
+  Seconds node1, node3;
+};
+
+class NeatFig1 : public ::testing::TestWithParam<Fig1Case> {};
+
+TEST_P(NeatFig1, PredictsThePapersTimesAndPicksItsNode) {
+  const Fig1Case& c = GetParam();
+  const Seconds t1 = PredictOnLink(c.policy, kGbps, kNode1, kNewFlow);
+  const Seconds t3 = PredictOnLink(c.policy, kGbps, kNode3, kNewFlow);
+  EXPECT_NEAR(t1, c.node1, 1e-9);
+  EXPECT_NEAR(t3, c.node3, 1e-9);
+  // The sender's uplink is idle, so the path prediction is the receiver's downlink.
+  const std::vector<LinkView> path1 = {{kGbps, {}, 5 * kGb}, {kGbps, kNode1, 5 * kGb}};
+  EXPECT_NEAR(PredictOnPath(c.policy, path1, 5 * kGb), c.node1, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policies, NeatFig1,
+    ::testing::Values(Fig1Case{NeatPolicy::kFcfs, 25, 9},  // node 3
+                      Fig1Case{NeatPolicy::kFair, 15, 9},  // node 3
+                      Fig1Case{NeatPolicy::kLas, 15, 9},   // node 3 (LAS predicted as Fair)
+                      Fig1Case{NeatPolicy::kSrpt, 5, 9}),  // node 1: the new flow goes first
+    [](const auto& info) { return std::string(NeatPolicyName(info.param.policy)); });
+
+// Three coflows on a unit link: A (s_c 4, 2 bytes here), B (10, 6), C (6, 3); new coflow
+// s_c0 = 6 with 2 bytes on the link.
+const std::vector<LinkTransfer> kCoflows = {{4, 2}, {10, 6}, {6, 3}};
+const LinkTransfer kNewCoflow{6, 2};
+
+TEST(NeatPredictor, CoflowFcfsCountsEveryByteOnTheLink) {
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kCoflowFcfs, 1, kCoflows, kNewCoflow), 13);
+}
+
+TEST(NeatPredictor, CoflowFairCountsEachCoflowsProgressShare) {
+  // A: min(4,6)·2/4 = 2; B: min(10,6)·6/10 = 3.6; C: 6·3/6 = 3; plus the new 2.
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kCoflowFair, 1, kCoflows, kNewCoflow), 10.6);
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kCoflowLas, 1, kCoflows, kNewCoflow), 10.6);
+}
+
+TEST(NeatPredictor, TcfCountsOnlyCoflowsNotLargerThanTheNewOne) {
+  // A (4 ≤ 6) and C (6 ≤ 6) go first; B (10) waits.
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kTcf, 1, kCoflows, kNewCoflow), 7);
+  // A smaller new coflow passes C too.
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kTcf, 1, kCoflows, {5, 2}), 4);
+  // Bandwidth divides.
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kTcf, 2, kCoflows, kNewCoflow), 3.5);
+}
+
+TEST(NeatPredictor, ACoflowGivenInPartsPredictsTheSameAsWhole) {
+  const std::vector<LinkTransfer> parts = {{4, 2}, {10, 4}, {10, 2}, {6, 1}, {6, 2}};
+  for (NeatPolicy p : {NeatPolicy::kCoflowFcfs, NeatPolicy::kCoflowFair, NeatPolicy::kTcf}) {
+    EXPECT_DOUBLE_EQ(PredictOnLink(p, 1, parts, kNewCoflow),
+                     PredictOnLink(p, 1, kCoflows, kNewCoflow))
+        << NeatPolicyName(p);
+  }
+}
+
+TEST(NeatPredictor, PathIsTheSlowestLinkAndLocalIsFree) {
+  // Uplink: TCF 2 + 1 new = 3 over bandwidth 1; downlink: 7 over bandwidth 1.
+  const std::vector<LinkTransfer> up = {{4, 2}};
+  const std::vector<LinkView> path = {{1, up, 1}, {1, kCoflows, 2}};
+  EXPECT_DOUBLE_EQ(PredictOnPath(NeatPolicy::kTcf, path, 6), 7);
+  const std::vector<LinkView> slow_up = {{0.5, up, 1}, {1, kCoflows, 2}};
+  EXPECT_DOUBLE_EQ(PredictOnPath(NeatPolicy::kTcf, slow_up, 6), 7);
+  const std::vector<LinkView> slower_up = {{0.25, up, 1}, {1, kCoflows, 2}};
+  EXPECT_DOUBLE_EQ(PredictOnPath(NeatPolicy::kTcf, slower_up, 6), 12);
+  EXPECT_DOUBLE_EQ(PredictOnPath(NeatPolicy::kTcf, {}, 6), 0);
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kTcf, 1, kCoflows, {6, 0}), 0);
+}
+
+// --- compressed state ---
+
+CompressedLinkState Compress(const std::vector<LinkTransfer>& ts, Bytes first = 1e4,
+                             double growth = 2, int bins = 40) {
+  CompressedLinkState s(first, growth, bins);
+  for (const LinkTransfer& t : ts) s.Add(t);
+  return s;
+}
+
+const NeatPolicy kAllPolicies[] = {
+    NeatPolicy::kFcfs,       NeatPolicy::kFair,       NeatPolicy::kLas,       NeatPolicy::kSrpt,
+    NeatPolicy::kCoflowFcfs, NeatPolicy::kCoflowFair, NeatPolicy::kCoflowLas, NeatPolicy::kTcf};
+
+TEST(CompressedLinkState, AgreesWithTheExactPredictorOnNeatFig1) {
+  for (NeatPolicy p : kAllPolicies) {
+    for (const auto* node : {&kNode1, &kNode3}) {
+      EXPECT_NEAR(Compress(*node).Predict(p, kGbps, kNewFlow),
+                  PredictOnLink(p, kGbps, *node, kNewFlow), 1e-9)
+          << NeatPolicyName(p);
+    }
+  }
+}
+
+TEST(CompressedLinkState, AgreesWithTheExactPredictorOnTheCoflowExample) {
+  // Unit sizes all fall in bin 0, which then straddles s_c0 = 6: A and B are its extremes and
+  // C (the only other member, size 6) is the bin's mean.
+  const CompressedLinkState s = Compress(kCoflows);
+  EXPECT_EQ(s.bins()[0].count, 3);
+  for (NeatPolicy p : {NeatPolicy::kCoflowFcfs, NeatPolicy::kCoflowFair, NeatPolicy::kTcf}) {
+    EXPECT_DOUBLE_EQ(s.Predict(p, 1, kNewCoflow), PredictOnLink(p, 1, kCoflows, kNewCoflow))
+        << NeatPolicyName(p);
+  }
+}
+
+TEST(CompressedLinkState, BinsGrowExponentially) {
+  const CompressedLinkState s(1, 2, 6);  // [0,1) [1,2) [2,4) [4,8) [8,16) [16,∞)
+  EXPECT_EQ(s.BinOf(0.5), 0);
+  EXPECT_EQ(s.BinOf(1), 1);
+  EXPECT_EQ(s.BinOf(3.9), 2);
+  EXPECT_EQ(s.BinOf(4), 3);
+  EXPECT_EQ(s.BinOf(15), 4);
+  EXPECT_EQ(s.BinOf(1e9), 5);
+}
+
+TEST(CompressedLinkState, ExactWhenNoBinStraddlesTheNewSize) {
+  // Sizes in [0.5, 100) never equal 8, a bin boundary, so every bin lies wholly below or above.
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> size(0.5, 100), frac(0.05, 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<LinkTransfer> ts;
+    for (int i = 0; i < 30; ++i) {
+      const Bytes s = size(rng);
+      ts.push_back({s, s * frac(rng)});
+    }
+    const CompressedLinkState c = Compress(ts, 1, 2, 12);
+    for (NeatPolicy p : kAllPolicies) {
+      // Flow policies see flows, whose bytes on the link are their size.
+      std::vector<LinkTransfer> exact = ts;
+      if (!IsCoflowPolicy(p)) {
+        for (LinkTransfer& t : exact) t.on_link = t.size;
+      }
+      const CompressedLinkState cc = IsCoflowPolicy(p) ? c : Compress(exact, 1, 2, 12);
+      EXPECT_NEAR(cc.Predict(p, 3, {8, 2}), PredictOnLink(p, 3, exact, {8, 2}), 1e-9)
+          << NeatPolicyName(p);
+    }
+  }
+}
+
+TEST(CompressedLinkState, ApproximatesAStraddlingBinByItsExtremesAndMean) {
+  // One bin [4, 8) holding flows 4, 5, 7.5, 7.9; new flow 6. Extremes exact: 4 and min(7.9, 6);
+  // the other two have mean 6.25 > 6, so Fair counts 2·6 and SRPT nothing for them.
+  const std::vector<LinkTransfer> flows = {{4, 4}, {5, 5}, {7.5, 7.5}, {7.9, 7.9}};
+  const CompressedLinkState s = Compress(flows, 1, 2, 6);
+  EXPECT_EQ(s.bins()[3].count, 4);
+  EXPECT_DOUBLE_EQ(s.InterferingBytes(NeatPolicy::kFair, 6), 4 + 6 + 12);
+  EXPECT_DOUBLE_EQ(s.InterferingBytes(NeatPolicy::kSrpt, 6), 4);
+  EXPECT_DOUBLE_EQ(s.InterferingBytes(NeatPolicy::kFcfs, 6), 24.4);
+  // Exact values, for comparison: Fair 4 + 5 + 6 + 6 = 21, SRPT 9.
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kFair, 1, flows, {6, 6}), 27);
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kSrpt, 1, flows, {6, 6}), 15);
+}
+
+TEST(CompressedLinkState, ClearEmptiesEveryBin) {
+  CompressedLinkState s = Compress(kNode1);
+  s.Clear();
+  EXPECT_EQ(s.count(), 0);
+  EXPECT_DOUBLE_EQ(s.Predict(NeatPolicy::kFcfs, kGbps, kNewFlow), 5);
+}
+
+// --- edge summaries from a live network ---
+
+TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
+  ClusterSpec cs;
+  cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
+  Cluster cluster(cs);
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair", {}, "network"));
+  Coflow small, large;
+  small.total_bytes = 4;
+  large.total_bytes = 10;
+  const CoflowId c_small = net.AddCoflow(small);
+  const CoflowId c_large = net.AddCoflow(large);
+  auto start = [&](ServerId src, ServerId dst, Bytes size, CoflowId c) {
+    FlowSpec fs;
+    fs.src = src;
+    fs.dst = dst;
+    fs.size = size;
+    fs.coflow = c;
+    net.StartFlow(fs);
+  };
+  start(0, 2, 2, c_small);
+  start(1, 2, 6, c_large);
+  start(3, 2, 1, -1);  // a block read: a coflow of its own, of size 1
+  net.Resolve();
+
+  EdgeLoads loads;
+  loads.Compute(net, NeatPolicy::kTcf, 6);
+  EXPECT_DOUBLE_EQ(loads.down(2), 3);  // 2 (coflow 4) + 1 (lone 1); coflow 10 waits
+  EXPECT_DOUBLE_EQ(loads.up(0), 2);
+  EXPECT_DOUBLE_EQ(loads.up(1), 0);
+  EXPECT_DOUBLE_EQ(loads.up(3), 1);
+  EXPECT_EQ(loads.down_flows(2), 3);
+  EXPECT_DOUBLE_EQ(loads.down_min_remaining(2), 1);
+  EXPECT_FALSE(loads.Preferred(2, 6));  // carries a flow with less than 6 left
+  EXPECT_TRUE(loads.Preferred(2, 1));
+  EXPECT_TRUE(loads.Preferred(1, 6));  // idle
+  EXPECT_DOUBLE_EQ(loads.PredictDown(2, 2), 5);
+  EXPECT_DOUBLE_EQ(loads.PredictUp(0, 2), 4);
+  EXPECT_DOUBLE_EQ(loads.PredictDown(2, 0), 0);
+
+  // Fair sharing of downlink 2 at 1/3 each; at t = 1.5 the remaining bytes are 1.5, 5.5, 0.5.
+  std::vector<FlowId> done;
+  net.AdvanceTo(1.5, done);
+  ASSERT_TRUE(done.empty());
+  loads.Compute(net, NeatPolicy::kFair, 3);  // flow view: min(remaining, 3)
+  EXPECT_NEAR(loads.down(2), 1.5 + 3 + 0.5, 1e-9);
+  EXPECT_NEAR(loads.down_min_remaining(2), 0.5, 1e-9);
+  EXPECT_FALSE(loads.Preferred(2, 1));
+  EXPECT_TRUE(loads.Preferred(2, 0.5));
+  loads.Compute(net, NeatPolicy::kTcf, 4);  // coflow 4 and the lone 1 count, by remaining
+  EXPECT_NEAR(loads.down(2), 2, 1e-9);
+  EXPECT_TRUE(loads.Preferred(0, 4));
+}
+
+}  // namespace
+}  // namespace slotflow
