@@ -1,13 +1,16 @@
 #include "network/network_policy.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace slotflow {
 
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier) {
   if (queues == NetworkPolicyConfig::kUnlimited) {
-    return static_cast<FlowClass>(std::floor(std::max(0.0, key)));
+    // The bit pattern of a non-negative double orders like the value itself, so every
+    // distinct key, fractional or not, gets its own class in the right order.
+    return std::bit_cast<FlowClass>(std::max(0.0, key));
   }
   double threshold = first_threshold;
   for (int k = 0; k < queues - 1; ++k) {

@@ -53,7 +53,7 @@ using NetworkPolicyRegistry = Registry<NetworkPolicy, NetworkPolicyConfig>;
 
 // Maps a non-negative key to one of `queues` classes by exponentially spaced thresholds:
 // class 0 holds keys below T, class k keys in [T·E^(k−1), T·E^k), the last class the rest.
-// queues == kUnlimited → the key itself (floored), so every distinct key is its own class.
+// queues == kUnlimited → an order-preserving encoding of the key: every distinct key its own class.
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier);
 // The threshold at which a key moves to the next class (kForever if in the last class).
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier);

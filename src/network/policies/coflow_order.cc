@@ -1,0 +1,159 @@
+// Coflow-order policies (SPEC §7; the heuristics compared in Varys, SIGCOMM'14 §5): every flow
+// of a coflow gets the coflow's class; coflows are ranked by one static key, smaller first:
+//   coflow-fifo  arrival time (job submission)
+//   scf          shortest coflow first: its length, the largest flow (Varys "shortest-first")
+//   ncf          narrowest coflow first: its width, the number of flows
+//   tcf          smallest total coflow first: its total bytes
+//   lcf          lightest-bottleneck coflow first: the most bytes it puts on any one link
+//                (ours: a static form of Varys' smallest-bottleneck, computed from the flows
+//                started so far; SPEC lists LCF without defining it)
+// A flow without a coflow (a map input read) is its own coflow of one flow.
+// Classes: with unlimited queues every distinct key is its own class (arrival in µs for
+// coflow-fifo); with Q queues, size keys are bucketed by exponential thresholds (first
+// threshold and multiplier from the config; for ncf the first threshold is 10 flows), and
+// coflow-fifo gives the Q−1 earliest active coflows classes 0..Q−2 and the rest class Q−1.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "network/network_policy.h"
+#include "network/policies/coflow_tracker.h"
+
+namespace slotflow {
+namespace {
+
+enum class CoflowKey { kArrival, kLength, kWidth, kTotal, kBottleneck };
+
+class CoflowOrderPolicy : public NetworkPolicy {
+ public:
+  CoflowOrderPolicy(const NetworkPolicyConfig& config, CoflowKey key)
+      : config_(config), key_(key), queues_(config.Queues(8)) {}
+
+  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+    tracker_.Started(net, flows);
+    for (FlowId f : flows) {
+      const CoflowTracker::Key k = CoflowTracker::KeyOf(net, f);
+      if (key_ == CoflowKey::kBottleneck) {
+        auto& per_link = link_bytes_[k];
+        double& bottleneck = bottleneck_[k];
+        for (LinkId l : net.Links(f)) {
+          bottleneck = std::max(bottleneck, per_link[l] += net.flow(f).spec.size);
+        }
+      }
+      if (RankedFifo()) {
+        ranks_dirty_ = true;
+        continue;  // classes come from the ranking in BeforeSolve
+      }
+      net.SetClass(f, ClassOf(net, k));
+    }
+    // A coflow whose bottleneck grew may need a new class for its earlier flows too.
+    if (key_ == CoflowKey::kBottleneck) {
+      for (FlowId f : flows) {
+        const auto k = CoflowTracker::KeyOf(net, f);
+        for (FlowId g : tracker_.at(k).active) net.SetClass(g, ClassOf(net, k));
+      }
+    }
+  }
+
+  void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override {
+    emptied_.clear();
+    tracker_.Finished(net, flows, emptied_);
+    for (auto k : emptied_) {
+      link_bytes_.erase(k);
+      bottleneck_.erase(k);
+    }
+    if (!emptied_.empty() && RankedFifo()) ranks_dirty_ = true;
+  }
+
+  void BeforeSolve(Network& net) override {
+    if (!ranks_dirty_) return;
+    ranks_dirty_ = false;
+    // coflow-fifo with Q queues: rank the active coflows by arrival.
+    order_.clear();
+    for (const auto& [k, e] : tracker_.entries()) {
+      if (!e.active.empty()) order_.emplace_back(std::make_pair(Arrival(net, k), k), 0);
+    }
+    std::sort(order_.begin(), order_.end());
+    for (size_t i = 0; i < order_.size(); ++i) {
+      const FlowClass cls = std::min<FlowClass>(static_cast<FlowClass>(i), queues_ - 1);
+      for (FlowId f : tracker_.at(order_[i].first.second).active) net.SetClass(f, cls);
+    }
+  }
+
+ private:
+  // coflow-fifo with a limited number of queues ranks the active coflows instead of keying them.
+  bool RankedFifo() const {
+    return key_ == CoflowKey::kArrival && queues_ != NetworkPolicyConfig::kUnlimited;
+  }
+
+  Seconds Arrival(const Network& net, CoflowTracker::Key k) {
+    return k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
+  }
+
+  double KeyValue(const Network& net, CoflowTracker::Key k) {
+    const bool real = k >= 0;
+    const FlowId single = real ? -1 : static_cast<FlowId>(-k - 1);
+    switch (key_) {
+      case CoflowKey::kArrival:
+        return std::floor(Arrival(net, k) * 1e6);
+      case CoflowKey::kLength:
+        return real ? net.coflow(k).length : net.flow(single).spec.size;
+      case CoflowKey::kWidth:
+        return real ? net.coflow(k).width : 1;
+      case CoflowKey::kTotal:
+        return real ? net.coflow(k).total_bytes : net.flow(single).spec.size;
+      case CoflowKey::kBottleneck:
+        return bottleneck_[k];
+    }
+    return 0;
+  }
+
+  FlowClass ClassOf(const Network& net, CoflowTracker::Key k) {
+    const double key = KeyValue(net, k);
+    if (queues_ == NetworkPolicyConfig::kUnlimited) return ThresholdClass(key, queues_, 0, 0);
+    const double first = key_ == CoflowKey::kWidth ? 10 : config_.first_threshold;
+    return ThresholdClass(key, queues_, first, config_.multiplier);
+  }
+
+  NetworkPolicyConfig config_;
+  CoflowKey key_;
+  int queues_;
+  CoflowTracker tracker_;
+  std::unordered_map<CoflowTracker::Key, std::unordered_map<LinkId, Bytes>> link_bytes_;
+  std::unordered_map<CoflowTracker::Key, double> bottleneck_;
+  std::vector<CoflowTracker::Key> emptied_;
+  std::vector<std::pair<std::pair<Seconds, CoflowTracker::Key>, int>> order_;
+  bool ranks_dirty_ = false;
+};
+
+template <CoflowKey kKey>
+class Keyed : public CoflowOrderPolicy {
+ public:
+  explicit Keyed(const NetworkPolicyConfig& config) : CoflowOrderPolicy(config, kKey) {}
+};
+
+}  // namespace
+
+static const bool slotflow_registered_coflow_orders = [] {
+  auto& r = NetworkPolicyRegistry::Get();
+  auto add = [&](const char* name, const char* description, auto tag) {
+    using Policy = Keyed<decltype(tag)::value>;
+    r.Add(name, description, [](const NetworkPolicyConfig& c) {
+      return std::unique_ptr<NetworkPolicy>(new Policy(c));
+    });
+  };
+  add("coflow-fifo", "coflows in arrival order (FIFO)",
+      std::integral_constant<CoflowKey, CoflowKey::kArrival>{});
+  add("scf", "shortest coflow first (largest flow)",
+      std::integral_constant<CoflowKey, CoflowKey::kLength>{});
+  add("ncf", "narrowest coflow first (fewest flows)",
+      std::integral_constant<CoflowKey, CoflowKey::kWidth>{});
+  add("tcf", "smallest total coflow first (total bytes)",
+      std::integral_constant<CoflowKey, CoflowKey::kTotal>{});
+  add("lcf", "lightest-bottleneck coflow first (most bytes on one link)",
+      std::integral_constant<CoflowKey, CoflowKey::kBottleneck>{});
+  return true;
+}();
+
+}  // namespace slotflow
