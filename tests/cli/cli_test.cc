@@ -50,6 +50,19 @@ fs::path WriteFile(const std::string& name, const std::string& text) {
   return p;
 }
 
+// Removes this process's temporary directories when the test program ends.
+class RemoveTempDirs : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const std::string prefix = "slotflow_cli_" + std::to_string(getpid()) + "_";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(::testing::TempDir(), ec)) {
+      if (entry.path().filename().string().rfind(prefix, 0) == 0) fs::remove_all(entry.path(), ec);
+    }
+  }
+};
+const auto* const kRemoveTempDirs = ::testing::AddGlobalTestEnvironment(new RemoveTempDirs);
+
 const std::string kExamples = std::string(SLOTFLOW_SOURCE_DIR) + "/examples/";
 
 TEST(Cli, DefaultRunSucceedsAndPrintsASummaryTable) {
