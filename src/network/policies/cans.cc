@@ -1,0 +1,206 @@
+// cans — Duopoly's compute-aware network scheduling (seed 000 §4, SPEC §7, §8).
+//
+// Every flow gets two priorities, fixed when it starts (Duopoly §4: they do not follow the
+// remaining size):
+//  - coflow priority: the size of its coflow (Coflow::total_bytes, the stage's whole shuffle):
+//    job-level smallest-first, what keeps compute busy when slots are plentiful;
+//  - macroflow priority: the size of its macroflow (FlowSpec::macroflow_bytes, the receiving
+//    reduce task's whole input): smallest task first, what frees slots fastest when they are
+//    scarce (Duopoly §4.1).
+// Smaller = higher priority. With `queues` classes each size is bucketed by ThresholdClass
+// (exponentially spaced thresholds: first_threshold, × multiplier; 8 classes by default, as in
+// Duopoly's testbed). In SlotMode::kSufficient the coflow priority is in force, in
+// kInsufficient the macroflow priority; a mode switch re-classes every active flow at once.
+//
+// Unlimited queues (SPEC §7, Duopoly's "(I)"): the class is the size itself, plus a tie-break,
+// so that every coflow and every macroflow is its own class: Duopoly §4 orders macroflows one
+// after another (Fig. 1: Ra1 is served before Ra2 although both are 1 unit, which is what
+// frees a slot at t = 1). Among equal sizes the one seen first (first flow started earlier)
+// goes first, and among those seen in the same pass the lower macroflow (task) / coflow id;
+// this is first-come-first-served among equals, so an equal newcomer never pre-empts.
+// Class = floor(size) · 2^16 + tie index (size capped at 2^47 bytes; beyond 2^16 − 1 equals of
+// one size the rest share the last index).
+//
+// Flows without a coflow (map-input block reads, SPEC §4) are a coflow of their own whose size
+// is the flow's size: a block read is a one-flow stage, and ranking it by its own bytes puts
+// these small reads ahead of big shuffles, as job-level SJF would for a one-task stage. A flow
+// without a macroflow is likewise a macroflow of its own size.
+//
+// Registered as "cans" (the mode switch), "cans-coflow" (always the coflow priority, Duopoly's
+// ablation "(C)") and "cans-macroflow" (always the macroflow priority, "(M)").
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "network/network.h"
+#include "network/network_policy.h"
+
+namespace slotflow {
+namespace {
+
+enum class Which { kByMode, kCoflow, kMacroflow };
+
+constexpr int kTieBits = 16;
+constexpr int64_t kMaxTie = (int64_t{1} << kTieBits) - 1;
+constexpr double kMaxSizeKey = static_cast<double>((int64_t{1} << 47) - 1);
+
+class CansPolicy : public NetworkPolicy {
+ public:
+  CansPolicy(const NetworkPolicyConfig& config, Which which)
+      : queues_(config.Queues()),
+        first_threshold_(config.first_threshold),
+        multiplier_(config.multiplier),
+        which_(which) {}
+
+  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+    const bool unlimited = queues_ == NetworkPolicyConfig::kUnlimited;
+    if (unlimited) AssignTies(net, flows);
+    const bool by_coflow = UseCoflow(net.slot_mode());
+    for (size_t i = 0; i < flows.size(); ++i) {
+      const FlowId f = flows[i];
+      if (static_cast<size_t>(f) >= classes_.size()) classes_.resize(f + 1);
+      const FlowSpec& spec = net.flow(f).spec;
+      Classes& c = classes_[f];
+      c.coflow = ClassOf(CoflowBytes(net, spec), unlimited ? coflow_ties_[i] : 0);
+      c.macroflow = ClassOf(MacroflowBytes(spec), unlimited ? macroflow_ties_[i] : 0);
+      net.SetClass(f, by_coflow ? c.coflow : c.macroflow);
+    }
+  }
+
+  // Duopoly §4: the mode decides which priority every active flow uses.
+  void OnSlotMode(Network& net, SlotMode mode) override {
+    if (which_ != Which::kByMode) return;
+    const bool by_coflow = UseCoflow(mode);
+    for (FlowId f : net.active_flows()) {
+      if (static_cast<size_t>(f) >= classes_.size()) continue;  // not yet seen: classed on start
+      net.SetClass(f, by_coflow ? classes_[f].coflow : classes_[f].macroflow);
+    }
+  }
+
+ private:
+  struct Classes {
+    FlowClass coflow = 0;
+    FlowClass macroflow = 0;
+  };
+
+  bool UseCoflow(SlotMode mode) const {
+    switch (which_) {
+      case Which::kCoflow:
+        return true;
+      case Which::kMacroflow:
+        return false;
+      case Which::kByMode:
+        break;
+    }
+    return mode == SlotMode::kSufficient;
+  }
+
+  static Bytes CoflowBytes(const Network& net, const FlowSpec& spec) {
+    return spec.coflow >= 0 ? net.coflow(spec.coflow).total_bytes : spec.size;
+  }
+  static Bytes MacroflowBytes(const FlowSpec& spec) {
+    return spec.macroflow >= 0 && spec.macroflow_bytes > 0 ? spec.macroflow_bytes : spec.size;
+  }
+
+  // `tie` is used with unlimited queues only.
+  FlowClass ClassOf(Bytes size, int64_t tie) const {
+    if (queues_ != NetworkPolicyConfig::kUnlimited) {
+      return ThresholdClass(size, queues_, first_threshold_, multiplier_);
+    }
+    return (SizeKey(size) << kTieBits) + tie;
+  }
+
+  static int64_t SizeKey(Bytes size) {
+    return static_cast<int64_t>(std::floor(std::clamp(size, 0.0, kMaxSizeKey)));
+  }
+
+  int64_t NextTie(std::unordered_map<int64_t, int64_t>& used, Bytes size) {
+    int64_t& n = used[SizeKey(size)];
+    const int64_t tie = std::min(n, kMaxTie);
+    ++n;
+    return tie;
+  }
+
+  // Unlimited queues: gives every coflow and macroflow seen for the first time in this batch its
+  // tie index among equal sizes, in id order, then lone flows (no coflow / no macroflow) in flow
+  // id order; coflow_ties_[i] / macroflow_ties_[i] are then those of flows[i].
+  void AssignTies(const Network& net, std::span<const FlowId> flows) {
+    new_coflows_.clear();
+    new_macroflows_.clear();
+    for (FlowId f : flows) {
+      const FlowSpec& spec = net.flow(f).spec;
+      if (spec.coflow >= 0 && static_cast<size_t>(spec.coflow) >= coflow_tie_.size()) {
+        coflow_tie_.resize(spec.coflow + 1, -1);
+      }
+      if (spec.coflow >= 0 && coflow_tie_[spec.coflow] < 0) {
+        coflow_tie_[spec.coflow] = 0;  // taken in this batch; the index follows below
+        new_coflows_.emplace_back(spec.coflow, CoflowBytes(net, spec));
+      }
+      if (spec.macroflow >= 0 && macroflow_tie_.try_emplace(spec.macroflow, 0).second) {
+        new_macroflows_.emplace_back(spec.macroflow, MacroflowBytes(spec));
+      }
+    }
+    std::sort(new_coflows_.begin(), new_coflows_.end());
+    std::sort(new_macroflows_.begin(), new_macroflows_.end());
+    for (const auto& [c, size] : new_coflows_) coflow_tie_[c] = NextTie(coflow_sizes_, size);
+    for (const auto& [m, size] : new_macroflows_) {
+      macroflow_tie_[m] = NextTie(macroflow_sizes_, size);
+    }
+    // Lone flows, in flow id order.
+    by_id_.resize(flows.size());
+    for (size_t i = 0; i < flows.size(); ++i) by_id_[i] = i;
+    std::sort(by_id_.begin(), by_id_.end(),
+              [&](size_t a, size_t b) { return flows[a] < flows[b]; });
+    coflow_ties_.assign(flows.size(), 0);
+    macroflow_ties_.assign(flows.size(), 0);
+    for (size_t i : by_id_) {
+      const FlowSpec& spec = net.flow(flows[i]).spec;
+      coflow_ties_[i] =
+          spec.coflow >= 0 ? coflow_tie_[spec.coflow] : NextTie(coflow_sizes_, spec.size);
+      macroflow_ties_[i] = spec.macroflow >= 0 ? macroflow_tie_[spec.macroflow]
+                                               : NextTie(macroflow_sizes_, spec.size);
+    }
+  }
+
+  const int queues_;
+  const Bytes first_threshold_;
+  const double multiplier_;
+  const Which which_;
+  std::vector<Classes> classes_;  // by flow id
+  // Unlimited queues only: tie index per coflow / macroflow, and how many of each size exist.
+  std::vector<int64_t> coflow_tie_;  // by coflow id, -1 = not seen yet
+  std::unordered_map<int32_t, int64_t> macroflow_tie_;
+  std::unordered_map<int64_t, int64_t> coflow_sizes_, macroflow_sizes_;
+  // Scratch for one batch of new flows.
+  std::vector<std::pair<CoflowId, Bytes>> new_coflows_;
+  std::vector<std::pair<int32_t, Bytes>> new_macroflows_;
+  std::vector<size_t> by_id_;
+  std::vector<int64_t> coflow_ties_, macroflow_ties_;
+};
+
+template <Which kWhich>
+std::unique_ptr<NetworkPolicy> MakeCans(const NetworkPolicyConfig& config) {
+  return std::make_unique<CansPolicy>(config, kWhich);
+}
+
+// SLOTFLOW_REGISTER_NETWORK_POLICY defines one fixed variable name, so it registers one name per
+// file; the three variants are added here directly.
+const bool cans_registered = [] {
+  auto& registry = NetworkPolicyRegistry::Get();
+  registry.Add("cans",
+               "Duopoly cans: coflow-size priority when slots suffice, macroflow-size priority "
+               "when they do not (fixed at flow start)",
+               MakeCans<Which::kByMode>);
+  registry.Add("cans-coflow", "cans ablation (C): always coflow-size priority",
+               MakeCans<Which::kCoflow>);
+  registry.Add("cans-macroflow", "cans ablation (M): always macroflow-size priority",
+               MakeCans<Which::kMacroflow>);
+  return true;
+}();
+
+}  // namespace
+}  // namespace slotflow
