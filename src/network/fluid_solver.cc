@@ -406,8 +406,7 @@ void FluidSolver::FreezeWithMinTree(std::span<const int32_t> groups, bool add) {
   for (LinkId l : touched_) open_pos_[l] = -1;
 }
 
-void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
-  // open_ = touched links that still carry unfrozen groups, with their current fair share.
+void FluidSolver::OpenTouchedLinks() {
   open_.assign(touched_.begin(), touched_.end());
   open_share_.resize(open_.size());
   for (size_t k = 0; k < open_.size(); ++k) {
@@ -415,33 +414,43 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
     open_pos_[l] = static_cast<int32_t>(k);
     open_share_[k] = std::max(0.0, residual_[l]) / static_cast<double>(weight_[l]);
   }
+}
+
+// Recomputes the share of each link the last round charged (once per link), then drops the
+// links left without unfrozen groups, calling on_closed for each.
+template <class OnClosed>
+void FluidSolver::RefreshOpenLinks(OnClosed on_closed) {
+  for (LinkId l : dirty_links_) {
+    link_dirty_[l] = 0;
+    if (weight_[l] > 0) {
+      open_share_[open_pos_[l]] = std::max(0.0, residual_[l]) / static_cast<double>(weight_[l]);
+    }
+  }
+  dirty_links_.clear();
+  size_t kept = 0;
+  for (size_t k = 0; k < open_.size(); ++k) {
+    const LinkId l = open_[k];
+    if (weight_[l] > 0) {
+      open_pos_[l] = static_cast<int32_t>(kept);
+      open_share_[kept] = open_share_[k];
+      open_[kept++] = l;
+    } else {
+      open_pos_[l] = -1;
+      on_closed(l);
+    }
+  }
+  open_.resize(kept);
+  open_share_.resize(kept);
+}
+
+void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
+  // open_ = touched links that still carry unfrozen groups, with their current fair share.
+  OpenTouchedLinks();
   while (!open_.empty()) {
     const size_t best = ArgMin(open_share_);
     const double share = open_share_[best];
     FreezeLink(open_[best], share, groups, add);
-    // Recompute the share of each link this round charged, once.
-    for (LinkId l2 : dirty_links_) {
-      link_dirty_[l2] = 0;
-      if (weight_[l2] > 0) {
-        open_share_[open_pos_[l2]] =
-            std::max(0.0, residual_[l2]) / static_cast<double>(weight_[l2]);
-      }
-    }
-    dirty_links_.clear();
-    // Drop every link left without unfrozen groups (the bottleneck and possibly others).
-    size_t kept = 0;
-    for (size_t k = 0; k < open_.size(); ++k) {
-      const LinkId lk = open_[k];
-      if (weight_[lk] > 0) {
-        open_pos_[lk] = static_cast<int32_t>(kept);
-        open_share_[kept] = open_share_[k];
-        open_[kept++] = lk;
-      } else {
-        open_pos_[lk] = -1;
-      }
-    }
-    open_.resize(kept);
-    open_share_.resize(kept);
+    RefreshOpenLinks([](LinkId) {});
   }
 }
 
@@ -470,13 +479,7 @@ bool FluidSolver::WaterFillTwoLink(std::span<const int32_t> groups, bool add) {
     if (weight_[l] > 0) touched_.push_back(l);
   }
 
-  open_.assign(touched_.begin(), touched_.end());
-  open_share_.resize(open_.size());
-  for (size_t k = 0; k < open_.size(); ++k) {
-    const LinkId l = open_[k];
-    open_pos_[l] = static_cast<int32_t>(k);
-    open_share_[k] = std::max(0.0, residual_[l]) / static_cast<double>(weight_[l]);
-  }
+  OpenTouchedLinks();
   int32_t round = 0;
   // Charges the unfrozen partner link of `count` members frozen at `share`.
   auto charge = [&](LinkId l2, int64_t count, double share) {
@@ -503,31 +506,12 @@ bool FluidSolver::WaterFillTwoLink(std::span<const int32_t> groups, bool add) {
       const size_t c = col_of_[l];
       for (size_t r = 0; r < rows; ++r) charge(row_link_[r], matrix_[r * cols + c], share);
     }
-    for (LinkId l2 : dirty_links_) {
-      link_dirty_[l2] = 0;
-      if (weight_[l2] > 0) {
-        open_share_[open_pos_[l2]] =
-            std::max(0.0, residual_[l2]) / static_cast<double>(weight_[l2]);
+    RefreshOpenLinks([&](LinkId lk) {
+      if (freeze_round_[lk] < 0) {  // emptied by others without being a bottleneck
+        freeze_round_[lk] = round++;
+        level_[lk] = kForever;
       }
-    }
-    dirty_links_.clear();
-    size_t kept = 0;
-    for (size_t k = 0; k < open_.size(); ++k) {
-      const LinkId lk = open_[k];
-      if (weight_[lk] > 0) {
-        open_pos_[lk] = static_cast<int32_t>(kept);
-        open_share_[kept] = open_share_[k];
-        open_[kept++] = lk;
-      } else {
-        open_pos_[lk] = -1;
-        if (freeze_round_[lk] < 0) {  // emptied by others without being a bottleneck
-          freeze_round_[lk] = round++;
-          level_[lk] = kForever;
-        }
-      }
-    }
-    open_.resize(kept);
-    open_share_.resize(kept);
+    });
   }
   // A group froze with whichever of its links froze first.
   for (int32_t g : groups) {

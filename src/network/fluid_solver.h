@@ -118,6 +118,10 @@ class FluidSolver {
   void FreezeWithScan(std::span<const int32_t> groups, bool add);
   void FreezeWithMinTree(std::span<const int32_t> groups, bool add);
   void FreezeLink(LinkId l, double share, std::span<const int32_t> groups, bool add);
+  // The open-link list shared by the scan and the two-link fill.
+  void OpenTouchedLinks();
+  template <class OnClosed>
+  void RefreshOpenLinks(OnClosed on_closed);
   void ComputeNextCompletion();
   std::span<const LinkId> GroupLinks(int32_t g) const {
     return {&group_links_[g * kMaxPathLinks + 1],
