@@ -93,6 +93,7 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     service_.push_back(0);
     min_target_.push_back(kForever);
     min_tol_.push_back(0);
+    group_class_.push_back(-1);
     group_links_.resize(group_links_.size() + kMaxPathLinks);
   }
   Group& grp = groups_[g];
@@ -109,7 +110,22 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
   group_links_[g * kMaxPathLinks] = static_cast<LinkId>(links.size());
   std::copy(links.begin(), links.end(), &group_links_[g * kMaxPathLinks + 1]);
   live_groups_.push_back(g);
-  ++class_groups_count_[cls];
+  if (explicit_flow >= 0) {
+    group_class_[g] = -1;  // explicit-rate groups are served before any class
+    ++explicit_group_count_;
+  } else {
+    auto [c, added] = classes_.try_emplace(cls);
+    if (added) {
+      if (free_class_ids_.empty()) {
+        c->second.id = static_cast<int32_t>(class_id_count_++);
+      } else {
+        c->second.id = free_class_ids_.back();
+        free_class_ids_.pop_back();
+      }
+    }
+    ++c->second.groups;
+    group_class_[g] = c->second.id;
+  }
   if (links.size() == 2) {
     ++two_link_groups_;
     // Persistent row/column of the two-link matrix (see WaterFillTwoLink).
@@ -124,7 +140,6 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
       col_link_.push_back(links[1]);
     }
   }
-  if (explicit_flow >= 0) ++explicit_group_count_;
   it->second = g;
   return g;
 }
@@ -132,8 +147,12 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
 void FluidSolver::DropGroup(int32_t g) {
   Group& grp = groups_[g];
   group_index_.erase(GroupKey{grp.path, grp.cls, grp.explicit_flow});
-  if (auto c = class_groups_count_.find(grp.cls); --c->second == 0) class_groups_count_.erase(c);
-  if (grp.explicit_flow >= 0) --explicit_group_count_;
+  if (grp.explicit_flow >= 0) {
+    --explicit_group_count_;
+  } else if (auto c = classes_.find(grp.cls); --c->second.groups == 0) {
+    free_class_ids_.push_back(c->second.id);
+    classes_.erase(c);
+  }
   if (GroupLinks(g).size() == 2) --two_link_groups_;
   const int32_t pos = grp.live_pos;
   live_groups_[pos] = live_groups_.back();
@@ -238,7 +257,7 @@ void FluidSolver::Solve() {
   dirty_ = false;
   std::copy(capacity_.begin(), capacity_.end(), residual_.begin());
 
-  if (explicit_group_count_ == 0 && class_groups_count_.size() <= 1) {
+  if (explicit_group_count_ == 0 && classes_.size() <= 1) {
     // One class, no explicit rates: one max-min fill over the live groups in id order
     // (sequential memory access matters here: this runs at every event).
     const auto n = static_cast<int32_t>(groups_.size());
@@ -254,45 +273,32 @@ void FluidSolver::Solve() {
     return;
   }
 
-  // Bucket the live groups by class (a counting sort: sorting the groups themselves costs
-  // more than the water filling), keeping id order inside each class.
+  // Bucket the live groups by class with a counting sort over the hot per-group class ids
+  // (classes_ is already in priority order), keeping id order inside each class.
+  const size_t classes = classes_.size();
+  class_rank_.assign(class_id_count_, 0);
+  {
+    int32_t rank = 0;
+    for (const auto& [cls, info] : classes_) class_rank_[info.id] = rank++;
+  }
+  class_begin_.assign(classes + 1, 0);
   explicit_groups_.clear();
-  class_slot_.clear();
-  class_keys_.clear();
   const auto n = static_cast<int32_t>(groups_.size());
-  group_slot_.resize(n);
   for (int32_t g = 0; g < n; ++g) {
     if (count_[g] == 0) continue;
-    const Group& grp = groups_[g];
-    if (grp.explicit_flow >= 0) {
+    if (group_class_[g] < 0) {
       explicit_groups_.push_back(g);
-      continue;
+    } else {
+      ++class_begin_[class_rank_[group_class_[g]] + 1];
     }
-    auto [it, added] = class_slot_.try_emplace(grp.cls, static_cast<int32_t>(class_keys_.size()));
-    if (added) class_keys_.push_back(grp.cls);
-    group_slot_[g] = it->second;
   }
-  const size_t classes = class_keys_.size();
-  class_order_.resize(classes);
-  for (size_t k = 0; k < classes; ++k) class_order_[k] = static_cast<int32_t>(k);
-  std::sort(class_order_.begin(), class_order_.end(),
-            [&](int32_t a, int32_t b) { return class_keys_[a] < class_keys_[b]; });
-  class_begin_.assign(classes + 1, 0);
+  for (size_t k = 0; k < classes; ++k) class_begin_[k + 1] += class_begin_[k];
+  class_fill_.assign(class_begin_.begin(), class_begin_.end() - 1);
+  class_groups_.resize(class_begin_[classes]);
   for (int32_t g = 0; g < n; ++g) {
-    if (count_[g] > 0 && groups_[g].explicit_flow < 0) ++class_begin_[group_slot_[g] + 1];
-  }
-  // Offsets in priority order: rank[slot] = position of the class in class_order_.
-  class_rank_.resize(classes);
-  for (size_t k = 0; k < classes; ++k) class_rank_[class_order_[k]] = static_cast<int32_t>(k);
-  std::vector<int32_t>& offset = class_fill_;
-  offset.assign(classes + 1, 0);
-  for (size_t k = 0; k < classes; ++k)
-    offset[k + 1] = offset[k] + class_begin_[class_order_[k] + 1];
-  class_groups_.resize(offset[classes]);
-  class_begin_.assign(offset.begin(), offset.end());
-  for (int32_t g = 0; g < n; ++g) {
-    if (count_[g] > 0 && groups_[g].explicit_flow < 0)
-      class_groups_[offset[class_rank_[group_slot_[g]]]++] = g;
+    if (count_[g] > 0 && group_class_[g] >= 0) {
+      class_groups_[class_fill_[class_rank_[group_class_[g]]]++] = g;
+    }
   }
 
   // Explicit rates first, capped by what their links still have (SPEC §3, Varys MADD).

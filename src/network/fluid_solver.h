@@ -151,7 +151,14 @@ class FluidSolver {
   int active_flows_ = 0;
   // Live groups per class, and how many live groups carry an explicit rate: with one class and
   // no explicit rates (fair sharing) Solve() takes a fast path.
-  std::map<FlowClass, int> class_groups_count_;
+  struct ClassInfo {
+    int groups = 0;   // live groups in this class
+    int32_t id = -1;  // dense id, reused after the class empties
+  };
+  std::map<FlowClass, ClassInfo> classes_;
+  std::vector<int32_t> free_class_ids_;
+  size_t class_id_count_ = 0;
+  std::vector<int32_t> group_class_;  // hot: each group's class id, -1 for explicit-rate groups
   int explicit_group_count_ = 0;
   bool dirty_ = false;
   Seconds next_completion_in_ = kForever;
@@ -177,9 +184,7 @@ class FluidSolver {
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
   std::vector<int32_t> due_;      // groups found done by Advance, emptied by PopCompleted
   std::vector<uint8_t> frozen_;
-  std::unordered_map<FlowClass, int32_t> class_slot_;  // Solve's class buckets
-  std::vector<FlowClass> class_keys_;
-  std::vector<int32_t> group_slot_, class_order_, class_rank_, class_begin_, class_fill_;
+  std::vector<int32_t> class_rank_, class_begin_, class_fill_;  // Solve's class buckets
   std::vector<int32_t> class_groups_, explicit_groups_;
 };
 
