@@ -1,19 +1,17 @@
 // srpt — shortest remaining processing time per flow (SPEC §7; pFabric, Alizadeh et al.,
 // SIGCOMM 2013, and PASE, Munir et al., SIGCOMM 2014): the flow with the fewest bytes left goes
-// first.
+// first. Classes are re-ranked at events (arrivals and completions), as issue 3 specifies for
+// SRPT; unlike LAS and Aalo, a promotion never schedules an event of its own.
 //  - Q limited queues (default 8): class = ThresholdClass(remaining bytes), i.e. class k holds
-//    flows with [T·E^(k−1), T·E^k) bytes left (T = first_threshold, E = multiplier). A flow is
-//    promoted the moment its remaining bytes drop to the threshold below its class (SPEC §3: an
-//    exact event, no polling): after each solve NextReclassifyTime returns the earliest such
-//    moment, now + (remaining − lower threshold) / rate over the active flows, and at that time
-//    BeforeSolve re-classes the flows that got there. Rates are constant between solves, so no
-//    flow crosses earlier and the re-class pass runs only when it is due. Both scan only the
-//    flows above class 0, and skip unread those whose lower bound on the crossing time
-//    (gap / fastest link) is already later than the best found: at most O(active flows) per call.
+//    flows with [T·E^(k−1), T·E^k) bytes left (T = first_threshold, E = multiplier). At each
+//    event BeforeSolve promotes the flows whose remaining bytes have dropped to the threshold
+//    below their class since they were last ranked. After each solve the policy notes the
+//    earliest moment any flow gets there, now + (remaining − lower threshold) / rate, so the
+//    re-rank pass is skipped at events before that moment. Both scan only the flows above class 0,
+//    and skip unread those whose lower bound on the crossing time (gap / fastest link) is
+//    already later than the best found: at most O(active flows) per call.
 //    A flow whose remaining bytes equal a threshold (within a relative 1e-9, as the fluid's
-//    remaining bytes are exact only up to rounding) is already in the class below it, so the
-//    one boundary value differs from ThresholdClass: that is what makes the promotion happen at
-//    the crossing instant rather than an instant later.
+//    remaining bytes are exact only up to rounding) is already in the class below it.
 //  - Unlimited queues: class = floor(remaining bytes), re-ranked at every event. Between events
 //    the classes are frozen; flows with equal (floored) remaining bytes on one path share one
 //    class and split the bandwidth max-min.
@@ -62,7 +60,8 @@ class SrptPolicy : public NetworkPolicy {
       for (FlowId f : net.active_flows()) net.SetClass(f, ClassOf(net.Remaining(f)));
       return;
     }
-    if (net.now() < due_) return;  // no flow has reached the threshold below it yet
+    // No flow has reached the threshold below it yet (shaded so rounding never skips one).
+    if (net.now() < due_ * (1 - kRelTol)) return;
     // Only a watched flow whose bound has passed can have crossed. Backwards, as Watch may
     // remove the entry at i (swapping in one already visited).
     for (size_t i = watched_.size(); i-- > 0;) {
@@ -93,10 +92,8 @@ class SrptPolicy : public NetworkPolicy {
       if (rate > 0)
         soonest = std::min(soonest, now + std::max(0.0, remaining - w.threshold) / rate);
     }
-    if (soonest == kForever) return kForever;
-    // Always move forward, even if the gap is below what now + dt can resolve.
-    due_ = std::max(soonest, std::nextafter(now, kForever));
-    return due_;
+    due_ = soonest;
+    return kForever;  // promotions wait for the next arrival or completion
   }
 
  private:
@@ -153,14 +150,14 @@ class SrptPolicy : public NetworkPolicy {
   std::vector<Watched> watched_;    // limited queues: the flows that can still be promoted
   std::vector<int32_t> position_;   // by flow id: index in watched_, -1 if not watched
   BytesPerSecond max_capacity_ = 0;
-  Seconds due_ = kForever;  // the re-class time last handed to Network
+  Seconds due_ = kForever;  // no flow reaches the threshold below its class before this
 };
 
 }  // namespace
 
 SLOTFLOW_REGISTER_NETWORK_POLICY("srpt",
-                                 "per-flow shortest remaining first (pFabric/PASE), promoted at "
-                                 "exponentially spaced thresholds",
+                                 "per-flow shortest remaining first (pFabric/PASE), "
+                                 "exponentially spaced classes re-ranked at each event",
                                  SrptPolicy);
 
 }  // namespace slotflow

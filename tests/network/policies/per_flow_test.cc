@@ -103,20 +103,29 @@ TEST(LasPolicy, UnlimitedQueuesRankBySentBytesAtEachEvent) {
   EXPECT_NEAR(finish[0], 3, kTol);  // 1 sent by 1, 1 more at 1/2
 }
 
-// Thresholds 1, 2, 4, ...: a flow is promoted the instant its remaining bytes reach the threshold
-// below its class.
-TEST(SrptPolicy, PromotesAFlowWhenItsRemainingBytesDropBelowAThreshold) {
+// Thresholds 1, 2, 4, ...: SRPT re-ranks at events (issue 3), so a flow whose remaining bytes
+// have dropped below the threshold under its class moves up at the next arrival or completion,
+// not at the crossing itself.
+TEST(SrptPolicy, PromotesAFlowAtTheNextEventAfterItsRemainingBytesDropBelowAThreshold) {
   NetworkScenario s;
   s.policy = "srpt";
   s.config = SmallThresholds();
   s.flows = {{.start = 0, .src = 0, .dst = 2, .size = 3.5},
              {.start = 0, .src = 1, .dst = 2, .size = 3}};
-  // Both have [2, 4) left: class 2, 1/2 each. At 2 flow 1 has 2 left → class 1 (flow 0 has
-  // 2.5), runs alone at rate 1 and ends at 4. Flow 0 then has 2.5 left → 6.5.
-  // (Without the promotion they would share to the end: flow 1 at 6.)
-  const auto finish = s.Run();
-  EXPECT_NEAR(finish[1], 4, kTol);
+  // Both have [2, 4) left: class 2, 1/2 each. Flow 1 reaches 2 left at 2, but no event
+  // happens until it ends: they share to the end, flow 1 at 6, then flow 0's last 0.5 alone.
+  auto finish = s.Run();
+  EXPECT_NEAR(finish[1], 6, kTol);
   EXPECT_NEAR(finish[0], 6.5, kTol);
+  // An unrelated arrival at 2.5 (own links) is an event: flow 1 has 1.75 left → class 1, flow 0
+  // has 2.25 → stays in class 2. Flow 1 runs alone at rate 1 and ends at 4.25; flow 0 then
+  // has 2.25 left → 6.5.
+  s.servers = 5;
+  s.flows.push_back({.start = 2.5, .src = 3, .dst = 4, .size = 1});
+  finish = s.Run();
+  EXPECT_NEAR(finish[1], 4.25, kTol);
+  EXPECT_NEAR(finish[0], 6.5, kTol);
+  EXPECT_NEAR(finish[2], 3.5, kTol);
 }
 
 // One scenario where LAS and SRPT disagree: an old flow with little left and a new big one.
@@ -128,8 +137,8 @@ TEST(PerFlowPolicies, LasAndSrptDisagree) {
              {.start = 1.5, .src = 1, .dst = 2, .size = 2.5}};
   s.policy = "srpt";
   auto finish = s.Run();
-  // Flow 0: 3 left → class 2; 2 left at 1 → class 1. At 1.5 it has 1.5 left (class 1), the new
-  // flow 2.5 (class 2): flow 0 keeps the link and ends at 3; flow 1 runs 3–5.5.
+  // Flow 0: 3 left → class 2. At the arrival at 1.5 it has 1.5 left → class 1, the new flow
+  // 2.5 (class 2): flow 0 keeps the link and ends at 3; flow 1 runs 3–5.5.
   EXPECT_NEAR(finish[0], 3, kTol);
   EXPECT_NEAR(finish[1], 5.5, kTol);
   s.policy = "las";
