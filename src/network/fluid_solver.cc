@@ -45,8 +45,8 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       weight_(capacity_.size(), 0),
       adj_begin_(capacity_.size(), 0),
       adj_fill_(capacity_.size(), 0),
-      link_dirty_(capacity_.size(), 0),
       open_pos_(capacity_.size(), -1),
+      link_dirty_(capacity_.size(), 0),
       row_of_(capacity_.size(), -1),
       col_of_(capacity_.size(), -1),
       level_(capacity_.size(), 0),
@@ -83,6 +83,7 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
   if (!inserted) return it->second;
   int32_t g;
   if (!free_groups_.empty()) {
+    std::pop_heap(free_groups_.begin(), free_groups_.end(), std::greater<>());
     g = free_groups_.back();
     free_groups_.pop_back();
   } else {
@@ -94,14 +95,17 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     min_target_.push_back(kForever);
     min_tol_.push_back(0);
     group_class_.push_back(-1);
+    group_pos_.push_back(-1);
     group_links_.resize(group_links_.size() + kMaxPathLinks);
   }
+  hi_ = std::max(hi_, g + 1);
+  ++live_group_count_;
   Group& grp = groups_[g];
   grp.path = path;
   grp.cls = cls;
   grp.explicit_flow = explicit_flow;
   grp.heap.clear();
-  grp.live_pos = static_cast<int32_t>(live_groups_.size());
+  grp.live = true;
   count_[g] = 0;
   rate_[g] = 0;
   service_[g] = 0;
@@ -109,36 +113,54 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
   const auto links = PathLinks(path);
   group_links_[g * kMaxPathLinks] = static_cast<LinkId>(links.size());
   std::copy(links.begin(), links.end(), &group_links_[g * kMaxPathLinks + 1]);
-  live_groups_.push_back(g);
   if (explicit_flow >= 0) {
     group_class_[g] = -1;  // explicit-rate groups are served before any class
-    ++explicit_group_count_;
+    group_pos_[g] = static_cast<int32_t>(explicit_groups_.size());
+    explicit_groups_.push_back(g);
   } else {
-    auto [c, added] = classes_.try_emplace(cls);
+    auto [c, added] = class_ids_.try_emplace(cls, -1);
     if (added) {
       if (free_class_ids_.empty()) {
-        c->second.id = static_cast<int32_t>(class_id_count_++);
+        c->second = static_cast<int32_t>(class_states_.size());
+        class_states_.emplace_back();
       } else {
-        c->second.id = free_class_ids_.back();
+        c->second = free_class_ids_.back();
         free_class_ids_.pop_back();
       }
+      ClassState& cs = class_states_[c->second];
+      cs.key = cls;
+      cs.groups.clear();
+      cs.dense = false;
+      cs.has_residual_after = false;
+      dirty_from_ = std::min(dirty_from_, cls);
     }
-    ++c->second.groups;
-    group_class_[g] = c->second.id;
+    ClassState& cs = class_states_[c->second];
+    group_class_[g] = c->second;
+    group_pos_[g] = static_cast<int32_t>(cs.groups.size());
+    cs.groups.push_back(g);
+    if (cs.dense && links.size() == 2 && row_of_[links[0]] >= 0 && col_of_[links[1]] >= 0) {
+      cs.cell_group[CellOf(cs, g)] = g;
+      cs.fresh.push_back(g);
+    }
   }
   if (links.size() == 2) {
     ++two_link_groups_;
-    // Persistent row/column of the two-link matrix (see WaterFillTwoLink).
+    // Persistent row/column of the dense matrices (see FillDense); a new one changes their
+    // shape, so they are rebuilt at the next solve.
     if (row_of_[links[0]] < 0) {
       two_link_shared_ |= col_of_[links[0]] >= 0;
       row_of_[links[0]] = static_cast<int32_t>(row_link_.size());
       row_link_.push_back(links[0]);
+      DropAllDense();
     }
     if (col_of_[links[1]] < 0) {
       two_link_shared_ |= row_of_[links[1]] >= 0;
       col_of_[links[1]] = static_cast<int32_t>(col_link_.size());
       col_link_.push_back(links[1]);
+      DropAllDense();
     }
+  } else {
+    DropAllDense();  // no longer every group on two links
   }
   it->second = g;
   return g;
@@ -147,24 +169,52 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
 void FluidSolver::DropGroup(int32_t g) {
   Group& grp = groups_[g];
   group_index_.erase(GroupKey{grp.path, grp.cls, grp.explicit_flow});
-  if (grp.explicit_flow >= 0) {
-    --explicit_group_count_;
-  } else if (auto c = classes_.find(grp.cls); --c->second.groups == 0) {
-    free_class_ids_.push_back(c->second.id);
-    classes_.erase(c);
+  // Unlink g from its class (or the explicit list) by moving the last one into its place.
+  std::vector<int32_t>& list =
+      grp.explicit_flow >= 0 ? explicit_groups_ : class_states_[group_class_[g]].groups;
+  const int32_t pos = group_pos_[g];
+  list[pos] = list.back();
+  group_pos_[list[pos]] = pos;
+  list.pop_back();
+  if (grp.explicit_flow < 0 && class_states_[group_class_[g]].dense) {
+    ClassState& cs = class_states_[group_class_[g]];
+    cs.cell_group[CellOf(cs, g)] = -1;
+  }
+  if (grp.explicit_flow < 0 && list.empty()) {
+    ClassState& cs = class_states_[group_class_[g]];
+    cs.dense = false;
+    cs.has_residual_after = false;
+    free_class_ids_.push_back(group_class_[g]);
+    class_ids_.erase(cs.key);
+    dirty_from_ = std::min(dirty_from_, cs.key);
   }
   if (GroupLinks(g).size() == 2) --two_link_groups_;
-  const int32_t pos = grp.live_pos;
-  live_groups_[pos] = live_groups_.back();
-  groups_[live_groups_[pos]].live_pos = pos;
-  live_groups_.pop_back();
-  grp.live_pos = -1;
+  grp.live = false;
   grp.heap.clear();
   grp.heap.shrink_to_fit();
   count_[g] = 0;
   rate_[g] = 0;
   min_target_[g] = kForever;
+  group_class_[g] = -1;
+  --live_group_count_;
   free_groups_.push_back(g);
+  std::push_heap(free_groups_.begin(), free_groups_.end(), std::greater<>());
+  while (hi_ > 0 && !groups_[hi_ - 1].live) --hi_;
+}
+
+void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
+  count_[g] += delta;
+  dirty_ = true;
+  const int32_t c = group_class_[g];
+  if (c < 0) return;  // explicit-rate groups: every solve with them is a full one
+  ClassState& cs = class_states_[c];
+  dirty_from_ = std::min(dirty_from_, cs.key);
+  if (cs.dense) {
+    const size_t cell = CellOf(cs, g);
+    cs.matrix[cell] += delta;
+    cs.line_weight[cell / cs.cols] += delta;
+    cs.line_weight[cs.rows + cell % cs.cols] += delta;
+  }
 }
 
 void FluidSolver::RefreshTop(int32_t g) {
@@ -191,17 +241,16 @@ void FluidSolver::Join(FlowId f, int32_t g, Bytes remaining) {
   fl.target = service_[g] + remaining;
   grp.heap.push_back(HeapEntry{fl.target, f});
   std::push_heap(grp.heap.begin(), grp.heap.end(), std::greater<>());
-  ++count_[g];
+  ChangeCount(g, +1);
   if (fl.target <= min_target_[g]) RefreshTop(g);
-  dirty_ = true;
 }
 
 void FluidSolver::Leave(FlowId f) {
   Flow& fl = flows_[f];
   const int32_t g = fl.group;
   fl.group = -1;
-  dirty_ = true;
-  if (--count_[g] == 0) {
+  ChangeCount(g, -1);
+  if (count_[g] == 0) {
     DropGroup(g);
   } else if (groups_[g].heap.front().flow == f) {
     RefreshTop(g);
@@ -255,50 +304,27 @@ void FluidSolver::SetExplicitRate(FlowId f, BytesPerSecond rate) {
 void FluidSolver::Solve() {
   if (!dirty_) return;
   dirty_ = false;
-  std::copy(capacity_.begin(), capacity_.end(), residual_.begin());
-
-  if (explicit_group_count_ == 0 && classes_.size() <= 1) {
-    // One class, no explicit rates: one max-min fill over the live groups in id order
-    // (sequential memory access matters here: this runs at every event).
-    const auto n = static_cast<int32_t>(groups_.size());
-    class_groups_.resize(n);
-    int32_t live = 0;
-    for (int32_t g = 0; g < n; ++g) {  // branch-free compaction
-      class_groups_[live] = g;
-      live += count_[g] > 0;
-    }
-    class_groups_.resize(live);
-    WaterFill(class_groups_, /*add=*/false);
-    ComputeNextCompletion();
-    return;
-  }
-
-  // Bucket the live groups by class with a counting sort over the hot per-group class ids
-  // (classes_ is already in priority order), keeping id order inside each class.
-  const size_t classes = classes_.size();
-  class_rank_.assign(class_id_count_, 0);
-  {
-    int32_t rank = 0;
-    for (const auto& [cls, info] : classes_) class_rank_[info.id] = rank++;
-  }
-  class_begin_.assign(classes + 1, 0);
-  explicit_groups_.clear();
-  const auto n = static_cast<int32_t>(groups_.size());
-  for (int32_t g = 0; g < n; ++g) {
-    if (count_[g] == 0) continue;
-    if (group_class_[g] < 0) {
-      explicit_groups_.push_back(g);
-    } else {
-      ++class_begin_[class_rank_[group_class_[g]] + 1];
+  // Strict priority: a class's rates depend only on the classes above it. Without explicit
+  // rates (whose backfill comes after every class) the classes above the first changed one
+  // keep their rates, and the residual capacity they left is restored from the last of them.
+  // Beyond a few dozen classes (unlimited queues) the saved residuals would cost more memory
+  // than they save time.
+  constexpr size_t kMaxResumableClasses = 64;
+  const bool resumable = explicit_groups_.empty() && class_ids_.size() <= kMaxResumableClasses;
+  auto first = class_ids_.begin();
+  if (resumable && dirty_from_ != kNoDirtyClass) {
+    first = class_ids_.lower_bound(dirty_from_);
+    if (first != class_ids_.begin() &&
+        !class_states_[std::prev(first)->second].has_residual_after) {
+      first = class_ids_.begin();
     }
   }
-  for (size_t k = 0; k < classes; ++k) class_begin_[k + 1] += class_begin_[k];
-  class_fill_.assign(class_begin_.begin(), class_begin_.end() - 1);
-  class_groups_.resize(class_begin_[classes]);
-  for (int32_t g = 0; g < n; ++g) {
-    if (count_[g] > 0 && group_class_[g] >= 0) {
-      class_groups_[class_fill_[class_rank_[group_class_[g]]]++] = g;
-    }
+  dirty_from_ = kNoDirtyClass;
+  if (first == class_ids_.begin()) {
+    std::copy(capacity_.begin(), capacity_.end(), residual_.begin());
+  } else {
+    const auto& before = class_states_[std::prev(first)->second].residual_after;
+    std::copy(before.begin(), before.end(), residual_.begin());
   }
 
   // Explicit rates first, capped by what their links still have (SPEC §3, Varys MADD).
@@ -309,14 +335,61 @@ void FluidSolver::Solve() {
     for (LinkId l : GroupLinks(g)) residual_[l] -= r;
   }
   // Then each class in priority order, max-min within the class.
-  for (size_t k = 0; k < classes; ++k) {
-    WaterFill(std::span<const int32_t>(class_groups_.data() + class_begin_[k],
-                                       class_begin_[k + 1] - class_begin_[k]),
-              /*add=*/false);
+  for (auto it = first; it != class_ids_.end(); ++it) {
+    ClassState& cs = class_states_[it->second];
+    FillClass(cs);
+    cs.has_residual_after = resumable;
+    if (resumable) cs.residual_after.assign(residual_.begin(), residual_.end());
   }
   // Work conservation: leftover capacity is backfilled to explicit-rate flows.
   if (!explicit_groups_.empty()) WaterFill(explicit_groups_, /*add=*/true);
   ComputeNextCompletion();
+}
+
+void FluidSolver::FillClass(ClassState& cs) {
+  const size_t n = cs.groups.size();
+  // Dense once the matrix would be at most 4 cells per group; sparse again beyond 16.
+  if (!cs.dense && DenseFits(n, 4)) {
+    BuildDense(cs, cs.groups);
+  } else if (cs.dense && !DenseFits(n, 16)) {
+    cs.dense = false;
+  }
+  if (cs.dense) {
+    FillDense(cs, cs.groups, /*add=*/false);
+  } else {
+    WaterFill(cs.groups, /*add=*/false);
+  }
+}
+
+bool FluidSolver::TwoLinkShape() const {
+  return !two_link_shared_ && two_link_groups_ == live_group_count_;
+}
+
+bool FluidSolver::DenseFits(size_t groups, size_t max_cells_per_group) const {
+  return groups >= 64 && TwoLinkShape() &&
+         row_link_.size() * col_link_.size() <= max_cells_per_group * groups;
+}
+
+void FluidSolver::BuildDense(ClassState& cs, std::span<const int32_t> groups) const {
+  cs.rows = row_link_.size();
+  cs.cols = col_link_.size();
+  cs.matrix.assign(cs.rows * cs.cols, 0);
+  cs.cell_group.assign(cs.rows * cs.cols, -1);
+  cs.line_weight.assign(cs.rows + cs.cols, 0);
+  for (int32_t g : groups) {
+    const size_t cell = CellOf(cs, g);
+    cs.matrix[cell] += count_[g];
+    cs.cell_group[cell] = g;
+    cs.line_weight[cell / cs.cols] += count_[g];
+    cs.line_weight[cs.rows + cell % cs.cols] += count_[g];
+  }
+  cs.dense = true;
+  cs.has_levels = false;
+  cs.fresh.clear();
+}
+
+void FluidSolver::DropAllDense() {
+  for (const auto& [key, id] : class_ids_) class_states_[id].dense = false;
 }
 
 // Progressive filling: repeatedly take the link with the smallest fair share
@@ -324,7 +397,11 @@ void FluidSolver::Solve() {
 // other links of those groups. Links are few (two per server) while groups are many, so each
 // round finds the minimum by a linear scan over the links still carrying unfrozen groups.
 void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
-  if (WaterFillTwoLink(groups, add)) return;
+  if (DenseFits(groups.size(), 4)) {
+    BuildDense(scratch_dense_, groups);
+    FillDense(scratch_dense_, groups, add);
+    return;
+  }
   touched_.clear();
   for (int32_t g : groups) {
     for (LinkId l : GroupLinks(g)) {
@@ -460,83 +537,117 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
   }
 }
 
-bool FluidSolver::WaterFillTwoLink(std::span<const int32_t> groups, bool add) {
-  // Worth it only for many groups; all live groups must cross exactly two links, no link may
-  // be first on one path and second on another, and the matrix must not be too sparse.
-  const size_t rows = row_link_.size(), cols = col_link_.size();
-  if (groups.size() < 64 || two_link_shared_ ||
-      static_cast<size_t>(two_link_groups_) != live_groups_.size() ||
-      rows * cols > 4 * groups.size()) {
-    return false;
-  }
-  matrix_.assign(rows * cols, 0);
-  for (int32_t g : groups) {
-    const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
-    const int32_t c = count_[g];
-    matrix_[row_of_[links[0]] * cols + col_of_[links[1]]] += c;
-    weight_[links[0]] += c;
-    weight_[links[1]] += c;
-  }
+void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, bool add) {
+  const size_t rows = cs.rows, cols = cs.cols;
   touched_.clear();
-  for (LinkId l : row_link_) {
-    if (weight_[l] > 0) touched_.push_back(l);
+  for (size_t r = 0; r < rows; ++r) {
+    if (cs.line_weight[r] > 0) {
+      weight_[row_link_[r]] = cs.line_weight[r];
+      touched_.push_back(row_link_[r]);
+    }
   }
-  for (LinkId l : col_link_) {
-    if (weight_[l] > 0) touched_.push_back(l);
+  for (size_t k = 0; k < cols; ++k) {
+    if (cs.line_weight[rows + k] > 0) {
+      weight_[col_link_[k]] = cs.line_weight[rows + k];
+      touched_.push_back(col_link_[k]);
+    }
   }
 
   OpenTouchedLinks();
   int32_t round = 0;
-  // Charges the unfrozen partner link of `count` members frozen at `share`.
+  // Closes open link lk at `level` (kForever: emptied by others without being a bottleneck).
+  auto close = [&](LinkId lk, double level) {
+    freeze_round_[lk] = round++;
+    level_[lk] = level;
+    const int32_t pos = open_pos_[lk];
+    open_[pos] = open_.back();
+    open_share_[pos] = open_share_.back();
+    open_pos_[open_[pos]] = pos;
+    open_.pop_back();
+    open_share_.pop_back();
+    open_pos_[lk] = -1;
+  };
+  // Charges the open partner link l2 for `count` members frozen at `share`.
   auto charge = [&](LinkId l2, int64_t count, double share) {
     if (count == 0 || freeze_round_[l2] >= 0) return;
     residual_[l2] -= share * static_cast<double>(count);
     weight_[l2] -= count;
-    if (!link_dirty_[l2]) {
-      link_dirty_[l2] = 1;
-      dirty_links_.push_back(l2);
+    if (weight_[l2] == 0) {
+      close(l2, kForever);
+    } else {
+      open_share_[open_pos_[l2]] = std::max(0.0, residual_[l2]) / static_cast<double>(weight_[l2]);
     }
   };
   while (!open_.empty()) {
     const size_t best = ArgMin(open_share_);
     const double share = open_share_[best];
     const LinkId l = open_[best];
-    level_[l] = share;
-    freeze_round_[l] = round++;
     residual_[l] -= share * static_cast<double>(weight_[l]);
     weight_[l] = 0;
+    close(l, share);
     if (row_of_[l] >= 0) {
-      const int64_t* row = &matrix_[row_of_[l] * cols];
+      const int32_t* row = &cs.matrix[row_of_[l] * cols];
       for (size_t c = 0; c < cols; ++c) charge(col_link_[c], row[c], share);
     } else {
       const size_t c = col_of_[l];
-      for (size_t r = 0; r < rows; ++r) charge(row_link_[r], matrix_[r * cols + c], share);
+      for (size_t r = 0; r < rows; ++r) charge(row_link_[r], cs.matrix[r * cols + c], share);
     }
-    RefreshOpenLinks([&](LinkId lk) {
-      if (freeze_round_[lk] < 0) {  // emptied by others without being a bottleneck
-        freeze_round_[lk] = round++;
-        level_[lk] = kForever;
-      }
-    });
   }
-  // A group froze with whichever of its links froze first.
-  for (int32_t g : groups) {
-    const auto links = GroupLinks(g);
-    const LinkId first = freeze_round_[links[0]] <= freeze_round_[links[1]] ? links[0] : links[1];
-    rate_[g] = add ? rate_[g] + level_[first] : level_[first];
-  }
+  RateDenseGroups(cs, groups, add, /*incremental=*/!add && cs.has_levels);
   for (LinkId l : touched_) {
     weight_[l] = 0;
     freeze_round_[l] = -1;
     if (residual_[l] < 0) residual_[l] = 0;
   }
-  return true;
+}
+
+void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> groups, bool add,
+                                  bool incremental) {
+  const size_t rows = cs.rows, cols = cs.cols;
+  // Every link of a group froze by the end, at its level or (emptied by others) at kForever; a
+  // group froze with whichever froze first, the one with the lower level.
+  auto rate_of = [&](int32_t g) {
+    const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
+    return std::min(level_[links[0]], level_[links[1]]);
+  };
+  if (!incremental) {
+    for (int32_t g : groups) rate_[g] = add ? rate_[g] + rate_of(g) : rate_of(g);
+  } else {
+    for (size_t r = 0; r < rows; ++r) {
+      if (cs.line_weight[r] == 0 || level_[row_link_[r]] == cs.line_level[r]) continue;
+      const int32_t* cell = &cs.cell_group[r * cols];
+      for (size_t c = 0; c < cols; ++c) {
+        if (cell[c] >= 0) rate_[cell[c]] = rate_of(cell[c]);
+      }
+    }
+    for (size_t c = 0; c < cols; ++c) {
+      if (cs.line_weight[rows + c] == 0 || level_[col_link_[c]] == cs.line_level[rows + c]) continue;
+      for (size_t r = 0; r < rows; ++r) {
+        const int32_t g = cs.cell_group[r * cols + c];
+        if (g >= 0) rate_[g] = rate_of(g);
+      }
+    }
+    for (int32_t g : cs.fresh) {
+      if (count_[g] > 0 && group_class_[g] == &cs - class_states_.data()) rate_[g] = rate_of(g);
+    }
+  }
+  if (add) return;
+  // Remember the levels for the next fill of this class.
+  cs.line_level.resize(rows + cols);
+  for (size_t r = 0; r < rows; ++r) {
+    if (cs.line_weight[r] > 0) cs.line_level[r] = level_[row_link_[r]];
+  }
+  for (size_t c = 0; c < cols; ++c) {
+    if (cs.line_weight[rows + c] > 0) cs.line_level[rows + c] = level_[col_link_[c]];
+  }
+  cs.has_levels = true;
+  cs.fresh.clear();
 }
 
 void FluidSolver::ComputeNextCompletion() {
   // Whole-array loop: dead groups have an infinite target and zero rate, giving +inf.
   double best = kForever;
-  const size_t n = groups_.size();
+  const size_t n = hi_;
   const double* target = min_target_.data();
   const double* service = service_.data();
   const double* rate = rate_.data();
@@ -550,7 +661,7 @@ void FluidSolver::ComputeNextCompletion() {
 
 void FluidSolver::Advance(Seconds dt) {
   dt = std::max(0.0, dt);
-  const size_t n = groups_.size();
+  const size_t n = hi_;
   double* service = service_.data();
   const double* rate = rate_.data();
   const double* target = min_target_.data();
@@ -575,8 +686,8 @@ void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
       --active_flows_;
       Flow& fl = flows_[f];
       fl.group = -1;
-      dirty_ = true;
-      if (--count_[g] == 0) {
+      ChangeCount(g, -1);
+      if (count_[g] == 0) {
         DropGroup(g);
         break;
       }

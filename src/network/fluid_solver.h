@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -38,7 +39,9 @@ class FluidSolver {
   // rate < 0 clears the explicit rate.
   void SetExplicitRate(FlowId f, BytesPerSecond rate);
 
-  // Recomputes all rates. Cheap to call when nothing changed.
+  // Recomputes the rates. Classes above the highest-priority class that changed since the last
+  // solve keep their rates (strict priority: they never see lower classes), so only that class
+  // and the ones below it are filled again. Cheap to call when nothing changed.
   void Solve();
   bool dirty() const { return dirty_; }
 
@@ -59,7 +62,7 @@ class FluidSolver {
   FlowClass Class(FlowId f) const { return flows_[f].cls; }
   PathId FlowPath(FlowId f) const { return flows_[f].path; }
   int ActiveFlowCount() const { return active_flows_; }
-  int ActiveGroupCount() const { return static_cast<int>(live_groups_.size()); }
+  int ActiveGroupCount() const { return live_group_count_; }
   int LinkCount() const { return static_cast<int>(capacity_.size()); }
   BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
   // Sum of current rates crossing link l (computed by Solve()).
@@ -89,7 +92,30 @@ class FluidSolver {
     FlowClass cls = 0;
     FlowId explicit_flow = -1;    // >= 0: a single flow with an explicit rate
     std::vector<HeapEntry> heap;  // min-heap by target; may hold stale entries (moved flows)
-    int32_t live_pos = -1;        // position in live_groups_
+    bool live = false;
+  };
+  // The live groups of one class, kept up to date as groups come and go, plus what lets Solve
+  // skip work: a persistent two-link count matrix (see FillDense) and the residual capacity
+  // left after the class was last filled.
+  struct ClassState {
+    FlowClass key = 0;
+    std::vector<int32_t> groups;  // live groups, any order; group_pos_ gives each one's index
+    // Dense two-link state, kept current while `dense`: member counts per (row, column) cell,
+    // rows x cols as of the build, the group of each cell (-1 = none; a cell is one path), and
+    // members per row and per column.
+    bool dense = false;
+    size_t rows = 0, cols = 0;
+    std::vector<int32_t> matrix;
+    std::vector<int32_t> cell_group;
+    std::vector<int64_t> line_weight;
+    // Each row's and column's level in the last dense fill (valid if has_levels), and groups
+    // created since: a group's rate is the lower level of its two links, so the next fill
+    // needs to rate only the groups on links whose level changed, plus these.
+    bool has_levels = false;
+    std::vector<double> line_level;
+    std::vector<int32_t> fresh;
+    bool has_residual_after = false;
+    std::vector<double> residual_after;
   };
   struct GroupKey {
     PathId path;
@@ -102,18 +128,34 @@ class FluidSolver {
   };
 
   int32_t GroupFor(PathId path, FlowClass cls, FlowId explicit_flow);
+  // Adds delta members to group g, keeping its class's dense matrix current.
+  void ChangeCount(int32_t g, int32_t delta);
   void Join(FlowId f, int32_t g, Bytes remaining);
   void Leave(FlowId f);
   void DropGroup(int32_t g);
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
+  // Fills one class on residual_, densely or not.
+  void FillClass(ClassState& cs);
   // Max-min water-filling of `groups` on residual_; `add` backfills on top of current rates.
   void WaterFill(std::span<const int32_t> groups, bool add);
-  // The same result for groups that all cross exactly two links, using a dense count matrix
-  // (first link × second link): freezing a link is a row or column scan, and a group's rate
-  // is the level of whichever of its two links froze first. Returns false (and does nothing)
-  // when the groups do not fit that shape or the matrix would be sparse.
-  bool WaterFillTwoLink(std::span<const int32_t> groups, bool add);
+  // True when every live group crosses exactly two links and no link is first on one path and
+  // second on another, so a class can be held as a dense (first link x second link) matrix;
+  // worth it for `groups` groups only when the matrix is not sparse.
+  bool TwoLinkShape() const;
+  bool DenseFits(size_t groups, size_t max_cells_per_group) const;
+  void BuildDense(ClassState& cs, std::span<const int32_t> groups) const;
+  void DropAllDense();
+  // The max-min fill of a dense class: freezing a link is a row or column scan of the matrix,
+  // and a group's rate is the level of whichever of its two links froze first.
+  void FillDense(ClassState& cs, std::span<const int32_t> groups, bool add);
+  // Rates of a dense class's groups from the link levels of the fill just done: all of them,
+  // or (incremental) only those on a row or column whose level changed, plus new groups.
+  void RateDenseGroups(ClassState& cs, std::span<const int32_t> groups, bool add, bool incremental);
+  size_t CellOf(const ClassState& cs, int32_t g) const {
+    const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
+    return row_of_[links[0]] * cs.cols + col_of_[links[1]];
+  }
   // The two ways WaterFill finds each round's bottleneck (same choices, different costs).
   void FreezeWithScan(std::span<const int32_t> groups, bool add);
   void FreezeWithMinTree(std::span<const int32_t> groups, bool add);
@@ -145,22 +187,24 @@ class FluidSolver {
   std::vector<double> min_target_;   // earliest member's target
   std::vector<double> min_tol_;      // its completion tolerance
   std::vector<LinkId> group_links_;  // kMaxPathLinks per group: [n, l0, ..., l4]
+  std::vector<int32_t> group_pos_;  // index in its class's groups (or explicit_groups_)
+  // Free group ids, a min-heap: reusing the lowest id keeps the live ids packed below hi_, the
+  // bound of every whole-array loop.
   std::vector<int32_t> free_groups_;
-  std::vector<int32_t> live_groups_;
+  int32_t hi_ = 0;
+  int live_group_count_ = 0;
   std::unordered_map<GroupKey, int32_t, GroupKeyHash> group_index_;
   int active_flows_ = 0;
-  // Live groups per class, and how many live groups carry an explicit rate: with one class and
-  // no explicit rates (fair sharing) Solve() takes a fast path.
-  struct ClassInfo {
-    int groups = 0;   // live groups in this class
-    int32_t id = -1;  // dense id, reused after the class empties
-  };
-  std::map<FlowClass, ClassInfo> classes_;
+  // Classes in priority order, each with a dense id into class_states_ (ids are reused).
+  std::map<FlowClass, int32_t> class_ids_;
+  std::vector<ClassState> class_states_;
   std::vector<int32_t> free_class_ids_;
-  size_t class_id_count_ = 0;
-  std::vector<int32_t> group_class_;  // hot: each group's class id, -1 for explicit-rate groups
-  int explicit_group_count_ = 0;
+  std::vector<int32_t> group_class_;     // hot: each group's class id, -1 for explicit-rate groups
+  std::vector<int32_t> explicit_groups_;  // live groups with an explicit rate
   bool dirty_ = false;
+  // The highest-priority class changed since the last solve (the largest key if none).
+  static constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max();
+  FlowClass dirty_from_ = kNoDirtyClass;
   Seconds next_completion_in_ = kForever;
 
   // Scratch space for Solve/WaterFill, reused.
@@ -172,20 +216,18 @@ class FluidSolver {
   std::vector<uint8_t> link_dirty_;
   std::vector<LinkId> dirty_links_;
   std::vector<double> min_tree_;  // FreezeWithMinTree: shares at the leaves, minima above
-  // WaterFillTwoLink: the row (first link) or column (second link) of each link that ever
-  // appeared on a two-link path (-1 = none), the links of each row/column, and scratch: the
-  // count matrix and each link's freeze level and order.
+  // Dense fills: the row (first link) or column (second link) of each link that ever appeared
+  // on a two-link path (-1 = none), the links of each row/column, a scratch dense state for
+  // backfills, and each link's freeze level and order.
   std::vector<int32_t> row_of_, col_of_;
   std::vector<LinkId> row_link_, col_link_;
-  std::vector<int64_t> matrix_;
+  ClassState scratch_dense_;
   std::vector<double> level_;
   std::vector<int32_t> freeze_round_;
   int two_link_groups_ = 0;       // live groups whose path has exactly two links
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
   std::vector<int32_t> due_;      // groups found done by Advance, emptied by PopCompleted
   std::vector<uint8_t> frozen_;
-  std::vector<int32_t> class_rank_, class_begin_, class_fill_;  // Solve's class buckets
-  std::vector<int32_t> class_groups_, explicit_groups_;
 };
 
 }  // namespace slotflow

@@ -246,5 +246,64 @@ TEST_P(MaxMinMatchesReference, OnRandomTraffic) {
 INSTANTIATE_TEST_SUITE_P(Paths, MaxMinMatchesReference, ::testing::Values(true, false),
                          [](const auto& info) { return info.param ? "TwoLink" : "Mixed"; });
 
+// Solve() re-fills only the classes at and below the first one that changed, and a dense class
+// re-rates only the groups on links whose level moved. Over a long random history of arrivals,
+// class changes and completions across four classes, every rate must equal what a fresh solver
+// holding the same flows computes from scratch.
+class IncrementalSolveMatchesFreshSolve : public ::testing::TestWithParam<bool> {};
+
+TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
+  const bool two_link_only = GetParam();
+  const int servers = 12;
+  std::vector<double> capacity;
+  Rng rng(7);
+  for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(50 + rng.UniformInt(100));
+  FluidSolver s(capacity);
+  std::vector<std::vector<LinkId>> paths;
+  std::vector<FlowId> active;
+  auto add_flows = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      const auto f = static_cast<FlowId>(paths.size());
+      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
+      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
+      std::vector<LinkId> p{2 * src, 2 * dst + 1};
+      if (!two_link_only && rng.UniformInt(8) == 0)
+        p.insert(p.begin() + 1, 2 * servers + rng.UniformInt(2));
+      s.Add(f, s.InternPath(p), 1 + rng.UniformInt(1000), rng.UniformInt(4));
+      paths.push_back(p);
+      active.push_back(f);
+    }
+  };
+  add_flows(800);
+  std::vector<FlowId> done;
+  int checked = 0;
+  for (int step = 0; step < 300; ++step) {
+    s.Solve();
+    FluidSolver fresh(capacity);
+    for (FlowId f : active) fresh.Add(f, fresh.InternPath(paths[f]), s.Remaining(f), s.Class(f));
+    fresh.Solve();
+    for (FlowId f : active) {
+      // Relative, plus an absolute floor for capacity left over by rounding (~1e-16).
+      ASSERT_NEAR(s.Rate(f), fresh.Rate(f), 1e-9 * (fresh.Rate(f) + 1)) << "step " << step;
+      ++checked;
+    }
+    // Next: a completion, sometimes arrivals or a few class changes.
+    s.Advance(s.NextCompletionIn());
+    done.clear();
+    s.PopCompleted(done);
+    std::erase_if(active, [&](FlowId f) { return !s.Active(f); });
+    if (step % 5 == 0) add_flows(1 + rng.UniformInt(20));
+    if (step % 7 == 0) {
+      for (int i = 0; i < 5 && !active.empty(); ++i) {
+        s.SetClass(active[rng.UniformInt(active.size())], rng.UniformInt(4));
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, IncrementalSolveMatchesFreshSolve, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "TwoLink" : "Mixed"; });
+
 }  // namespace
 }  // namespace slotflow
