@@ -45,14 +45,20 @@ class CoflowOrderPolicy : public NetworkPolicy {
         ranks_dirty_ = true;
         continue;  // classes come from the ranking in BeforeSolve
       }
-      net.SetClass(f, ClassOf(net, k));
+      if (key_ != CoflowKey::kBottleneck) net.SetClass(f, ClassOf(net, k));
     }
-    // A coflow whose bottleneck grew may need a new class for its earlier flows too.
-    if (key_ == CoflowKey::kBottleneck) {
-      for (FlowId f : flows) {
-        const auto k = CoflowTracker::KeyOf(net, f);
-        for (FlowId g : tracker_.at(k).active) net.SetClass(g, ClassOf(net, k));
+    if (key_ != CoflowKey::kBottleneck) return;
+    // A coflow whose bottleneck grew may need a new class for its earlier flows too: once per
+    // coflow of the batch, and only when its class changed (at most once per queue).
+    for (FlowId f : flows) {
+      const auto k = CoflowTracker::KeyOf(net, f);
+      const FlowClass cls = ClassOf(net, k);
+      auto [it, added] = class_of_.try_emplace(k, cls);
+      if (!added && it->second != cls) {
+        it->second = cls;
+        for (FlowId g : tracker_.at(k).active) net.SetClass(g, cls);
       }
+      net.SetClass(f, cls);
     }
   }
 
@@ -62,6 +68,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     for (auto k : emptied_) {
       link_bytes_.erase(k);
       bottleneck_.erase(k);
+      class_of_.erase(k);
     }
     if (!emptied_.empty() && RankedFifo()) ranks_dirty_ = true;
   }
@@ -122,6 +129,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
   CoflowTracker tracker_;
   std::unordered_map<CoflowTracker::Key, std::unordered_map<LinkId, Bytes>> link_bytes_;
   std::unordered_map<CoflowTracker::Key, double> bottleneck_;
+  std::unordered_map<CoflowTracker::Key, FlowClass> class_of_;  // lcf: each coflow's class
   std::vector<CoflowTracker::Key> emptied_;
   std::vector<std::pair<std::pair<Seconds, CoflowTracker::Key>, int>> order_;
   bool ranks_dirty_ = false;
