@@ -1,6 +1,7 @@
 #include "network/fluid_solver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace slotflow {
@@ -94,6 +95,9 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     service_.push_back(0);
     min_target_.push_back(kForever);
     min_tol_.push_back(0);
+    min_mark_.push_back(kForever);
+    min_mark_tol_.push_back(0);
+    mark_due_flag_.push_back(0);
     group_class_.push_back(-1);
     group_pos_.push_back(-1);
     group_links_.resize(group_links_.size() + kMaxPathLinks);
@@ -105,11 +109,13 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
   grp.cls = cls;
   grp.explicit_flow = explicit_flow;
   grp.heap.clear();
+  grp.marks.clear();
   grp.live = true;
   count_[g] = 0;
   rate_[g] = 0;
   service_[g] = 0;
   min_target_[g] = kForever;
+  min_mark_[g] = kForever;
   const auto links = PathLinks(path);
   group_links_[g * kMaxPathLinks] = static_cast<LinkId>(links.size());
   std::copy(links.begin(), links.end(), &group_links_[g * kMaxPathLinks + 1]);
@@ -192,9 +198,12 @@ void FluidSolver::DropGroup(int32_t g) {
   grp.live = false;
   grp.heap.clear();
   grp.heap.shrink_to_fit();
+  grp.marks.clear();
+  grp.marks.shrink_to_fit();
   count_[g] = 0;
   rate_[g] = 0;
   min_target_[g] = kForever;
+  min_mark_[g] = kForever;
   group_class_[g] = -1;
   --live_group_count_;
   free_groups_.push_back(g);
@@ -234,6 +243,68 @@ void FluidSolver::RefreshTop(int32_t g) {
   min_target_[g] = kForever;
 }
 
+void FluidSolver::RefreshMarkTop(int32_t g) {
+  Group& grp = groups_[g];
+  while (!grp.marks.empty()) {
+    const HeapEntry& top = grp.marks.front();
+    const Flow& fl = flows_[top.flow];
+    if (fl.group == g && fl.mark_gap >= 0 && fl.mark_target == top.target) {
+      min_mark_[g] = top.target;
+      min_mark_tol_[g] = kRelativeEpsilon * std::max(fl.size, 1.0) + 1e-12 * std::abs(top.target);
+      return;
+    }
+    std::pop_heap(grp.marks.begin(), grp.marks.end(), std::greater<>());
+    grp.marks.pop_back();
+  }
+  min_mark_[g] = kForever;
+}
+
+void FluidSolver::PushMark(FlowId f) {
+  Flow& fl = flows_[f];
+  Group& grp = groups_[fl.group];
+  fl.mark_target = fl.target - fl.mark_gap;
+  grp.marks.push_back(HeapEntry{fl.mark_target, f});
+  std::push_heap(grp.marks.begin(), grp.marks.end(), std::greater<>());
+  if (fl.mark_target <= min_mark_[fl.group]) RefreshMarkTop(fl.group);
+  marks_dirty_ = true;
+}
+
+void FluidSolver::SetMark(FlowId f, Bytes sent) {
+  Flow& fl = flows_[f];
+  if (fl.group < 0) return;
+  if (fl.mark_gap < 0) ++mark_count_;
+  const bool was_top = !groups_[fl.group].marks.empty() && groups_[fl.group].marks.front().flow == f;
+  fl.mark_gap = fl.size - sent;
+  PushMark(f);
+  if (was_top) RefreshMarkTop(fl.group);  // its old entry is stale now
+}
+
+void FluidSolver::ClearMark(FlowId f) {
+  Flow& fl = flows_[f];
+  if (fl.group < 0 || fl.mark_gap < 0) return;
+  fl.mark_gap = -1;
+  --mark_count_;
+  RefreshMarkTop(fl.group);
+  marks_dirty_ = true;
+}
+
+void FluidSolver::TakeMarked(std::vector<FlowId>& out) {
+  const size_t first = out.size();
+  for (int32_t g : mark_due_) {
+    mark_due_flag_[g] = 0;
+    while (min_mark_[g] - service_[g] <= min_mark_tol_[g]) {  // false without marks (inf)
+      const FlowId f = groups_[g].marks.front().flow;
+      flows_[f].mark_gap = -1;
+      --mark_count_;
+      out.push_back(f);
+      RefreshMarkTop(g);
+    }
+  }
+  mark_due_.clear();
+  if (out.size() > first) marks_dirty_ = true;
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+}
+
 void FluidSolver::Join(FlowId f, int32_t g, Bytes remaining) {
   Group& grp = groups_[g];
   Flow& fl = flows_[f];
@@ -243,6 +314,7 @@ void FluidSolver::Join(FlowId f, int32_t g, Bytes remaining) {
   std::push_heap(grp.heap.begin(), grp.heap.end(), std::greater<>());
   ChangeCount(g, +1);
   if (fl.target <= min_target_[g]) RefreshTop(g);
+  if (fl.mark_gap >= 0) PushMark(f);
 }
 
 void FluidSolver::Leave(FlowId f) {
@@ -252,8 +324,11 @@ void FluidSolver::Leave(FlowId f) {
   ChangeCount(g, -1);
   if (count_[g] == 0) {
     DropGroup(g);
-  } else if (groups_[g].heap.front().flow == f) {
-    RefreshTop(g);
+    return;
+  }
+  if (groups_[g].heap.front().flow == f) RefreshTop(g);
+  if (fl.mark_gap >= 0 && !groups_[g].marks.empty() && groups_[g].marks.front().flow == f) {
+    RefreshMarkTop(g);
   }
 }
 
@@ -265,6 +340,7 @@ void FluidSolver::Add(FlowId f, PathId path, Bytes size, FlowClass cls) {
   fl.size = size;
   fl.cls = cls;
   fl.explicit_rate = -1;
+  fl.mark_gap = -1;
   ++active_flows_;
   Join(f, GroupFor(path, cls, -1), size);
 }
@@ -302,7 +378,10 @@ void FluidSolver::SetExplicitRate(FlowId f, BytesPerSecond rate) {
 }
 
 void FluidSolver::Solve() {
-  if (!dirty_) return;
+  if (!dirty_) {
+    if (marks_dirty_) ComputeNextMark();
+    return;
+  }
   dirty_ = false;
   // Strict priority: a class's rates depend only on the classes above it. Without explicit
   // rates (whose backfill comes after every class) the classes above the first changed one
@@ -645,33 +724,73 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
 }
 
 void FluidSolver::ComputeNextCompletion() {
+  marks_dirty_ = false;
+  if (mark_count_ > 0) {
+    NextEvents</*kMarks=*/true>();
+  } else {
+    NextEvents</*kMarks=*/false>();
+  }
+}
+
+void FluidSolver::ComputeNextMark() {
+  // Only marks changed: the same pass (it is a cheap one).
+  ComputeNextCompletion();
+}
+
+template <bool kMarks>
+void FluidSolver::NextEvents() {
   // Whole-array loop: dead groups have an infinite target and zero rate, giving +inf.
-  double best = kForever;
+  double best = kForever, best_mark = kForever;
   const size_t n = hi_;
   const double* target = min_target_.data();
+  const double* mark = min_mark_.data();
   const double* service = service_.data();
   const double* rate = rate_.data();
   for (size_t g = 0; g < n; ++g) {
     const double rem = target[g] - service[g];
     // rem / rate < best, without dividing for the groups that do not improve it.
     if (rem < best * rate[g]) best = rem <= 0 ? 0 : rem / rate[g];
+    if constexpr (kMarks) {
+      const double to_mark = mark[g] - service[g];
+      if (to_mark < best_mark * rate[g]) best_mark = to_mark <= 0 ? 0 : to_mark / rate[g];
+    }
   }
   next_completion_in_ = best;
+  next_mark_in_ = best_mark;
 }
 
 void FluidSolver::Advance(Seconds dt) {
   dt = std::max(0.0, dt);
+  if (mark_count_ > 0) {
+    AdvanceAll</*kMarks=*/true>(dt);
+  } else {
+    AdvanceAll</*kMarks=*/false>(dt);
+  }
+  next_completion_in_ = std::max(0.0, next_completion_in_ - dt);
+  next_mark_in_ = std::max(0.0, next_mark_in_ - dt);
+}
+
+template <bool kMarks>
+void FluidSolver::AdvanceAll(Seconds dt) {
   const size_t n = hi_;
   double* service = service_.data();
   const double* rate = rate_.data();
   const double* target = min_target_.data();
   const double* tol = min_tol_.data();
-  // Remember the groups whose earliest member is now done, for PopCompleted.
+  const double* mark = min_mark_.data();
+  const double* mark_tol = min_mark_tol_.data();
+  // Remember the groups whose earliest member is now done (or marked), for PopCompleted and
+  // TakeMarked.
   for (size_t g = 0; g < n; ++g) {
     service[g] += rate[g] * dt;
     if (target[g] - service[g] <= tol[g]) due_.push_back(static_cast<int32_t>(g));
+    if constexpr (kMarks) {
+      if (mark[g] - service[g] <= mark_tol[g] && !mark_due_flag_[g]) {
+        mark_due_flag_[g] = 1;
+        mark_due_.push_back(static_cast<int32_t>(g));
+      }
+    }
   }
-  next_completion_in_ = std::max(0.0, next_completion_in_ - dt);
 }
 
 void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
@@ -686,12 +805,18 @@ void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
       --active_flows_;
       Flow& fl = flows_[f];
       fl.group = -1;
+      if (fl.mark_gap >= 0) {
+        fl.mark_gap = -1;
+        --mark_count_;
+        marks_dirty_ = true;
+      }
       ChangeCount(g, -1);
       if (count_[g] == 0) {
         DropGroup(g);
         break;
       }
       RefreshTop(g);
+      if (!groups_[g].marks.empty()) RefreshMarkTop(g);
     }
   }
   due_.clear();

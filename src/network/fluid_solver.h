@@ -54,6 +54,19 @@ class FluidSolver {
   // Time until the earliest completion at current rates (kForever if none).
   Seconds NextCompletionIn() const { return next_completion_in_; }
 
+  // Marks: a flow may carry one mark, a count of bytes sent, and the solver tracks the earliest
+  // mark per group as it does completions, so a policy whose classes change at byte thresholds
+  // (LAS, SRPT) learns which flows got there without scanning the others. SetMark replaces
+  // any earlier mark; completing clears it.
+  void SetMark(FlowId f, Bytes sent);
+  void ClearMark(FlowId f);
+  // Time until the earliest mark is reached at current rates (kForever if none); current after
+  // Solve() or Advance().
+  Seconds NextMarkIn() const { return next_mark_in_; }
+  // Appends the flows whose marks the last Advance() found reached (within the completion
+  // tolerance), in increasing id order, and clears those marks.
+  void TakeMarked(std::vector<FlowId>& out);
+
   bool Active(FlowId f) const {
     return f < static_cast<FlowId>(flows_.size()) && flows_[f].group >= 0;
   }
@@ -78,6 +91,8 @@ class FluidSolver {
     Bytes size = 0;
     FlowClass cls = 0;
     BytesPerSecond explicit_rate = -1;
+    double mark_gap = -1;     // bytes left when the mark is reached; < 0: no mark
+    double mark_target = 0;   // group service at which it is reached
   };
   struct HeapEntry {
     double target;
@@ -91,7 +106,8 @@ class FluidSolver {
     PathId path = -1;
     FlowClass cls = 0;
     FlowId explicit_flow = -1;    // >= 0: a single flow with an explicit rate
-    std::vector<HeapEntry> heap;  // min-heap by target; may hold stale entries (moved flows)
+    std::vector<HeapEntry> heap;   // min-heap by target; may hold stale entries (moved flows)
+    std::vector<HeapEntry> marks;  // the same for mark targets
     bool live = false;
   };
   // The live groups of one class, kept up to date as groups come and go, plus what lets Solve
@@ -135,6 +151,8 @@ class FluidSolver {
   void DropGroup(int32_t g);
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
+  void RefreshMarkTop(int32_t g);
+  void PushMark(FlowId f);
   // Fills one class on residual_, densely or not.
   void FillClass(ClassState& cs);
   // Max-min water-filling of `groups` on residual_; `add` backfills on top of current rates.
@@ -165,6 +183,12 @@ class FluidSolver {
   template <class OnClosed>
   void RefreshOpenLinks(OnClosed on_closed);
   void ComputeNextCompletion();
+  void ComputeNextMark();
+  // The whole-array passes, with or without marks to track.
+  template <bool kMarks>
+  void NextEvents();
+  template <bool kMarks>
+  void AdvanceAll(Seconds dt);
   std::span<const LinkId> GroupLinks(int32_t g) const {
     return {&group_links_[g * kMaxPathLinks + 1],
             static_cast<size_t>(group_links_[g * kMaxPathLinks])};
@@ -186,6 +210,8 @@ class FluidSolver {
   std::vector<double> service_;      // bytes each member has received since the group was created
   std::vector<double> min_target_;   // earliest member's target
   std::vector<double> min_tol_;      // its completion tolerance
+  std::vector<double> min_mark_;     // earliest member's mark target (infinite if none)
+  std::vector<double> min_mark_tol_;
   std::vector<LinkId> group_links_;  // kMaxPathLinks per group: [n, l0, ..., l4]
   std::vector<int32_t> group_pos_;  // index in its class's groups (or explicit_groups_)
   // Free group ids, a min-heap: reusing the lowest id keeps the live ids packed below hi_, the
@@ -206,6 +232,9 @@ class FluidSolver {
   static constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max();
   FlowClass dirty_from_ = kNoDirtyClass;
   Seconds next_completion_in_ = kForever;
+  int mark_count_ = 0;  // active flows with a mark
+  bool marks_dirty_ = false;
+  Seconds next_mark_in_ = kForever;
 
   // Scratch space for Solve/WaterFill, reused.
   std::vector<int64_t> weight_;  // member count per link in the current fill
@@ -227,6 +256,8 @@ class FluidSolver {
   int two_link_groups_ = 0;       // live groups whose path has exactly two links
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
   std::vector<int32_t> due_;      // groups found done by Advance, emptied by PopCompleted
+  std::vector<int32_t> mark_due_;  // groups found marked by Advance, emptied by TakeMarked
+  std::vector<uint8_t> mark_due_flag_;
   std::vector<uint8_t> frozen_;
 };
 

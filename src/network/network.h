@@ -82,6 +82,10 @@ class Network {
   // --- write access for the policy ---
   void SetClass(FlowId f, FlowClass cls);
   void SetExplicitRate(FlowId f, BytesPerSecond rate);  // < 0 clears
+  // Byte-count marks (see FluidSolver::SetMark): which flows have sent `sent` bytes.
+  void SetMark(FlowId f, Bytes sent) { solver_.SetMark(f, sent); }
+  void ClearMark(FlowId f) { solver_.ClearMark(f); }
+  void TakeMarked(std::vector<FlowId>& out) { solver_.TakeMarked(out); }
 
  private:
   const Cluster& cluster_;

@@ -153,6 +153,61 @@ TEST(FluidSolver, ChangingClassKeepsRemainingBytes) {
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 1.5);
 }
 
+// Marks: the earliest byte mark at current rates, taken once reached, kept (in bytes sent)
+// when a flow moves to another class, and gone when the flow completes.
+TEST(FluidSolver, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
+  FluidSolver s({10.0});
+  const LinkId l[] = {0};
+  const PathId p = s.InternPath(l);
+  s.Add(0, p, 20, 0);
+  s.Add(1, p, 40, 0);
+  s.SetMark(0, 10);
+  s.SetMark(1, 5);
+  s.Solve();  // 5 each
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 1 reaches 5 sent at 1
+  s.Advance(0.5);
+  std::vector<FlowId> out;
+  s.TakeMarked(out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
+  s.Advance(0.5);
+  s.TakeMarked(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{1}));
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 0: 5 sent, 10 to go... at 5/s
+  // Flow 0 moves behind flow 1 with 5 sent; its mark (10 sent) stays: flow 1 takes the link
+  // until it ends at 1 + 35/10 = 4.5, then flow 0 needs 5 more bytes at 10/s → 5.
+  s.SetClass(0, 1);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 3.5);
+  EXPECT_EQ(s.NextMarkIn(), kForever);  // flow 0 has rate 0
+  s.Advance(3.5);
+  out.clear();
+  s.PopCompleted(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{1}));
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
+  s.Advance(0.5);
+  out.clear();
+  s.TakeMarked(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{0}));
+  // A new mark, then completion clears it.
+  s.SetMark(0, 19);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.9);
+  s.ClearMark(0);
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), kForever);
+  s.SetMark(0, 20);
+  s.Solve();
+  s.Advance(s.NextCompletionIn());
+  out.clear();
+  s.PopCompleted(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{0}));
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), kForever);
+}
+
 TEST(FluidSolver, SimultaneousCompletionsComeOutTogetherInIdOrder) {
   FluidSolver s({2.0, 2.0});
   const LinkId a[] = {0}, b[] = {1};

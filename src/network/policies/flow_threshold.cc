@@ -1,0 +1,88 @@
+#include "network/policies/flow_threshold.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace slotflow {
+namespace {
+constexpr double kRelTol = 1e-9;
+}  // namespace
+
+FlowThresholdPolicy::FlowThresholdPolicy(const NetworkPolicyConfig& config, Rank rank)
+    : rank_(rank), queues_(config.Queues()) {
+  // The same thresholds ThresholdClass uses (same products, so the same rounding).
+  double threshold = config.first_threshold;
+  for (int k = 0; k + 1 < queues_; ++k) {
+    thresholds_.push_back(threshold);
+    threshold *= config.multiplier;
+  }
+}
+
+Bytes FlowThresholdPolicy::Quantity(const Network& net, FlowId f) const {
+  return rank_ == Rank::kSent ? net.Sent(f) : net.Remaining(f);
+}
+
+FlowClass FlowThresholdPolicy::ClassOf(Bytes quantity) const {
+  if (Unlimited()) return static_cast<FlowClass>(std::floor(std::max(0.0, quantity)));
+  // Within the tolerance of a threshold counts as past it: sent bytes reach it from below,
+  // remaining bytes from above.
+  const double shade = rank_ == Rank::kSent ? 1 - kRelTol : 1 + kRelTol;
+  for (size_t k = 0; k < thresholds_.size(); ++k) {
+    if (quantity < thresholds_[k] * shade) return static_cast<FlowClass>(k);
+  }
+  return static_cast<FlowClass>(thresholds_.size());
+}
+
+void FlowThresholdPolicy::Watch(Network& net, FlowId f, FlowClass cls) {
+  const Bytes size = net.flow(f).spec.size;
+  const auto k = static_cast<size_t>(cls);
+  if (rank_ == Rank::kSent && k < thresholds_.size() && size > thresholds_[k]) {
+    net.SetMark(f, thresholds_[k] * (1 - kRelTol));
+  } else if (rank_ == Rank::kRemaining && k >= 1 && k <= thresholds_.size()) {
+    net.SetMark(f, size - thresholds_[k - 1] * (1 + kRelTol));
+  } else {
+    net.ClearMark(f);
+  }
+}
+
+void FlowThresholdPolicy::OnFlowsStarted(Network& net, std::span<const FlowId> flows) {
+  for (FlowId f : flows) {
+    if (!net.Active(f)) continue;  // already over (an empty flow)
+    const FlowClass cls = ClassOf(Quantity(net, f));
+    net.SetClass(f, cls);
+    if (!Unlimited()) Watch(net, f, cls);
+  }
+}
+
+void FlowThresholdPolicy::OnFlowsFinished(Network& /*net*/, std::span<const FlowId> /*flows*/) {
+  // Completing clears a flow's mark.
+}
+
+void FlowThresholdPolicy::BeforeSolve(Network& net) {
+  if (Unlimited()) {
+    for (FlowId f : net.active_flows()) net.SetClass(f, ClassOf(Quantity(net, f)));
+    return;
+  }
+  reached_.clear();
+  net.TakeMarked(reached_);
+  for (FlowId f : reached_) {
+    // At least one class on: the mark is reached (within rounding).
+    const FlowClass now_in = ClassOf(Quantity(net, f));
+    const FlowClass cls = rank_ == Rank::kSent ? std::max(now_in, net.Class(f) + 1)
+                                               : std::min(now_in, net.Class(f) - 1);
+    net.SetClass(f, cls);
+    Watch(net, f, cls);
+  }
+}
+
+Seconds FlowThresholdPolicy::NextReclassifyTime(const Network& net) {
+  // SRPT re-ranks only at arrivals and completions; LAS needs the exact crossing.
+  if (Unlimited() || rank_ == Rank::kRemaining) return kForever;
+  const Seconds in = net.solver().NextMarkIn();
+  if (in == kForever) return kForever;
+  // Always move forward, even if the gap is below what now + in can resolve: one tick of the
+  // clock then carries the flow past its mark.
+  return std::max(net.now() + in, std::nextafter(net.now(), kForever));
+}
+
+}  // namespace slotflow
