@@ -252,6 +252,7 @@ class FluidSolver {
   std::vector<LinkId> row_link_, col_link_;
   ClassState scratch_dense_;
   std::vector<double> level_;
+  std::vector<double> reciprocal_;  // 1/w for member counts w (entry 0 unused)
   std::vector<int32_t> freeze_round_;
   int two_link_groups_ = 0;       // live groups whose path has exactly two links
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
