@@ -51,6 +51,7 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       row_of_(capacity_.size(), -1),
       col_of_(capacity_.size(), -1),
       level_(capacity_.size(), 0),
+      demand_(capacity_.size(), 0),
       freeze_round_(capacity_.size(), -1) {
   path_begin_.push_back(0);
 }
@@ -98,6 +99,7 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     min_mark_.push_back(kForever);
     min_mark_tol_.push_back(0);
     mark_due_flag_.push_back(0);
+    explicit_rate_.push_back(-1);
     group_class_.push_back(-1);
     group_pos_.push_back(-1);
     group_links_.resize(group_links_.size() + kMaxPathLinks);
@@ -123,6 +125,7 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     group_class_[g] = -1;  // explicit-rate groups are served before any class
     group_pos_[g] = static_cast<int32_t>(explicit_groups_.size());
     explicit_groups_.push_back(g);
+    explicit_rate_[g] = flows_[explicit_flow].explicit_rate;
   } else {
     auto [c, added] = class_ids_.try_emplace(cls, -1);
     if (added) {
@@ -215,8 +218,18 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
   count_[g] += delta;
   dirty_ = true;
   const int32_t c = group_class_[g];
-  if (c < 0) return;  // explicit-rate groups: every solve with them is a full one
-  ClassState& cs = class_states_[c];
+  // Explicit-rate groups (every solve with them is a full one) keep a dense state of their own
+  // for the backfill.
+  ClassState& cs = c >= 0 ? class_states_[c] : explicit_state_;
+  if (c < 0) {
+    if (cs.dense) {
+      const size_t cell = CellOf(cs, g);
+      cs.matrix[cell] += delta;
+      cs.line_weight[cell / cs.cols] += delta;
+      cs.line_weight[cs.rows + cell % cs.cols] += delta;
+    }
+    return;
+  }
   dirty_from_ = std::min(dirty_from_, cs.key);
   if (cs.dense) {
     const size_t cell = CellOf(cs, g);
@@ -370,6 +383,7 @@ void FluidSolver::SetExplicitRate(FlowId f, BytesPerSecond rate) {
   Flow& fl = flows_[f];
   const bool was = fl.explicit_rate >= 0, now = rate >= 0;
   fl.explicit_rate = now ? rate : -1;
+  if (fl.group >= 0 && was && now) explicit_rate_[fl.group] = rate;
   dirty_ = true;
   if (fl.group < 0 || was == now) return;
   const Bytes rem = Remaining(f);
@@ -406,12 +420,34 @@ void FluidSolver::Solve() {
     std::copy(before.begin(), before.end(), residual_.begin());
   }
 
-  // Explicit rates first, capped by what their links still have (SPEC §3, Varys MADD).
-  for (int32_t g : explicit_groups_) {
-    double r = flows_[groups_[g].explicit_flow].explicit_rate;
-    for (LinkId l : GroupLinks(g)) r = std::min(r, std::max(0.0, residual_[l]));
-    rate_[g] = r;
-    for (LinkId l : GroupLinks(g)) residual_[l] -= r;
+  // Explicit rates first (SPEC §3, Varys MADD). Where they ask more of a link than it has, all
+  // of them across it are scaled down by the same factor, so no order among them matters.
+  if (!explicit_groups_.empty()) {
+    for (int32_t g : explicit_groups_) {
+      for (LinkId l : GroupLinks(g)) demand_[l] += explicit_rate_[g];
+    }
+    const auto links = static_cast<LinkId>(capacity_.size());
+    bool over = false;
+    for (LinkId l = 0; l < links; ++l) over |= demand_[l] > residual_[l];
+    for (int32_t g : explicit_groups_) {
+      double scale = 1;
+      if (over) {
+        for (LinkId l : GroupLinks(g)) {
+          if (demand_[l] > residual_[l]) scale = std::min(scale, std::max(0.0, residual_[l]) / demand_[l]);
+        }
+      }
+      rate_[g] = explicit_rate_[g] * scale;
+    }
+    if (over) {
+      std::fill(demand_.begin(), demand_.end(), 0.0);
+      for (int32_t g : explicit_groups_) {
+        for (LinkId l : GroupLinks(g)) demand_[l] += rate_[g];
+      }
+    }
+    for (LinkId l = 0; l < links; ++l) {
+      residual_[l] -= demand_[l];
+      demand_[l] = 0;
+    }
   }
   // Then each class in priority order, max-min within the class.
   for (auto it = first; it != class_ids_.end(); ++it) {
@@ -421,7 +457,18 @@ void FluidSolver::Solve() {
     if (resumable) cs.residual_after.assign(residual_.begin(), residual_.end());
   }
   // Work conservation: leftover capacity is backfilled to explicit-rate flows.
-  if (!explicit_groups_.empty()) WaterFill(explicit_groups_, /*add=*/true);
+  if (!explicit_groups_.empty()) {
+    if (!explicit_state_.dense && DenseFits(explicit_groups_.size(), 4)) {
+      BuildDense(explicit_state_, explicit_groups_);
+    } else if (explicit_state_.dense && !DenseFits(explicit_groups_.size(), 16)) {
+      explicit_state_.dense = false;
+    }
+    if (explicit_state_.dense) {
+      FillDense(explicit_state_, explicit_groups_, /*add=*/true);
+    } else {
+      WaterFill(explicit_groups_, /*add=*/true);
+    }
+  }
   ComputeNextCompletion();
 }
 
@@ -469,6 +516,7 @@ void FluidSolver::BuildDense(ClassState& cs, std::span<const int32_t> groups) co
 
 void FluidSolver::DropAllDense() {
   for (const auto& [key, id] : class_ids_) class_states_[id].dense = false;
+  explicit_state_.dense = false;
 }
 
 // Progressive filling: repeatedly take the link with the smallest fair share

@@ -1,7 +1,8 @@
 // FluidSolver: rates of fluid flows on capacitated links (SPEC §3).
 // Strict priority across classes (lower class first), max-min fair within a class, work
 // conserving. Flows may instead carry an explicit rate (Varys MADD); those are served first
-// and then backfilled max-min on whatever capacity is left.
+// (scaled down together on any link they oversubscribe) and then backfilled max-min on
+// whatever capacity is left.
 //
 // Flows with the same path, class and no explicit rate get the same max-min rate, so the solver
 // keeps them as one group with a member count and a cumulative per-member "service" counter:
@@ -227,6 +228,8 @@ class FluidSolver {
   std::vector<int32_t> free_class_ids_;
   std::vector<int32_t> group_class_;     // hot: each group's class id, -1 for explicit-rate groups
   std::vector<int32_t> explicit_groups_;  // live groups with an explicit rate
+  std::vector<double> explicit_rate_;     // hot: each explicit-rate group's rate
+  ClassState explicit_state_;             // their dense state, for the backfill
   bool dirty_ = false;
   // The highest-priority class changed since the last solve (the largest key if none).
   static constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max();
@@ -253,6 +256,7 @@ class FluidSolver {
   ClassState scratch_dense_;
   std::vector<double> level_;
   std::vector<double> reciprocal_;  // 1/w for member counts w (entry 0 unused)
+  std::vector<double> demand_;      // explicit rates asked of each link
   std::vector<int32_t> freeze_round_;
   int two_link_groups_ = 0;       // live groups whose path has exactly two links
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another

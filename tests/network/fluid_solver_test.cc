@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <algorithm>
 #include <vector>
 
@@ -119,6 +121,20 @@ TEST(FluidSolver, ExplicitRatesAreServedFirstAndBackfilled) {
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(0), 5);
   EXPECT_DOUBLE_EQ(s.Rate(1), 5);
+}
+
+// Explicit rates asking more than a link has are scaled down together, whatever their order:
+// on a (capacity 10) 8 + 12 = 20 → half each; flow 2 also crosses b, where it asks 12 of 30.
+TEST(FluidSolver, OversubscribedExplicitRatesAreScaledDownTogether) {
+  FluidSolver s({10.0, 30.0});
+  const LinkId a[] = {0}, ab[] = {0, 1};
+  s.Add(0, s.InternPath(a), 100, 0);
+  s.Add(1, s.InternPath(ab), 100, 0);
+  s.SetExplicitRate(1, 12);
+  s.SetExplicitRate(0, 8);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.Rate(0), 4);
+  EXPECT_DOUBLE_EQ(s.Rate(1), 6);  // b has room to spare, but the backfill has nothing on a
 }
 
 TEST(FluidSolver, GroupedFlowsOnOnePathFinishBySize) {
@@ -301,10 +317,11 @@ TEST_P(MaxMinMatchesReference, OnRandomTraffic) {
 INSTANTIATE_TEST_SUITE_P(Paths, MaxMinMatchesReference, ::testing::Values(true, false),
                          [](const auto& info) { return info.param ? "TwoLink" : "Mixed"; });
 
-// Solve() re-fills only the classes at and below the first one that changed, and a dense class
-// re-rates only the groups on links whose level moved. Over a long random history of arrivals,
-// class changes and completions across four classes, every rate must equal what a fresh solver
-// holding the same flows computes from scratch.
+// Solve() re-fills only the classes at and below the first one that changed, a dense class
+// re-rates only the groups on links whose level moved, and dense states are kept up to date
+// between solves. Over a long random history of arrivals, class changes, explicit rates and
+// completions across four classes, every rate must equal what a fresh solver holding the same
+// flows computes from scratch.
 class IncrementalSolveMatchesFreshSolve : public ::testing::TestWithParam<bool> {};
 
 TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
@@ -316,6 +333,7 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
   FluidSolver s(capacity);
   std::vector<std::vector<LinkId>> paths;
   std::vector<FlowId> active;
+  std::map<FlowId, double> explicit_rate;
   auto add_flows = [&](int n) {
     for (int i = 0; i < n; ++i) {
       const auto f = static_cast<FlowId>(paths.size());
@@ -335,7 +353,10 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
   for (int step = 0; step < 300; ++step) {
     s.Solve();
     FluidSolver fresh(capacity);
-    for (FlowId f : active) fresh.Add(f, fresh.InternPath(paths[f]), s.Remaining(f), s.Class(f));
+    for (FlowId f : active) {
+      fresh.Add(f, fresh.InternPath(paths[f]), s.Remaining(f), s.Class(f));
+      if (auto e = explicit_rate.find(f); e != explicit_rate.end()) fresh.SetExplicitRate(f, e->second);
+    }
     fresh.Solve();
     for (FlowId f : active) {
       // Relative, plus an absolute floor for capacity left over by rounding (~1e-16).
@@ -347,11 +368,25 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
     done.clear();
     s.PopCompleted(done);
     std::erase_if(active, [&](FlowId f) { return !s.Active(f); });
+    std::erase_if(explicit_rate, [&](const auto& e) { return !s.Active(e.first); });
     if (step % 5 == 0) add_flows(1 + rng.UniformInt(20));
     if (step % 7 == 0) {
       for (int i = 0; i < 5 && !active.empty(); ++i) {
         s.SetClass(active[rng.UniformInt(active.size())], rng.UniformInt(4));
       }
+    }
+    // Explicit rates for a while (steps 100-199): set on some flows, cleared on others.
+    if (step >= 100 && step < 200 && !active.empty()) {
+      for (int i = 0; i < 8; ++i) {
+        const FlowId f = active[rng.UniformInt(active.size())];
+        const double rate = static_cast<double>(rng.UniformInt(20));
+        s.SetExplicitRate(f, rate);
+        explicit_rate[f] = rate;
+      }
+    }
+    if (step == 200) {
+      for (const auto& [f, rate] : explicit_rate) s.SetExplicitRate(f, -1);
+      explicit_rate.clear();
     }
   }
   EXPECT_GT(checked, 100000);
