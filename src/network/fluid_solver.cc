@@ -400,10 +400,11 @@ void FluidSolver::Solve() {
   // Strict priority: a class's rates depend only on the classes above it. Without explicit
   // rates (whose backfill comes after every class) the classes above the first changed one
   // keep their rates, and the residual capacity they left is restored from the last of them.
-  // Beyond a few dozen classes (unlimited queues) the saved residuals would cost more memory
-  // than they save time.
-  constexpr size_t kMaxResumableClasses = 64;
-  const bool resumable = explicit_groups_.empty() && class_ids_.size() <= kMaxResumableClasses;
+  // The saved residuals take one number per link per class: up to 4 Mi numbers (32 MiB), so
+  // not for the many thousands of classes of some unlimited-queue policies.
+  constexpr size_t kMaxSavedResiduals = size_t{1} << 22;
+  const bool resumable = explicit_groups_.empty() &&
+                         class_ids_.size() * capacity_.size() <= kMaxSavedResiduals;
   auto first = class_ids_.begin();
   if (resumable && dirty_from_ != kNoDirtyClass) {
     first = class_ids_.lower_bound(dirty_from_);
