@@ -221,16 +221,7 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
   // Explicit-rate groups (every solve with them is a full one) keep a dense state of their own
   // for the backfill.
   ClassState& cs = c >= 0 ? class_states_[c] : explicit_state_;
-  if (c < 0) {
-    if (cs.dense) {
-      const size_t cell = CellOf(cs, g);
-      cs.matrix[cell] += delta;
-      cs.line_weight[cell / cs.cols] += delta;
-      cs.line_weight[cs.rows + cell % cs.cols] += delta;
-    }
-    return;
-  }
-  dirty_from_ = std::min(dirty_from_, cs.key);
+  if (c >= 0) dirty_from_ = std::min(dirty_from_, cs.key);
   if (cs.dense) {
     const size_t cell = CellOf(cs, g);
     cs.matrix[cell] += delta;
@@ -239,37 +230,40 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
   }
 }
 
-void FluidSolver::RefreshTop(int32_t g) {
-  Group& grp = groups_[g];
-  while (!grp.heap.empty()) {
-    const HeapEntry& top = grp.heap.front();
-    const Flow& fl = flows_[top.flow];
-    if (fl.group == g && fl.target == top.target) {
-      min_target_[g] = top.target;
-      // Relative to the flow, plus rounding of the group's service counter.
-      min_tol_[g] = kRelativeEpsilon * std::max(fl.size, 1.0) + 1e-12 * top.target;
-      return;
-    }
-    std::pop_heap(grp.heap.begin(), grp.heap.end(), std::greater<>());
-    grp.heap.pop_back();
+namespace {
+// The valid entry at the top of a group's heap after dropping stale ones (nullptr if none).
+template <class Entry, class Valid>
+const Entry* ValidTop(std::vector<Entry>& heap, Valid valid) {
+  while (!heap.empty()) {
+    if (valid(heap.front())) return &heap.front();
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    heap.pop_back();
   }
-  min_target_[g] = kForever;
+  return nullptr;
+}
+
+// Completion (or mark) tolerance: relative to the flow, plus rounding of the service counter.
+double Tolerance(Bytes size, double target) {
+  return kRelativeEpsilon * std::max(size, 1.0) + 1e-12 * std::abs(target);
+}
+}  // namespace
+
+void FluidSolver::RefreshTop(int32_t g) {
+  const HeapEntry* top = ValidTop(groups_[g].heap, [&](const HeapEntry& e) {
+    const Flow& fl = flows_[e.flow];
+    return fl.group == g && fl.target == e.target;
+  });
+  min_target_[g] = top ? top->target : kForever;
+  if (top) min_tol_[g] = Tolerance(flows_[top->flow].size, top->target);
 }
 
 void FluidSolver::RefreshMarkTop(int32_t g) {
-  Group& grp = groups_[g];
-  while (!grp.marks.empty()) {
-    const HeapEntry& top = grp.marks.front();
-    const Flow& fl = flows_[top.flow];
-    if (fl.group == g && fl.mark_gap >= 0 && fl.mark_target == top.target) {
-      min_mark_[g] = top.target;
-      min_mark_tol_[g] = kRelativeEpsilon * std::max(fl.size, 1.0) + 1e-12 * std::abs(top.target);
-      return;
-    }
-    std::pop_heap(grp.marks.begin(), grp.marks.end(), std::greater<>());
-    grp.marks.pop_back();
-  }
-  min_mark_[g] = kForever;
+  const HeapEntry* top = ValidTop(groups_[g].marks, [&](const HeapEntry& e) {
+    const Flow& fl = flows_[e.flow];
+    return fl.group == g && fl.mark_gap >= 0 && fl.mark_target == e.target;
+  });
+  min_mark_[g] = top ? top->target : kForever;
+  if (top) min_mark_tol_[g] = Tolerance(flows_[top->flow].size, top->target);
 }
 
 void FluidSolver::PushMark(FlowId f) {
