@@ -1,6 +1,7 @@
 // Network-only scenarios for policy tests: flows (grouped into coflows) that start at given
 // times between given servers of a big-switch cluster; run to completion and read each flow's
-// finish time. Uses the real Network and the named policy from the registry.
+// finish time. Uses the real Network and the named policy from the registry. The task
+// scheduler's slot-mode signal (for cans) can be given too.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -32,6 +34,10 @@ struct NetworkScenario {
   std::vector<FlowAt> flows;
   std::string policy = "fair";
   NetworkPolicyConfig config;
+  // The slot mode before anything starts, then each (time, mode) switch, applied at that time
+  // before the flows starting then.
+  SlotMode initial_mode = SlotMode::kSufficient;
+  std::vector<std::pair<Seconds, SlotMode>> mode_switches;
 
   // Finish time of every flow, in the order of `flows`.
   std::vector<double> Run() const {
@@ -40,21 +46,27 @@ struct NetworkScenario {
     Cluster cluster(cs);
     Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config, "network"));
     for (const Coflow& c : coflows) net.AddCoflow(c);
+    net.SetSlotMode(initial_mode);
     std::vector<size_t> order(flows.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return flows[a].start < flows[b].start; });
     std::vector<double> finish(flows.size(), -1);
     std::map<FlowId, size_t> index;
-    size_t next = 0;
+    size_t next = 0, next_switch = 0;
     std::vector<FlowId> done;
     for (int guard = 0; guard < 1000000; ++guard) {
       const Seconds t_start = next < order.size() ? flows[order[next]].start : kForever;
-      const Seconds t = std::min(t_start, net.NextEventTime());
+      const Seconds t_switch =
+          next_switch < mode_switches.size() ? mode_switches[next_switch].first : kForever;
+      const Seconds t = std::min({t_start, t_switch, net.NextEventTime()});
       if (t == kForever) break;
       done.clear();
       net.AdvanceTo(t, done);
       for (FlowId f : done) finish[index[f]] = net.now();
+      while (next_switch < mode_switches.size() && mode_switches[next_switch].first <= t) {
+        net.SetSlotMode(mode_switches[next_switch++].second);
+      }
       while (next < order.size() && flows[order[next]].start <= t) {
         const FlowAt& fa = flows[order[next]];
         FlowSpec fs;

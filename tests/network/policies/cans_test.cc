@@ -3,73 +3,16 @@
 // 1 unit/s; server s has uplink "up s" and downlink "down s".
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
-#include "network/network.h"
 #include "network_scenario.h"
 
 namespace slotflow::testing {
 namespace {
 
 constexpr double kTol = 1e-9;
-
-// NetworkScenario's loop, plus the task scheduler's mode signal: `initial` before anything
-// starts, then each (time, mode) switch applied at that time, before flows starting then.
-struct ModeScenario {
-  NetworkScenario base;
-  SlotMode initial = SlotMode::kSufficient;
-  std::vector<std::pair<Seconds, SlotMode>> switches;
-
-  std::vector<double> Run() const {
-    ClusterSpec cs;
-    cs.classes = {ServerClass{.name = "n", .count = base.servers, .slots = 1, .nic = base.nic}};
-    Cluster cluster(cs);
-    Network net(cluster, NetworkPolicyRegistry::Get().Make(base.policy, base.config, "network"));
-    for (const Coflow& c : base.coflows) net.AddCoflow(c);
-    net.SetSlotMode(initial);
-    const auto& flows = base.flows;
-    std::vector<size_t> order(flows.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return flows[a].start < flows[b].start; });
-    std::vector<double> finish(flows.size(), -1);
-    std::map<FlowId, size_t> index;
-    size_t next = 0, next_switch = 0;
-    std::vector<FlowId> done;
-    for (int guard = 0; guard < 1000000; ++guard) {
-      const Seconds t_start = next < order.size() ? flows[order[next]].start : kForever;
-      const Seconds t_switch =
-          next_switch < switches.size() ? switches[next_switch].first : kForever;
-      const Seconds t = std::min({t_start, t_switch, net.NextEventTime()});
-      if (t == kForever) break;
-      done.clear();
-      net.AdvanceTo(t, done);
-      for (FlowId f : done) finish[index[f]] = net.now();
-      while (next_switch < switches.size() && switches[next_switch].first <= t) {
-        net.SetSlotMode(switches[next_switch++].second);
-      }
-      while (next < order.size() && flows[order[next]].start <= t) {
-        const FlowAt& fa = flows[order[next]];
-        FlowSpec fs;
-        fs.src = fa.src;
-        fs.dst = fa.dst;
-        fs.size = fa.size;
-        fs.coflow = fa.coflow;
-        fs.macroflow = fa.macroflow;
-        fs.macroflow_bytes = fa.macroflow_bytes;
-        index[net.StartFlow(fs)] = order[next];
-        ++next;
-      }
-      net.Resolve();
-    }
-    return finish;
-  }
-};
 
 Coflow MakeCoflow(Bytes total) {
   Coflow c;
@@ -86,13 +29,13 @@ NetworkPolicyConfig Unlimited() {
 // Two flows out of server 0 (up 0 is the bottleneck):
 //   a: 0→1, 1 unit, macroflow 0 of 1 unit, in coflow A of 10 units (a big job, a small task);
 //   b: 0→2, 3 units, macroflow 1 of 3 units, in coflow B of 3 units (a small job, a big task).
-ModeScenario SmallTaskOfBigJob(const std::string& policy) {
-  ModeScenario s;
-  s.base.servers = 3;
-  s.base.policy = policy;
-  s.base.config = Unlimited();
-  s.base.coflows = {MakeCoflow(10), MakeCoflow(3)};
-  s.base.flows = {{.start = 0,
+NetworkScenario SmallTaskOfBigJob(const std::string& policy) {
+  NetworkScenario s;
+  s.servers = 3;
+  s.policy = policy;
+  s.config = Unlimited();
+  s.coflows = {MakeCoflow(10), MakeCoflow(3)};
+  s.flows = {{.start = 0,
                    .src = 0,
                    .dst = 1,
                    .size = 1,
@@ -111,8 +54,8 @@ ModeScenario SmallTaskOfBigJob(const std::string& policy) {
 
 // Slots sufficient → coflow priority: B (3) before A (10): b ends at 3, a at 4.
 TEST(CansPolicy, SufficientModeUsesCoflowSize) {
-  ModeScenario s = SmallTaskOfBigJob("cans");
-  s.initial = SlotMode::kSufficient;
+  NetworkScenario s = SmallTaskOfBigJob("cans");
+  s.initial_mode = SlotMode::kSufficient;
   const auto finish = s.Run();
   EXPECT_NEAR(finish[1], 3, kTol);
   EXPECT_NEAR(finish[0], 4, kTol);
@@ -120,8 +63,8 @@ TEST(CansPolicy, SufficientModeUsesCoflowSize) {
 
 // Slots insufficient → macroflow priority: a's task (1) before b's (3): a ends at 1, b at 4.
 TEST(CansPolicy, InsufficientModeUsesMacroflowSize) {
-  ModeScenario s = SmallTaskOfBigJob("cans");
-  s.initial = SlotMode::kInsufficient;
+  NetworkScenario s = SmallTaskOfBigJob("cans");
+  s.initial_mode = SlotMode::kInsufficient;
   const auto finish = s.Run();
   EXPECT_NEAR(finish[0], 1, kTol);
   EXPECT_NEAR(finish[1], 4, kTol);
@@ -130,9 +73,9 @@ TEST(CansPolicy, InsufficientModeUsesMacroflowSize) {
 // A switch re-classes the flows already running: sufficient until 1 (b runs, 2 units left),
 // then insufficient: a takes up 0 and ends at 2; b resumes and ends at 4.
 TEST(CansPolicy, ModeSwitchReclassesActiveFlows) {
-  ModeScenario s = SmallTaskOfBigJob("cans");
-  s.initial = SlotMode::kSufficient;
-  s.switches = {{1.0, SlotMode::kInsufficient}};
+  NetworkScenario s = SmallTaskOfBigJob("cans");
+  s.initial_mode = SlotMode::kSufficient;
+  s.mode_switches = {{1.0, SlotMode::kInsufficient}};
   const auto finish = s.Run();
   EXPECT_NEAR(finish[0], 2, kTol);
   EXPECT_NEAR(finish[1], 4, kTol);
@@ -140,15 +83,15 @@ TEST(CansPolicy, ModeSwitchReclassesActiveFlows) {
 
 // The ablations ignore the mode: (C) always coflow size, (M) always macroflow size.
 TEST(CansPolicy, AblationsIgnoreTheMode) {
-  ModeScenario c = SmallTaskOfBigJob("cans-coflow");
-  c.initial = SlotMode::kInsufficient;
+  NetworkScenario c = SmallTaskOfBigJob("cans-coflow");
+  c.initial_mode = SlotMode::kInsufficient;
   const auto fc = c.Run();
   EXPECT_NEAR(fc[1], 3, kTol);
   EXPECT_NEAR(fc[0], 4, kTol);
 
-  ModeScenario m = SmallTaskOfBigJob("cans-macroflow");
-  m.initial = SlotMode::kSufficient;
-  m.switches = {{0.5, SlotMode::kInsufficient}, {0.75, SlotMode::kSufficient}};
+  NetworkScenario m = SmallTaskOfBigJob("cans-macroflow");
+  m.initial_mode = SlotMode::kSufficient;
+  m.mode_switches = {{0.5, SlotMode::kInsufficient}, {0.75, SlotMode::kSufficient}};
   const auto fm = m.Run();
   EXPECT_NEAR(fm[0], 1, kTol);
   EXPECT_NEAR(fm[1], 4, kTol);
@@ -158,13 +101,13 @@ TEST(CansPolicy, AblationsIgnoreTheMode) {
 // server 3), 1 unit each, both at 0; both are macroflows of 1 unit in coflow A (2 units).
 // fair: both at 1/2 → both end at 2. cans, slots insufficient, unlimited queues: each
 // macroflow is its own class, Ra1 (the lower task id) first: Ra1 ends at 1, Ra2 at 2.
-ModeScenario DuopolyFig1(const std::string& policy) {
-  ModeScenario s;
-  s.base.servers = 4;
-  s.base.policy = policy;
-  s.base.config = Unlimited();
-  s.base.coflows = {MakeCoflow(2)};
-  s.base.flows = {{.start = 0,
+NetworkScenario DuopolyFig1(const std::string& policy) {
+  NetworkScenario s;
+  s.servers = 4;
+  s.policy = policy;
+  s.config = Unlimited();
+  s.coflows = {MakeCoflow(2)};
+  s.flows = {{.start = 0,
                    .src = 0,
                    .dst = 2,
                    .size = 1,
@@ -178,7 +121,7 @@ ModeScenario DuopolyFig1(const std::string& policy) {
                    .coflow = 0,
                    .macroflow = 1,
                    .macroflow_bytes = 1}};
-  s.initial = SlotMode::kInsufficient;
+  s.initial_mode = SlotMode::kInsufficient;
   return s;
 }
 
@@ -196,8 +139,8 @@ TEST(CansPolicy, DuopolyFig1MacroflowPriority) {
 
 // The tie-break follows the task id, not the order the flows were started in.
 TEST(CansPolicy, EqualMacroflowsTieBreakByTaskId) {
-  ModeScenario s = DuopolyFig1("cans");
-  std::swap(s.base.flows[0].macroflow, s.base.flows[1].macroflow);
+  NetworkScenario s = DuopolyFig1("cans");
+  std::swap(s.flows[0].macroflow, s.flows[1].macroflow);
   const auto finish = s.Run();
   EXPECT_NEAR(finish[1], 1, kTol);
   EXPECT_NEAR(finish[0], 2, kTol);
@@ -208,13 +151,13 @@ TEST(CansPolicy, EqualMacroflowsTieBreakByTaskId) {
 //   1-unit flow ends at 2, the 2-unit one has 1 left → ends at 3.
 //   Unlimited: 1 before 2: ends at 1 and 3.
 //   8 queues with thresholds 1.5, ×2: class 0 (< 1.5) and class 1 ([1.5, 3)) → as unlimited.
-ModeScenario TwoMacroflows(const NetworkPolicyConfig& config) {
-  ModeScenario s;
-  s.base.servers = 3;
-  s.base.policy = "cans";
-  s.base.config = config;
-  s.base.coflows = {MakeCoflow(3)};
-  s.base.flows = {{.start = 0,
+NetworkScenario TwoMacroflows(const NetworkPolicyConfig& config) {
+  NetworkScenario s;
+  s.servers = 3;
+  s.policy = "cans";
+  s.config = config;
+  s.coflows = {MakeCoflow(3)};
+  s.flows = {{.start = 0,
                    .src = 0,
                    .dst = 1,
                    .size = 1,
@@ -228,7 +171,7 @@ ModeScenario TwoMacroflows(const NetworkPolicyConfig& config) {
                    .coflow = 0,
                    .macroflow = 1,
                    .macroflow_bytes = 2}};
-  s.initial = SlotMode::kInsufficient;
+  s.initial_mode = SlotMode::kInsufficient;
   return s;
 }
 
@@ -258,12 +201,12 @@ TEST(CansPolicy, EightQueuesWithSmallThresholdsSeparate) {
 // 0; b (macroflow 3) starts at 2, when a has only 2 left. b still outranks a: b ends at 5,
 // a at 7 (SRPT would finish a at 4).
 TEST(CansPolicy, PrioritiesAreFixedAtStart) {
-  ModeScenario s;
-  s.base.servers = 3;
-  s.base.policy = "cans";
-  s.base.config = Unlimited();
-  s.base.coflows = {MakeCoflow(4), MakeCoflow(3)};
-  s.base.flows = {{.start = 0,
+  NetworkScenario s;
+  s.servers = 3;
+  s.policy = "cans";
+  s.config = Unlimited();
+  s.coflows = {MakeCoflow(4), MakeCoflow(3)};
+  s.flows = {{.start = 0,
                    .src = 0,
                    .dst = 1,
                    .size = 4,
@@ -277,7 +220,7 @@ TEST(CansPolicy, PrioritiesAreFixedAtStart) {
                    .coflow = 1,
                    .macroflow = 1,
                    .macroflow_bytes = 3}};
-  s.initial = SlotMode::kInsufficient;
+  s.initial_mode = SlotMode::kInsufficient;
   const auto finish = s.Run();
   EXPECT_NEAR(finish[1], 5, kTol);
   EXPECT_NEAR(finish[0], 7, kTol);
@@ -286,12 +229,12 @@ TEST(CansPolicy, PrioritiesAreFixedAtStart) {
 // A flow without a coflow (a map input read) is a coflow of its own size: in sufficient mode
 // the 1-unit read beats a flow of a 5-unit coflow: read ends at 1, shuffle flow (2) at 3.
 TEST(CansPolicy, FlowWithoutCoflowIsACoflowOfItsOwnSize) {
-  ModeScenario s;
-  s.base.servers = 3;
-  s.base.policy = "cans";
-  s.base.config = Unlimited();
-  s.base.coflows = {MakeCoflow(5)};
-  s.base.flows = {
+  NetworkScenario s;
+  s.servers = 3;
+  s.policy = "cans";
+  s.config = Unlimited();
+  s.coflows = {MakeCoflow(5)};
+  s.flows = {
       {.start = 0,
        .src = 0,
        .dst = 1,
