@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Whole-run benchmarks (issue 2): the Facebook coflow trace in network mode under per-flow fair
-# sharing, and as jobs on 50 servers x 4 slots with a 1 Gbps big switch. Prints wall time,
-# events per second and peak memory (GNU time) for each.
+# Whole-run benchmarks (issues 2, 3): the Facebook coflow trace in network mode under per-flow
+# fair sharing and under a coflow priority policy (tcf, 8 classes), and as jobs on 50 servers
+# x 4 slots with a 1 Gbps big switch. Prints wall time, events per second and peak memory
+# (GNU time) for each.
 #   bench/whole_run.sh [path/to/slotflow] [path/to/FB2010-1Hr-150-0.txt]
 set -euo pipefail
 bin=${1:-./build/slotflow}
@@ -26,4 +27,5 @@ print(f"{sys.argv[3]:<34} wall {s['wall_s']:7.2f} s   events {s['events']:>8}   
 PY
 }
 run "fb-network-fair" --mode network --network fair
+run "fb-network-tcf" --mode network --network tcf
 run "fb-jobs-50x4-greedy-fair" --servers 50 --slots 4 --nic 1Gbps --topology big-switch
