@@ -519,11 +519,6 @@ void FluidSolver::DropAllDense() {
 // other links of those groups. Links are few (two per server) while groups are many, so each
 // round finds the minimum by a linear scan over the links still carrying unfrozen groups.
 void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
-  if (DenseFits(groups.size(), 4)) {
-    BuildDense(scratch_dense_, groups);
-    FillDense(scratch_dense_, groups, add);
-    return;
-  }
   touched_.clear();
   for (int32_t g : groups) {
     for (LinkId l : GroupLinks(g)) {
@@ -682,7 +677,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
   while (static_cast<int64_t>(reciprocal_.size()) <= heaviest) {
     reciprocal_.push_back(1.0 / static_cast<double>(reciprocal_.size()));
   }
-  auto Reciprocal = [&](int64_t w) { return reciprocal_[w]; };
+  auto reciprocal = [&](int64_t w) { return reciprocal_[w]; };
   int32_t round = 0;
   // Closes open link lk at `level` (kForever: emptied by others without being a bottleneck).
   auto close = [&](LinkId lk, double level) {
@@ -704,7 +699,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
     if (weight_[l2] == 0) {
       close(l2, kForever);
     } else {
-      open_share_[open_pos_[l2]] = std::max(0.0, residual_[l2]) * Reciprocal(weight_[l2]);
+      open_share_[open_pos_[l2]] = std::max(0.0, residual_[l2]) * reciprocal(weight_[l2]);
     }
   };
   while (!open_.empty()) {

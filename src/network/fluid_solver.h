@@ -154,9 +154,9 @@ class FluidSolver {
   void RefreshTop(int32_t g);
   void RefreshMarkTop(int32_t g);
   void PushMark(FlowId f);
-  // Fills one class on residual_, densely or not.
+  // Fills one class on residual_, densely (FillDense) or not (WaterFill).
   void FillClass(ClassState& cs);
-  // Max-min water-filling of `groups` on residual_; `add` backfills on top of current rates.
+  // Max-min water-filling of any `groups` on residual_; `add` backfills on top of current rates.
   void WaterFill(std::span<const int32_t> groups, bool add);
   // True when every live group crosses exactly two links and no link is first on one path and
   // second on another, so a class can be held as a dense (first link x second link) matrix;
@@ -166,7 +166,7 @@ class FluidSolver {
   void BuildDense(ClassState& cs, std::span<const int32_t> groups) const;
   void DropAllDense();
   // The max-min fill of a dense class: freezing a link is a row or column scan of the matrix,
-  // and a group's rate is the level of whichever of its two links froze first.
+  // and a group's rate is the lower freeze level of its two links.
   void FillDense(ClassState& cs, std::span<const int32_t> groups, bool add);
   // Rates of a dense class's groups from the link levels of the fill just done: all of them,
   // or (incremental) only those on a row or column whose level changed, plus new groups.
@@ -249,11 +249,10 @@ class FluidSolver {
   std::vector<LinkId> dirty_links_;
   std::vector<double> min_tree_;  // FreezeWithMinTree: shares at the leaves, minima above
   // Dense fills: the row (first link) or column (second link) of each link that ever appeared
-  // on a two-link path (-1 = none), the links of each row/column, a scratch dense state for
-  // backfills, and each link's freeze level and order.
+  // on a two-link path (-1 = none), the links of each row/column, and each link's freeze level
+  // and order.
   std::vector<int32_t> row_of_, col_of_;
   std::vector<LinkId> row_link_, col_link_;
-  ClassState scratch_dense_;
   std::vector<double> level_;
   std::vector<double> reciprocal_;  // 1/w for member counts w (entry 0 unused)
   std::vector<double> demand_;      // explicit rates asked of each link
