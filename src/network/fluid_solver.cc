@@ -385,12 +385,69 @@ void FluidSolver::SetExplicitRate(FlowId f, BytesPerSecond rate) {
   Join(f, GroupFor(fl.path, fl.cls, now ? f : -1), rem);
 }
 
+void FluidSolver::CompactGroups() {
+  // Move the highest live groups into the lowest free ids until the live ids are 0..live-1.
+  for (int32_t from = hi_ - 1; from >= live_group_count_; --from) {
+    if (!groups_[from].live) continue;
+    std::pop_heap(free_groups_.begin(), free_groups_.end(), std::greater<>());
+    const int32_t to = free_groups_.back();
+    free_groups_.pop_back();
+    MoveGroup(from, to);
+  }
+  hi_ = live_group_count_;
+  free_groups_.clear();
+  for (auto g = static_cast<int32_t>(groups_.size()); g-- > hi_;) free_groups_.push_back(g);
+  std::make_heap(free_groups_.begin(), free_groups_.end(), std::greater<>());
+}
+
+void FluidSolver::MoveGroup(int32_t from, int32_t to) {
+  groups_[to] = std::move(groups_[from]);
+  groups_[from] = Group{};
+  Group& grp = groups_[to];
+  for (const HeapEntry& e : grp.heap) {
+    if (flows_[e.flow].group == from) flows_[e.flow].group = to;
+  }
+  count_[to] = count_[from];
+  rate_[to] = rate_[from];
+  service_[to] = service_[from];
+  min_target_[to] = min_target_[from];
+  min_tol_[to] = min_tol_[from];
+  min_mark_[to] = min_mark_[from];
+  min_mark_tol_[to] = min_mark_tol_[from];
+  explicit_rate_[to] = explicit_rate_[from];
+  group_class_[to] = group_class_[from];
+  group_pos_[to] = group_pos_[from];
+  std::copy_n(&group_links_[from * kMaxPathLinks], kMaxPathLinks, &group_links_[to * kMaxPathLinks]);
+  group_index_[GroupKey{grp.path, grp.cls, grp.explicit_flow}] = to;
+  const int32_t c = group_class_[to];
+  if (c < 0) {
+    explicit_groups_[group_pos_[to]] = to;
+  } else {
+    ClassState& cs = class_states_[c];
+    cs.groups[group_pos_[to]] = to;
+    if (cs.dense) cs.cell_group[CellOf(cs, to)] = to;
+    std::replace(cs.fresh.begin(), cs.fresh.end(), from, to);
+  }
+  std::replace(due_.begin(), due_.end(), from, to);
+  std::replace(mark_due_.begin(), mark_due_.end(), from, to);
+  mark_due_flag_[to] = mark_due_flag_[from];
+  mark_due_flag_[from] = 0;
+  // The old slot reads as dead to the whole-array passes.
+  count_[from] = 0;
+  rate_[from] = 0;
+  min_target_[from] = kForever;
+  min_mark_[from] = kForever;
+  group_class_[from] = -1;
+}
+
 void FluidSolver::Solve() {
   if (!dirty_) {
     if (marks_dirty_) ComputeNextMark();
     return;
   }
   dirty_ = false;
+  // Ids freed below hi_ make every whole-array pass longer; repack when over a third are dead.
+  if (hi_ > 64 && 2 * hi_ > 3 * live_group_count_) CompactGroups();
   // Strict priority: a class's rates depend only on the classes above it. Without explicit
   // rates (whose backfill comes after every class) the classes above the first changed one
   // keep their rates, and the residual capacity they left is restored from the last of them.

@@ -150,6 +150,9 @@ class FluidSolver {
   void Join(FlowId f, int32_t g, Bytes remaining);
   void Leave(FlowId f);
   void DropGroup(int32_t g);
+  // Renumbers the live groups to 0..live-1 (MoveGroup moves one, fixing every reference).
+  void CompactGroups();
+  void MoveGroup(int32_t from, int32_t to);
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
   void RefreshMarkTop(int32_t g);
