@@ -12,6 +12,12 @@
 
 #include "common/error.h"
 
+// A fresh identifier per use, for the static variables of the SLOTFLOW_REGISTER_* macros (so
+// one file may register several names).
+#define SLOTFLOW_CONCAT_INNER(a, b) a##b
+#define SLOTFLOW_CONCAT(a, b) SLOTFLOW_CONCAT_INNER(a, b)
+#define SLOTFLOW_UNIQUE_NAME(prefix) SLOTFLOW_CONCAT(prefix, __COUNTER__)
+
 namespace slotflow {
 
 template <class Product, class Config>

@@ -61,7 +61,7 @@ double NextThreshold(double key, int queues, Bytes first_threshold, double multi
 }  // namespace slotflow
 
 #define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, type)           \
-  static const bool slotflow_registered_network_policy =                    \
+  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_network_policy_) = \
       ::slotflow::NetworkPolicyRegistry::Get().Add(                         \
           name, description, [](const ::slotflow::NetworkPolicyConfig& c) { \
             return std::unique_ptr<::slotflow::NetworkPolicy>(new type(c)); \

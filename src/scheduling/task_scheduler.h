@@ -45,7 +45,7 @@ using TaskSchedulerRegistry = Registry<TaskScheduler, TaskSchedulerConfig>;
 }  // namespace slotflow
 
 #define SLOTFLOW_REGISTER_TASK_SCHEDULER(name, description, type)           \
-  static const bool slotflow_registered_task_scheduler =                    \
+  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_task_scheduler_) = \
       ::slotflow::TaskSchedulerRegistry::Get().Add(                         \
           name, description, [](const ::slotflow::TaskSchedulerConfig& c) { \
             return std::unique_ptr<::slotflow::TaskScheduler>(new type(c)); \

@@ -183,24 +183,20 @@ class CansPolicy : public NetworkPolicy {
 };
 
 template <Which kWhich>
-std::unique_ptr<NetworkPolicy> MakeCans(const NetworkPolicyConfig& config) {
-  return std::make_unique<CansPolicy>(config, kWhich);
-}
-
-// SLOTFLOW_REGISTER_NETWORK_POLICY defines one fixed variable name, so it registers one name per
-// file; the three variants are added here directly.
-const bool cans_registered = [] {
-  auto& registry = NetworkPolicyRegistry::Get();
-  registry.Add("cans",
-               "Duopoly cans: coflow-size priority when slots suffice, macroflow-size priority "
-               "when they do not (fixed at flow start)",
-               MakeCans<Which::kByMode>);
-  registry.Add("cans-coflow", "cans ablation (C): always coflow-size priority",
-               MakeCans<Which::kCoflow>);
-  registry.Add("cans-macroflow", "cans ablation (M): always macroflow-size priority",
-               MakeCans<Which::kMacroflow>);
-  return true;
-}();
+class CansAs : public CansPolicy {
+ public:
+  explicit CansAs(const NetworkPolicyConfig& config) : CansPolicy(config, kWhich) {}
+};
 
 }  // namespace
+
+SLOTFLOW_REGISTER_NETWORK_POLICY("cans",
+                                 "Duopoly cans: coflow-size priority when slots suffice, "
+                                 "macroflow-size priority when they do not (fixed at flow start)",
+                                 CansAs<Which::kByMode>);
+SLOTFLOW_REGISTER_NETWORK_POLICY("cans-coflow", "cans ablation (C): always coflow-size priority",
+                                 CansAs<Which::kCoflow>);
+SLOTFLOW_REGISTER_NETWORK_POLICY("cans-macroflow",
+                                 "cans ablation (M): always macroflow-size priority",
+                                 CansAs<Which::kMacroflow>);
 }  // namespace slotflow

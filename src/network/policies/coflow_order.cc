@@ -143,25 +143,15 @@ class Keyed : public CoflowOrderPolicy {
 
 }  // namespace
 
-static const bool slotflow_registered_coflow_orders = [] {
-  auto& r = NetworkPolicyRegistry::Get();
-  auto add = [&](const char* name, const char* description, auto tag) {
-    using Policy = Keyed<decltype(tag)::value>;
-    r.Add(name, description, [](const NetworkPolicyConfig& c) {
-      return std::unique_ptr<NetworkPolicy>(new Policy(c));
-    });
-  };
-  add("coflow-fifo", "coflows in arrival order (FIFO)",
-      std::integral_constant<CoflowKey, CoflowKey::kArrival>{});
-  add("scf", "shortest coflow first (largest flow)",
-      std::integral_constant<CoflowKey, CoflowKey::kLength>{});
-  add("ncf", "narrowest coflow first (fewest flows)",
-      std::integral_constant<CoflowKey, CoflowKey::kWidth>{});
-  add("tcf", "smallest total coflow first (total bytes)",
-      std::integral_constant<CoflowKey, CoflowKey::kTotal>{});
-  add("lcf", "lightest-bottleneck coflow first (most bytes on one link)",
-      std::integral_constant<CoflowKey, CoflowKey::kBottleneck>{});
-  return true;
-}();
+SLOTFLOW_REGISTER_NETWORK_POLICY("coflow-fifo", "coflows in arrival order (FIFO)",
+                                 Keyed<CoflowKey::kArrival>);
+SLOTFLOW_REGISTER_NETWORK_POLICY("scf", "shortest coflow first (largest flow)",
+                                 Keyed<CoflowKey::kLength>);
+SLOTFLOW_REGISTER_NETWORK_POLICY("ncf", "narrowest coflow first (fewest flows)",
+                                 Keyed<CoflowKey::kWidth>);
+SLOTFLOW_REGISTER_NETWORK_POLICY("tcf", "smallest total coflow first (total bytes)",
+                                 Keyed<CoflowKey::kTotal>);
+SLOTFLOW_REGISTER_NETWORK_POLICY("lcf", "lightest-bottleneck coflow first (most bytes on one link)",
+                                 Keyed<CoflowKey::kBottleneck>);
 
 }  // namespace slotflow

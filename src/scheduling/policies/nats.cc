@@ -253,10 +253,8 @@ class NatsL0Scheduler : public NatsScheduler {
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER("nats", "Duopoly's network-aware placement with slot reservation",
                                  NatsL0Scheduler);
-static const bool slotflow_registered_nats_all_ready = TaskSchedulerRegistry::Get().Add(
+SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "nats-all-ready", "nats with the all-ready-tasks mode signal (Duopoly's ablation (A))",
-    [](const TaskSchedulerConfig& c) {
-      return std::unique_ptr<TaskScheduler>(new NatsAllReadyScheduler(c));
-    });
+    NatsAllReadyScheduler);
 
 }  // namespace slotflow
