@@ -54,10 +54,6 @@ void FlowThresholdPolicy::OnFlowsStarted(Network& net, std::span<const FlowId> f
   }
 }
 
-void FlowThresholdPolicy::OnFlowsFinished(Network& /*net*/, std::span<const FlowId> /*flows*/) {
-  // Completing clears a flow's mark.
-}
-
 void FlowThresholdPolicy::BeforeSolve(Network& net) {
   if (Unlimited()) {
     for (FlowId f : net.active_flows()) net.SetClass(f, ClassOf(Quantity(net, f)));

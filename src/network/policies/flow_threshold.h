@@ -5,10 +5,10 @@
 //    class when its bytes sent reach the mark where the quantity crosses the threshold at the
 //    end of its class: LAS demotes at sent = T·E^k, SRPT promotes at sent = size − T·E^(k−1).
 //    The solver's byte marks (FluidSolver::SetMark) find the flows that got there without
-//    scanning the others. LAS schedules
-//    the exact crossing moment as an event (issue 3); SRPT re-ranks at arrivals and completions,
-//    so a promotion waits for the next one. The fluid's byte counts are exact only up to
-//    rounding, so a quantity within a relative 1e-9 of a threshold counts as past it.
+//    scanning the others. LAS schedules the exact crossing moment as an event (issue 3); SRPT
+//    re-ranks at arrivals and completions, so a promotion waits for the next one. The fluid's
+//    byte counts are exact only up to rounding, so a quantity within a relative 1e-9 of a
+//    threshold counts as past it. A flow's mark goes when it completes.
 //  - Unlimited queues: class = floor(quantity), recomputed at every event. Between events the
 //    classes are frozen; flows with equal (floored) quantities on one path share one class and
 //    split the bandwidth max-min.
@@ -31,7 +31,6 @@ class FlowThresholdPolicy : public NetworkPolicy {
   FlowThresholdPolicy(const NetworkPolicyConfig& config, Rank rank);
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override;
-  void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override;
   void BeforeSolve(Network& net) override;
   Seconds NextReclassifyTime(const Network& net) override;
 
