@@ -2,9 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "common/random.h"
@@ -124,7 +123,7 @@ TEST(FluidSolver, ExplicitRatesAreServedFirstAndBackfilled) {
 }
 
 // Explicit rates asking more than a link has are scaled down together, whatever their order:
-// on a (capacity 10) 8 + 12 = 20 → half each; flow 2 also crosses b, where it asks 12 of 30.
+// on a (capacity 10) 8 + 12 = 20 → half each; flow 1 also crosses b, where it asks 12 of 30.
 TEST(FluidSolver, OversubscribedExplicitRatesAreScaledDownTogether) {
   FluidSolver s({10.0, 30.0});
   const LinkId a[] = {0}, ab[] = {0, 1};
@@ -190,7 +189,7 @@ TEST(FluidSolver, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
   s.TakeMarked(out);
   EXPECT_EQ(out, (std::vector<FlowId>{1}));
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 0: 5 sent, 10 to go... at 5/s
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 0: 5 sent, its mark at 10, 5/s
   // Flow 0 moves behind flow 1 with 5 sent; its mark (10 sent) stays: flow 1 takes the link
   // until it ends at 1 + 35/10 = 4.5, then flow 0 needs 5 more bytes at 10/s → 5.
   s.SetClass(0, 1);
