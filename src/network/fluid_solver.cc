@@ -794,18 +794,24 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
   if (!incremental) {
     for (int32_t g : groups) rate_[g] = add ? rate_[g] + rate_of(g) : rate_of(g);
   } else {
+    // Each row's and column's new level, so a cell's rate needs no look-up of its group's links.
+    line_new_level_.resize(rows + cols);
+    for (size_t r = 0; r < rows; ++r) line_new_level_[r] = level_[row_link_[r]];
+    for (size_t c = 0; c < cols; ++c) line_new_level_[rows + c] = level_[col_link_[c]];
+    const double* row_level = line_new_level_.data();
+    const double* col_level = row_level + rows;
     for (size_t r = 0; r < rows; ++r) {
-      if (cs.line_weight[r] == 0 || level_[row_link_[r]] == cs.line_level[r]) continue;
+      if (cs.line_weight[r] == 0 || row_level[r] == cs.line_level[r]) continue;
       const int32_t* cell = &cs.cell_group[r * cols];
       for (size_t c = 0; c < cols; ++c) {
-        if (cell[c] >= 0) rate_[cell[c]] = rate_of(cell[c]);
+        if (cell[c] >= 0) rate_[cell[c]] = std::min(row_level[r], col_level[c]);
       }
     }
     for (size_t c = 0; c < cols; ++c) {
-      if (cs.line_weight[rows + c] == 0 || level_[col_link_[c]] == cs.line_level[rows + c]) continue;
+      if (cs.line_weight[rows + c] == 0 || col_level[c] == cs.line_level[rows + c]) continue;
       for (size_t r = 0; r < rows; ++r) {
         const int32_t g = cs.cell_group[r * cols + c];
-        if (g >= 0) rate_[g] = rate_of(g);
+        if (g >= 0) rate_[g] = std::min(row_level[r], col_level[c]);
       }
     }
     for (int32_t g : cs.fresh) {

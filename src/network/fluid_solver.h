@@ -257,6 +257,7 @@ class FluidSolver {
   std::vector<int32_t> row_of_, col_of_;
   std::vector<LinkId> row_link_, col_link_;
   std::vector<double> level_;
+  std::vector<double> line_new_level_;  // RateDenseGroups: level per row, then per column
   std::vector<double> reciprocal_;  // 1/w for member counts w (entry 0 unused)
   std::vector<double> demand_;      // explicit rates asked of each link
   std::vector<int32_t> freeze_round_;
