@@ -148,7 +148,7 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     group_pos_[g] = static_cast<int32_t>(cs.groups.size());
     cs.groups.push_back(g);
     if (cs.dense && links.size() == 2 && row_of_[links[0]] >= 0 && col_of_[links[1]] >= 0) {
-      cs.cell_group[CellOf(cs, g)] = g;
+      SetCellGroup(cs, CellOf(cs, g), g);
       cs.fresh.push_back(g);
     }
   }
@@ -187,7 +187,7 @@ void FluidSolver::DropGroup(int32_t g) {
   list.pop_back();
   if (grp.explicit_flow < 0 && class_states_[group_class_[g]].dense) {
     ClassState& cs = class_states_[group_class_[g]];
-    cs.cell_group[CellOf(cs, g)] = -1;
+    SetCellGroup(cs, CellOf(cs, g), -1);
   }
   if (grp.explicit_flow < 0 && list.empty()) {
     ClassState& cs = class_states_[group_class_[g]];
@@ -225,6 +225,7 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
   if (cs.dense) {
     const size_t cell = CellOf(cs, g);
     cs.matrix[cell] += delta;
+    cs.matrix_t[(cell % cs.cols) * cs.rows + cell / cs.cols] += delta;
     cs.line_weight[cell / cs.cols] += delta;
     cs.line_weight[cs.rows + cell % cs.cols] += delta;
   }
@@ -425,7 +426,7 @@ void FluidSolver::MoveGroup(int32_t from, int32_t to) {
   } else {
     ClassState& cs = class_states_[c];
     cs.groups[group_pos_[to]] = to;
-    if (cs.dense) cs.cell_group[CellOf(cs, to)] = to;
+    if (cs.dense) SetCellGroup(cs, CellOf(cs, to), to);
     std::replace(cs.fresh.begin(), cs.fresh.end(), from, to);
   }
   std::replace(due_.begin(), due_.end(), from, to);
@@ -552,12 +553,15 @@ void FluidSolver::BuildDense(ClassState& cs, std::span<const int32_t> groups) co
   cs.rows = row_link_.size();
   cs.cols = col_link_.size();
   cs.matrix.assign(cs.rows * cs.cols, 0);
+  cs.matrix_t.assign(cs.rows * cs.cols, 0);
   cs.cell_group.assign(cs.rows * cs.cols, -1);
+  cs.cell_group_t.assign(cs.rows * cs.cols, -1);
   cs.line_weight.assign(cs.rows + cs.cols, 0);
   for (int32_t g : groups) {
     const size_t cell = CellOf(cs, g);
     cs.matrix[cell] += count_[g];
-    cs.cell_group[cell] = g;
+    cs.matrix_t[(cell % cs.cols) * cs.rows + cell / cs.cols] += count_[g];
+    SetCellGroup(cs, cell, g);
     cs.line_weight[cell / cs.cols] += count_[g];
     cs.line_weight[cs.rows + cell % cs.cols] += count_[g];
   }
@@ -770,8 +774,8 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
       const int32_t* row = &cs.matrix[row_of_[l] * cols];
       for (size_t c = 0; c < cols; ++c) charge(col_link_[c], row[c], share);
     } else {
-      const size_t c = col_of_[l];
-      for (size_t r = 0; r < rows; ++r) charge(row_link_[r], cs.matrix[r * cols + c], share);
+      const int32_t* col = &cs.matrix_t[col_of_[l] * rows];
+      for (size_t r = 0; r < rows; ++r) charge(row_link_[r], col[r], share);
     }
   }
   RateDenseGroups(cs, groups, add, /*incremental=*/!add && cs.has_levels);
@@ -809,9 +813,9 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
     }
     for (size_t c = 0; c < cols; ++c) {
       if (cs.line_weight[rows + c] == 0 || col_level[c] == cs.line_level[rows + c]) continue;
+      const int32_t* cell = &cs.cell_group_t[c * rows];
       for (size_t r = 0; r < rows; ++r) {
-        const int32_t g = cs.cell_group[r * cols + c];
-        if (g >= 0) rate_[g] = std::min(row_level[r], col_level[c]);
+        if (cell[r] >= 0) rate_[cell[r]] = std::min(row_level[r], col_level[c]);
       }
     }
     for (int32_t g : cs.fresh) {

@@ -123,7 +123,9 @@ class FluidSolver {
     bool dense = false;
     size_t rows = 0, cols = 0;
     std::vector<int32_t> matrix;
+    std::vector<int32_t> matrix_t;  // the same counts, column by column
     std::vector<int32_t> cell_group;
+    std::vector<int32_t> cell_group_t;  // the same, column by column
     std::vector<int64_t> line_weight;
     // Each row's and column's level in the last dense fill (valid if has_levels), and groups
     // created since: a group's rate is the lower level of its two links, so the next fill
@@ -174,6 +176,10 @@ class FluidSolver {
   // Rates of a dense class's groups from the link levels of the fill just done: all of them,
   // or (incremental) only those on a row or column whose level changed, plus new groups.
   void RateDenseGroups(ClassState& cs, std::span<const int32_t> groups, bool add, bool incremental);
+  static void SetCellGroup(ClassState& cs, size_t cell, int32_t g) {
+    cs.cell_group[cell] = g;
+    cs.cell_group_t[(cell % cs.cols) * cs.rows + cell / cs.cols] = g;
+  }
   size_t CellOf(const ClassState& cs, int32_t g) const {
     const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
     return row_of_[links[0]] * cs.cols + col_of_[links[1]];
