@@ -480,13 +480,15 @@ void FluidSolver::Solve() {
       for (LinkId l : GroupLinks(g)) demand_[l] += explicit_rate_[g];
     }
     const auto links = static_cast<LinkId>(capacity_.size());
+    // Sums that exceed a link by rounding only (MADD fills links exactly) are not scaled.
+    auto over_link = [&](LinkId l) { return demand_[l] > residual_[l] * (1 + 1e-12); };
     bool over = false;
-    for (LinkId l = 0; l < links; ++l) over |= demand_[l] > residual_[l];
+    for (LinkId l = 0; l < links; ++l) over |= over_link(l);
     for (int32_t g : explicit_groups_) {
       double scale = 1;
       if (over) {
         for (LinkId l : GroupLinks(g)) {
-          if (demand_[l] > residual_[l]) scale = std::min(scale, std::max(0.0, residual_[l]) / demand_[l]);
+          if (over_link(l)) scale = std::min(scale, std::max(0.0, residual_[l]) / demand_[l]);
         }
       }
       rate_[g] = explicit_rate_[g] * scale;
