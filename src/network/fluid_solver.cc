@@ -52,7 +52,7 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       col_of_(capacity_.size(), -1),
       level_(capacity_.size(), 0),
       demand_(capacity_.size(), 0),
-      freeze_round_(capacity_.size(), -1) {
+      link_closed_(capacity_.size(), 0) {
   path_begin_.push_back(0);
 }
 
@@ -203,11 +203,7 @@ void FluidSolver::DropGroup(int32_t g) {
   grp.heap.shrink_to_fit();
   grp.marks.clear();
   grp.marks.shrink_to_fit();
-  count_[g] = 0;
-  rate_[g] = 0;
-  min_target_[g] = kForever;
-  min_mark_[g] = kForever;
-  group_class_[g] = -1;
+  ClearSlot(g);
   --live_group_count_;
   free_groups_.push_back(g);
   std::push_heap(free_groups_.begin(), free_groups_.end(), std::greater<>());
@@ -222,13 +218,14 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
   // for the backfill.
   ClassState& cs = c >= 0 ? class_states_[c] : explicit_state_;
   if (c >= 0) dirty_from_ = std::min(dirty_from_, cs.key);
-  if (cs.dense) {
-    const size_t cell = CellOf(cs, g);
-    cs.matrix[cell] += delta;
-    cs.matrix_t[(cell % cs.cols) * cs.rows + cell / cs.cols] += delta;
-    cs.line_weight[cell / cs.cols] += delta;
-    cs.line_weight[cs.rows + cell % cs.cols] += delta;
-  }
+  if (cs.dense) AddToCell(cs, CellOf(cs, g), delta);
+}
+
+void FluidSolver::AddToCell(ClassState& cs, size_t cell, int32_t delta) {
+  cs.matrix[cell] += delta;
+  cs.matrix_t[(cell % cs.cols) * cs.rows + cell / cs.cols] += delta;
+  cs.line_weight[cell / cs.cols] += delta;
+  cs.line_weight[cs.rows + cell % cs.cols] += delta;
 }
 
 namespace {
@@ -433,17 +430,20 @@ void FluidSolver::MoveGroup(int32_t from, int32_t to) {
   std::replace(mark_due_.begin(), mark_due_.end(), from, to);
   mark_due_flag_[to] = mark_due_flag_[from];
   mark_due_flag_[from] = 0;
-  // The old slot reads as dead to the whole-array passes.
-  count_[from] = 0;
-  rate_[from] = 0;
-  min_target_[from] = kForever;
-  min_mark_[from] = kForever;
-  group_class_[from] = -1;
+  ClearSlot(from);
+}
+
+void FluidSolver::ClearSlot(int32_t g) {
+  count_[g] = 0;
+  rate_[g] = 0;
+  min_target_[g] = kForever;
+  min_mark_[g] = kForever;
+  group_class_[g] = -1;
 }
 
 void FluidSolver::Solve() {
   if (!dirty_) {
-    if (marks_dirty_) ComputeNextMark();
+    if (marks_dirty_) ComputeNextCompletion();  // only marks changed: the same cheap pass
     return;
   }
   dirty_ = false;
@@ -507,38 +507,26 @@ void FluidSolver::Solve() {
   // Then each class in priority order, max-min within the class.
   for (auto it = first; it != class_ids_.end(); ++it) {
     ClassState& cs = class_states_[it->second];
-    FillClass(cs);
+    FillGroups(cs, cs.groups, /*add=*/false);
     cs.has_residual_after = resumable;
     if (resumable) cs.residual_after.assign(residual_.begin(), residual_.end());
   }
   // Work conservation: leftover capacity is backfilled to explicit-rate flows.
-  if (!explicit_groups_.empty()) {
-    if (!explicit_state_.dense && DenseFits(explicit_groups_.size(), 4)) {
-      BuildDense(explicit_state_, explicit_groups_);
-    } else if (explicit_state_.dense && !DenseFits(explicit_groups_.size(), 16)) {
-      explicit_state_.dense = false;
-    }
-    if (explicit_state_.dense) {
-      FillDense(explicit_state_, explicit_groups_, /*add=*/true);
-    } else {
-      WaterFill(explicit_groups_, /*add=*/true);
-    }
-  }
+  if (!explicit_groups_.empty()) FillGroups(explicit_state_, explicit_groups_, /*add=*/true);
   ComputeNextCompletion();
 }
 
-void FluidSolver::FillClass(ClassState& cs) {
-  const size_t n = cs.groups.size();
+void FluidSolver::FillGroups(ClassState& cs, std::span<const int32_t> groups, bool add) {
   // Dense once the matrix would be at most 4 cells per group; sparse again beyond 16.
-  if (!cs.dense && DenseFits(n, 4)) {
-    BuildDense(cs, cs.groups);
-  } else if (cs.dense && !DenseFits(n, 16)) {
+  if (!cs.dense && DenseFits(groups.size(), 4)) {
+    BuildDense(cs, groups);
+  } else if (cs.dense && !DenseFits(groups.size(), 16)) {
     cs.dense = false;
   }
   if (cs.dense) {
-    FillDense(cs, cs.groups, /*add=*/false);
+    FillDense(cs, groups, add);
   } else {
-    WaterFill(cs.groups, /*add=*/false);
+    WaterFill(groups, add);
   }
 }
 
@@ -561,11 +549,8 @@ void FluidSolver::BuildDense(ClassState& cs, std::span<const int32_t> groups) co
   cs.line_weight.assign(cs.rows + cs.cols, 0);
   for (int32_t g : groups) {
     const size_t cell = CellOf(cs, g);
-    cs.matrix[cell] += count_[g];
-    cs.matrix_t[(cell % cs.cols) * cs.rows + cell / cs.cols] += count_[g];
+    AddToCell(cs, cell, count_[g]);
     SetCellGroup(cs, cell, g);
-    cs.line_weight[cell / cs.cols] += count_[g];
-    cs.line_weight[cs.rows + cell % cs.cols] += count_[g];
   }
   cs.dense = true;
   cs.has_levels = false;
@@ -741,10 +726,9 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
     reciprocal_.push_back(1.0 / static_cast<double>(reciprocal_.size()));
   }
   auto reciprocal = [&](int64_t w) { return reciprocal_[w]; };
-  int32_t round = 0;
   // Closes open link lk at `level` (kForever: emptied by others without being a bottleneck).
   auto close = [&](LinkId lk, double level) {
-    freeze_round_[lk] = round++;
+    link_closed_[lk] = 1;
     level_[lk] = level;
     const int32_t pos = open_pos_[lk];
     open_[pos] = open_.back();
@@ -756,7 +740,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
   };
   // Charges the open partner link l2 for `count` members frozen at `share`.
   auto charge = [&](LinkId l2, int64_t count, double share) {
-    if (count == 0 || freeze_round_[l2] >= 0) return;
+    if (count == 0 || link_closed_[l2]) return;
     residual_[l2] -= share * static_cast<double>(count);
     weight_[l2] -= count;
     if (weight_[l2] == 0) {
@@ -783,7 +767,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
   RateDenseGroups(cs, groups, add, /*incremental=*/!add && cs.has_levels);
   for (LinkId l : touched_) {
     weight_[l] = 0;
-    freeze_round_[l] = -1;
+    link_closed_[l] = 0;
     if (residual_[l] < 0) residual_[l] = 0;
   }
 }
@@ -797,15 +781,15 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
     const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
     return std::min(level_[links[0]], level_[links[1]]);
   };
+  // Each row's and column's new level, so a cell's rate needs no look-up of its group's links.
+  line_new_level_.resize(rows + cols);
+  for (size_t r = 0; r < rows; ++r) line_new_level_[r] = level_[row_link_[r]];
+  for (size_t c = 0; c < cols; ++c) line_new_level_[rows + c] = level_[col_link_[c]];
+  const double* row_level = line_new_level_.data();
+  const double* col_level = row_level + rows;
   if (!incremental) {
     for (int32_t g : groups) rate_[g] = add ? rate_[g] + rate_of(g) : rate_of(g);
   } else {
-    // Each row's and column's new level, so a cell's rate needs no look-up of its group's links.
-    line_new_level_.resize(rows + cols);
-    for (size_t r = 0; r < rows; ++r) line_new_level_[r] = level_[row_link_[r]];
-    for (size_t c = 0; c < cols; ++c) line_new_level_[rows + c] = level_[col_link_[c]];
-    const double* row_level = line_new_level_.data();
-    const double* col_level = row_level + rows;
     for (size_t r = 0; r < rows; ++r) {
       if (cs.line_weight[r] == 0 || row_level[r] == cs.line_level[r]) continue;
       const int32_t* cell = &cs.cell_group[r * cols];
@@ -827,11 +811,8 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
   if (add) return;
   // Remember the levels for the next fill of this class.
   cs.line_level.resize(rows + cols);
-  for (size_t r = 0; r < rows; ++r) {
-    if (cs.line_weight[r] > 0) cs.line_level[r] = level_[row_link_[r]];
-  }
-  for (size_t c = 0; c < cols; ++c) {
-    if (cs.line_weight[rows + c] > 0) cs.line_level[rows + c] = level_[col_link_[c]];
+  for (size_t i = 0; i < rows + cols; ++i) {
+    if (cs.line_weight[i] > 0) cs.line_level[i] = line_new_level_[i];
   }
   cs.has_levels = true;
   cs.fresh.clear();
@@ -844,11 +825,6 @@ void FluidSolver::ComputeNextCompletion() {
   } else {
     NextEvents</*kMarks=*/false>();
   }
-}
-
-void FluidSolver::ComputeNextMark() {
-  // Only marks changed: the same pass (it is a cheap one).
-  ComputeNextCompletion();
 }
 
 template <bool kMarks>

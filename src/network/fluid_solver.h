@@ -155,12 +155,15 @@ class FluidSolver {
   // Renumbers the live groups to 0..live-1 (MoveGroup moves one, fixing every reference).
   void CompactGroups();
   void MoveGroup(int32_t from, int32_t to);
+  // Makes slot g read as dead to the whole-array passes.
+  void ClearSlot(int32_t g);
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
   void RefreshMarkTop(int32_t g);
   void PushMark(FlowId f);
-  // Fills one class on residual_, densely (FillDense) or not (WaterFill).
-  void FillClass(ClassState& cs);
+  // Fills `groups` (a class's, or the explicit-rate ones with add) on residual_, densely with
+  // cs's matrix (FillDense) or not (WaterFill).
+  void FillGroups(ClassState& cs, std::span<const int32_t> groups, bool add);
   // Max-min water-filling of any `groups` on residual_; `add` backfills on top of current rates.
   void WaterFill(std::span<const int32_t> groups, bool add);
   // True when every live group crosses exactly two links and no link is first on one path and
@@ -169,6 +172,8 @@ class FluidSolver {
   bool TwoLinkShape() const;
   bool DenseFits(size_t groups, size_t max_cells_per_group) const;
   void BuildDense(ClassState& cs, std::span<const int32_t> groups) const;
+  // Adds delta members to a cell of a dense state (both matrix copies and line weights).
+  static void AddToCell(ClassState& cs, size_t cell, int32_t delta);
   void DropAllDense();
   // The max-min fill of a dense class: freezing a link is a row or column scan of the matrix,
   // and a group's rate is the lower freeze level of its two links.
@@ -192,8 +197,8 @@ class FluidSolver {
   void OpenTouchedLinks();
   template <class OnClosed>
   void RefreshOpenLinks(OnClosed on_closed);
+  // Next completion and next mark, from the current rates.
   void ComputeNextCompletion();
-  void ComputeNextMark();
   // The whole-array passes, with or without marks to track.
   template <bool kMarks>
   void NextEvents();
@@ -259,14 +264,14 @@ class FluidSolver {
   std::vector<double> min_tree_;  // FreezeWithMinTree: shares at the leaves, minima above
   // Dense fills: the row (first link) or column (second link) of each link that ever appeared
   // on a two-link path (-1 = none), the links of each row/column, and each link's freeze level
-  // and order.
+  // and whether it has closed in the current fill.
   std::vector<int32_t> row_of_, col_of_;
   std::vector<LinkId> row_link_, col_link_;
   std::vector<double> level_;
   std::vector<double> line_new_level_;  // RateDenseGroups: level per row, then per column
   std::vector<double> reciprocal_;  // 1/w for member counts w (entry 0 unused)
   std::vector<double> demand_;      // explicit rates asked of each link
-  std::vector<int32_t> freeze_round_;
+  std::vector<uint8_t> link_closed_;
   int two_link_groups_ = 0;       // live groups whose path has exactly two links
   bool two_link_shared_ = false;  // some link is first on one two-link path, second on another
   std::vector<int32_t> due_;      // groups found done by Advance, emptied by PopCompleted
