@@ -27,7 +27,7 @@ class SimStateTestPeer {
       throw std::logic_error("SimStateTestPeer needs a fresh SimState");
     }
     s_.servers_.resize(s_.cluster_.size());
-    for (const Server& sv : s_.cluster_.servers()) SetFreeSlots(sv.id, sv.slots);
+    for (const Server& sv : s_.cluster_.servers()) s_.AddFreeSlots(sv.id, sv.slots);
   }
 
   // Adds a job as Simulator::Build does: its stages, tasks and the coflow of every non-root
@@ -112,28 +112,7 @@ class SimStateTestPeer {
   // flows of its input (a remote block read, or one flow per source server for a task of a
   // non-root stage); a task with flows makes the server receiving, one without is computing.
   void Place(TaskId t, ServerId server) {
-    TaskRuntime& task = s_.tasks_[t];
-    if (task.state != TaskState::kReady) throw std::logic_error("placing a task that is not ready");
-    if (server < 0 || server >= s_.cluster_.size()) {
-      throw std::logic_error("placing a task on an unknown server");
-    }
-    JobRuntime& job = s_.jobs_[task.job];
-    if (task.HoldsSlot()) {
-      if (s_.servers_[server].free_slots <= 0) {
-        throw std::logic_error("placing a task on a server with no free slot");
-      }
-      job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
-      --s_.ready_total_;
-      SetFreeSlots(server, -1);
-      ++s_.servers_[server].running;
-    } else if (server != task.spec->pinned) {
-      throw std::logic_error("placing a pinned task off its server");
-    }
-    ++job.running;
-    if (job.first_start < 0) job.first_start = s_.now();
-    task.server = server;
-    task.placed_at = s_.now();
-    task.state = TaskState::kFetching;
+    s_.Occupy(t, server);
     StartFetch(t);
   }
 
@@ -141,33 +120,12 @@ class SimStateTestPeer {
   // whose parents are all done become ready. Only a computing task can finish here, since
   // flows never complete in a hand-built state.
   void Finish(TaskId t) {
-    TaskRuntime& task = s_.tasks_[t];
-    if (task.state != TaskState::kComputing) {
+    if (s_.task(t).state != TaskState::kComputing) {
       throw std::logic_error("finishing a task that is not computing");
     }
-    task.state = TaskState::kDone;
-    task.finish_at = s_.now();
-    JobRuntime& job = s_.jobs_[task.job];
-    if (task.HoldsSlot()) {
-      SetFreeSlots(task.server, +1);
-      --s_.servers_[task.server].running;
-    }
-    --job.running;
-    StageRuntime& sr = job.stages[task.stage];
-    if (--sr.unfinished_tasks == 0) {
-      for (int c : sr.children) {
-        StageRuntime& cs = job.stages[c];
-        if (--cs.unfinished_parents == 0) {
-          for (TaskId ct = cs.first_task; ct < cs.first_task + cs.task_count; ++ct) MakeReady(ct);
-        }
-      }
-    }
-    if (--job.unfinished_tasks == 0) {
-      job.finished = true;
-      job.finish = s_.now();
-      auto& active = s_.active_jobs_;
-      active.erase(std::find(active.begin(), active.end(), job.index));
-    }
+    std::vector<TaskId> now_ready;
+    s_.Complete(t, now_ready);
+    for (TaskId ct : now_ready) MakeReady(ct);
   }
 
  private:
@@ -231,21 +189,6 @@ class SimStateTestPeer {
       task.compute_at = s_.now();
     } else {
       ++s_.servers_[dst].receiving;
-    }
-  }
-
-  // Simulator::SetFreeSlots.
-  void SetFreeSlots(ServerId s, int delta) {
-    ServerRuntime& sv = s_.servers_[s];
-    const bool had = sv.free_slots > 0;
-    sv.free_slots += delta;
-    s_.free_slot_total_ += delta;
-    const bool has = sv.free_slots > 0;
-    auto& list = s_.free_servers_;
-    if (had && !has) {
-      list.erase(std::lower_bound(list.begin(), list.end(), s));
-    } else if (!had && has) {
-      list.insert(std::lower_bound(list.begin(), list.end(), s), s);
     }
   }
 

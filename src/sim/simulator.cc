@@ -28,7 +28,7 @@ Simulator::~Simulator() = default;
 void Simulator::Build(const Workload& workload) {
   Rng rng(config_.seed);
   state_.servers_.resize(cluster_.size());
-  for (const Server& s : cluster_.servers()) SetFreeSlots(s.id, s.slots);
+  for (const Server& s : cluster_.servers()) state_.AddFreeSlots(s.id, s.slots);
 
   const int replicas = std::min(cluster_.spec().replicas, cluster_.size());
   state_.jobs_.resize(workload.jobs.size());
@@ -98,20 +98,6 @@ void Simulator::Build(const Workload& workload) {
   }
 }
 
-void Simulator::SetFreeSlots(ServerId s, int delta) {
-  ServerRuntime& sv = state_.servers_[s];
-  const bool had = sv.free_slots > 0;
-  sv.free_slots += delta;
-  state_.free_slot_total_ += delta;
-  const bool has = sv.free_slots > 0;
-  auto& list = state_.free_servers_;
-  if (had && !has) {
-    list.erase(std::lower_bound(list.begin(), list.end(), s));
-  } else if (!had && has) {
-    list.insert(std::lower_bound(list.begin(), list.end(), s), s);
-  }
-}
-
 void Simulator::Handle(const Event& e) {
   switch (e.kind) {
     case kJobArrival:
@@ -162,32 +148,7 @@ void Simulator::MakeReady(TaskId t) {
 }
 
 void Simulator::Place(TaskId t, ServerId s) {
-  TaskRuntime& task = state_.tasks_[t];
-  if (task.state != TaskState::kReady) {
-    throw std::logic_error(fmt::format("scheduler placed task {} which is not ready", t));
-  }
-  if (s < 0 || s >= cluster_.size()) {
-    throw std::logic_error(fmt::format("scheduler placed task {} on unknown server {}", t, s));
-  }
-  JobRuntime& job = state_.jobs_[task.job];
-  if (task.HoldsSlot()) {
-    if (state_.servers_[s].free_slots <= 0) {
-      throw std::logic_error(
-          fmt::format("scheduler placed task {} on server {} with no free slot", t, s));
-    }
-    auto it = std::lower_bound(job.ready.begin(), job.ready.end(), t);
-    job.ready.erase(it);
-    --state_.ready_total_;
-    SetFreeSlots(s, -1);
-    ++state_.servers_[s].running;
-  } else if (s != task.spec->pinned) {
-    throw std::logic_error(fmt::format("pinned task {} placed off its server", t));
-  }
-  ++job.running;
-  if (job.first_start < 0) job.first_start = state_.now();
-  task.server = s;
-  task.placed_at = state_.now();
-  task.state = TaskState::kFetching;
+  state_.Occupy(t, s);
   StartFetch(t);
 }
 
@@ -269,33 +230,11 @@ void Simulator::StartCompute(TaskId t) {
 }
 
 void Simulator::FinishTask(TaskId t) {
-  TaskRuntime& task = state_.tasks_[t];
-  task.state = TaskState::kDone;
-  task.finish_at = state_.now();
-  JobRuntime& job = state_.jobs_[task.job];
-  if (task.HoldsSlot()) {
-    SetFreeSlots(task.server, +1);
-    --state_.servers_[task.server].running;
-    busy_slot_seconds_ += task.finish_at - task.placed_at;
-  }
-  --job.running;
-  StageRuntime& sr = job.stages[task.stage];
-  if (--sr.unfinished_tasks == 0) {
-    // Barrier: a child stage's tasks are ready when all its parents are done (SPEC §4).
-    for (int c : sr.children) {
-      StageRuntime& cs = job.stages[c];
-      if (--cs.unfinished_parents == 0) {
-        for (TaskId ct = cs.first_task; ct < cs.first_task + cs.task_count; ++ct) MakeReady(ct);
-      }
-    }
-  }
-  if (--job.unfinished_tasks == 0) {
-    job.finished = true;
-    job.finish = state_.now();
-    auto& active = state_.active_jobs_;
-    active.erase(std::find(active.begin(), active.end(), job.index));
-    --unfinished_jobs_;
-  }
+  const TaskRuntime& task = state_.tasks_[t];
+  if (task.HoldsSlot()) busy_slot_seconds_ += state_.now() - task.placed_at;
+  std::vector<TaskId> now_ready;  // allocates only when a stage completes
+  if (state_.Complete(t, now_ready)) --unfinished_jobs_;
+  for (TaskId ct : now_ready) MakeReady(ct);
   schedule_needed_ = true;
 }
 

@@ -53,7 +53,6 @@ class Simulator {
   void FinishTask(TaskId t);
   void OnFlowDone(FlowId f);
   void RunScheduler();
-  void SetFreeSlots(ServerId s, int delta);
   RunResult Collect(double wall_s);
 
   const Cluster& cluster_;

@@ -1,8 +1,81 @@
 #include "sim/state.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace slotflow {
+
+void SimState::AddFreeSlots(ServerId s, int delta) {
+  ServerRuntime& sv = servers_[s];
+  const bool had = sv.free_slots > 0;
+  sv.free_slots += delta;
+  free_slot_total_ += delta;
+  const bool has = sv.free_slots > 0;
+  if (had && !has) {
+    free_servers_.erase(std::lower_bound(free_servers_.begin(), free_servers_.end(), s));
+  } else if (!had && has) {
+    free_servers_.insert(std::lower_bound(free_servers_.begin(), free_servers_.end(), s), s);
+  }
+}
+
+void SimState::Occupy(TaskId t, ServerId s) {
+  TaskRuntime& task = tasks_[t];
+  if (task.state != TaskState::kReady) {
+    throw std::logic_error(fmt::format("scheduler placed task {} which is not ready", t));
+  }
+  if (s < 0 || s >= cluster_.size()) {
+    throw std::logic_error(fmt::format("scheduler placed task {} on unknown server {}", t, s));
+  }
+  JobRuntime& job = jobs_[task.job];
+  if (task.HoldsSlot()) {
+    if (servers_[s].free_slots <= 0) {
+      throw std::logic_error(
+          fmt::format("scheduler placed task {} on server {} with no free slot", t, s));
+    }
+    job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
+    --ready_total_;
+    AddFreeSlots(s, -1);
+    ++servers_[s].running;
+  } else if (s != task.spec->pinned) {
+    throw std::logic_error(fmt::format("pinned task {} placed off its server", t));
+  }
+  ++job.running;
+  if (job.first_start < 0) job.first_start = now();
+  task.server = s;
+  task.placed_at = now();
+  task.state = TaskState::kFetching;
+}
+
+bool SimState::Complete(TaskId t, std::vector<TaskId>& now_ready) {
+  TaskRuntime& task = tasks_[t];
+  task.state = TaskState::kDone;
+  task.finish_at = now();
+  JobRuntime& job = jobs_[task.job];
+  if (task.HoldsSlot()) {
+    AddFreeSlots(task.server, +1);
+    --servers_[task.server].running;
+  }
+  --job.running;
+  StageRuntime& sr = job.stages[task.stage];
+  if (--sr.unfinished_tasks == 0) {
+    // Barrier: a child stage's tasks are ready when all its parents are done (SPEC §4).
+    for (int c : sr.children) {
+      StageRuntime& cs = job.stages[c];
+      if (--cs.unfinished_parents == 0) {
+        for (TaskId ct = cs.first_task; ct < cs.first_task + cs.task_count; ++ct) {
+          now_ready.push_back(ct);
+        }
+      }
+    }
+  }
+  if (--job.unfinished_tasks > 0) return false;
+  job.finished = true;
+  job.finish = now();
+  active_jobs_.erase(std::find(active_jobs_.begin(), active_jobs_.end(), job.index));
+  return true;
+}
 
 std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
   const TaskRuntime& task = tasks_[t];

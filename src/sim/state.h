@@ -90,6 +90,19 @@ class SimState {
  private:
   friend class Simulator;
   friend class SimStateTestPeer;  // tests and benchmarks build states by hand
+
+  // The task life-cycle steps that touch only this state, shared by the Simulator and the
+  // hand-built states of tests (the Simulator adds events, flows and its counters).
+  // Adds delta free slots to server s, keeping the free-server list.
+  void AddFreeSlots(ServerId s, int delta);
+  // A ready task takes server s (and a slot there, unless pinned): it is now fetching.
+  // Throws std::logic_error if the placement is not allowed.
+  void Occupy(TaskId t, ServerId s);
+  // A task is done: its slot is freed and, when its stage is done, the tasks of child stages
+  // whose parents are all done are appended to `now_ready` (SPEC §4 barrier). True when its
+  // job is finished.
+  bool Complete(TaskId t, std::vector<TaskId>& now_ready);
+
   const Cluster& cluster_;
   Network& network_;
   std::vector<JobRuntime> jobs_;
