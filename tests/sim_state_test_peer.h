@@ -131,64 +131,16 @@ class SimStateTestPeer {
  private:
   // Simulator::MakeReady.
   void MakeReady(TaskId t) {
-    TaskRuntime& task = s_.tasks_[t];
-    task.state = TaskState::kReady;
-    task.ready_at = s_.now();
-    if (task.spec->pinned != kNoServer) {
-      Place(t, task.spec->pinned);
-      return;
-    }
-    auto& ready = s_.jobs_[task.job].ready;
-    ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
-    ++s_.ready_total_;
+    if (!s_.MakeReady(t)) Place(t, s_.tasks_[t].spec->pinned);
   }
 
   // Simulator::StartFetch, minus the compute-done event (time does not advance here).
   void StartFetch(TaskId t) {
-    TaskRuntime& task = s_.tasks_[t];
-    JobRuntime& job = s_.jobs_[task.job];
-    const ServerId dst = task.server;
-    auto start_flow = [&](ServerId src, Bytes bytes, bool block_read, CoflowId coflow) {
-      FlowSpec fs;
-      fs.src = src;
-      fs.dst = dst;
-      fs.size = bytes;
-      fs.job = task.job;
-      fs.coflow = coflow;
-      fs.macroflow = t;
-      fs.macroflow_bytes = task.spec->input;
-      fs.read_source_disk = block_read;
-      s_.network_.StartFlow(fs);
-      ++task.pending_flows;
-      if (src != dst) task.network_bytes += bytes;
-    };
-    if (task.root) {
-      if (task.spec->input > 0) {
-        const auto& reps = task.replicas;
-        task.local_read = reps.empty() || std::find(reps.begin(), reps.end(), dst) != reps.end();
-        if (task.local_read) {
-          ++job.local_reads;
-          if (s_.cluster_.Disk(dst) >= 0) start_flow(dst, task.spec->input, true, -1);
-        } else {
-          ++job.remote_reads;
-          ServerId src = reps.front();
-          for (ServerId r : reps) {
-            if (s_.network_.OutgoingFlows(r) < s_.network_.OutgoingFlows(src)) src = r;
-          }
-          start_flow(src, task.spec->input, true, -1);
-        }
-      }
-    } else {
-      const CoflowId coflow = job.stages[task.stage].coflow;
-      for (const auto& [src, bytes] : s_.InputSources(t)) {
-        if (src != dst) start_flow(src, bytes, false, coflow);
-      }
-    }
-    if (task.pending_flows == 0) {
-      task.state = TaskState::kComputing;
-      task.compute_at = s_.now();
-    } else {
-      ++s_.servers_[dst].receiving;
+    std::vector<FlowId> started;
+    s_.StartFetch(t, started);
+    if (started.empty()) {
+      s_.tasks_[t].state = TaskState::kComputing;
+      s_.tasks_[t].compute_at = s_.now();
     }
   }
 

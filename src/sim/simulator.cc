@@ -134,16 +134,10 @@ void Simulator::ArriveJob(JobIndex j) {
 }
 
 void Simulator::MakeReady(TaskId t) {
-  TaskRuntime& task = state_.tasks_[t];
-  task.state = TaskState::kReady;
-  task.ready_at = state_.now();
-  if (task.spec->pinned != kNoServer) {
-    Place(t, task.spec->pinned);
+  if (!state_.MakeReady(t)) {
+    Place(t, state_.tasks_[t].spec->pinned);
     return;
   }
-  auto& ready = state_.jobs_[task.job].ready;
-  ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
-  ++state_.ready_total_;
   schedule_needed_ = true;
 }
 
@@ -153,56 +147,13 @@ void Simulator::Place(TaskId t, ServerId s) {
 }
 
 void Simulator::StartFetch(TaskId t) {
-  TaskRuntime& task = state_.tasks_[t];
-  JobRuntime& job = state_.jobs_[task.job];
-  const ServerId dst = task.server;
-  auto start_flow = [&](ServerId src, Bytes bytes, bool block_read, CoflowId coflow) {
-    FlowSpec fs;
-    fs.src = src;
-    fs.dst = dst;
-    fs.size = bytes;
-    fs.job = task.job;
-    fs.coflow = coflow;
-    fs.macroflow = t;
-    fs.macroflow_bytes = task.spec->input;
-    fs.read_source_disk = block_read;
-    const FlowId f = network_.StartFlow(fs);
+  started_.clear();
+  state_.StartFetch(t, started_);
+  for (FlowId f : started_) {
     if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
     flow_task_[f] = t;
-    ++task.pending_flows;
-    if (src != dst) task.network_bytes += bytes;
-  };
-
-  if (task.root) {
-    if (task.spec->input > 0) {
-      const auto& reps = task.replicas;
-      task.local_read = reps.empty() || std::find(reps.begin(), reps.end(), dst) != reps.end();
-      if (task.local_read) {
-        ++job.local_reads;
-        // A local read costs time only when disks are modelled.
-        if (cluster_.Disk(dst) >= 0) start_flow(dst, task.spec->input, true, -1);
-      } else {
-        ++job.remote_reads;
-        // Read from the least loaded replica holder (SPEC §4): fewest outgoing flows.
-        ServerId src = reps.front();
-        for (ServerId r : reps) {
-          if (network_.OutgoingFlows(r) < network_.OutgoingFlows(src)) src = r;
-        }
-        start_flow(src, task.spec->input, true, -1);
-      }
-    }
-  } else {
-    // One flow per source server carrying the bytes of all parent tasks there (SPEC §4).
-    const CoflowId coflow = job.stages[task.stage].coflow;
-    for (const auto& [src, bytes] : state_.InputSources(t)) {
-      if (src != dst) start_flow(src, bytes, false, coflow);  // local bytes are free
-    }
   }
-  if (task.pending_flows == 0) {
-    StartCompute(t);
-  } else {
-    ++state_.servers_[dst].receiving;
-  }
+  if (started_.empty()) StartCompute(t);
 }
 
 void Simulator::OnFlowDone(FlowId f) {

@@ -62,6 +62,7 @@ class Simulator {
   SimState state_;
   EventQueue queue_;
   std::vector<TaskId> flow_task_;  // receiving task of each flow
+  std::vector<FlowId> started_;    // StartFetch scratch: the flows a placement started
   bool schedule_needed_ = false;
   int64_t events_ = 0;
   int64_t reservations_ = 0;

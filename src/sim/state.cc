@@ -48,6 +48,64 @@ void SimState::Occupy(TaskId t, ServerId s) {
   task.state = TaskState::kFetching;
 }
 
+bool SimState::MakeReady(TaskId t) {
+  TaskRuntime& task = tasks_[t];
+  task.state = TaskState::kReady;
+  task.ready_at = now();
+  if (task.spec->pinned != kNoServer) return false;
+  auto& ready = jobs_[task.job].ready;
+  ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
+  ++ready_total_;
+  return true;
+}
+
+void SimState::StartFetch(TaskId t, std::vector<FlowId>& started) {
+  TaskRuntime& task = tasks_[t];
+  JobRuntime& job = jobs_[task.job];
+  const ServerId dst = task.server;
+  auto start_flow = [&](ServerId src, Bytes bytes, bool block_read, CoflowId coflow) {
+    FlowSpec fs;
+    fs.src = src;
+    fs.dst = dst;
+    fs.size = bytes;
+    fs.job = task.job;
+    fs.coflow = coflow;
+    fs.macroflow = t;
+    fs.macroflow_bytes = task.spec->input;
+    fs.read_source_disk = block_read;
+    started.push_back(network_.StartFlow(fs));
+    ++task.pending_flows;
+    if (src != dst) task.network_bytes += bytes;
+  };
+
+  if (task.root) {
+    if (task.spec->input > 0) {
+      const auto& reps = task.replicas;
+      task.local_read = reps.empty() || std::find(reps.begin(), reps.end(), dst) != reps.end();
+      if (task.local_read) {
+        ++job.local_reads;
+        // A local read costs time only when disks are modelled.
+        if (cluster_.Disk(dst) >= 0) start_flow(dst, task.spec->input, true, -1);
+      } else {
+        ++job.remote_reads;
+        // Read from the least loaded replica holder (SPEC §4): fewest outgoing flows.
+        ServerId src = reps.front();
+        for (ServerId r : reps) {
+          if (network_.OutgoingFlows(r) < network_.OutgoingFlows(src)) src = r;
+        }
+        start_flow(src, task.spec->input, true, -1);
+      }
+    }
+  } else {
+    // One flow per source server carrying the bytes of all parent tasks there (SPEC §4).
+    const CoflowId coflow = job.stages[task.stage].coflow;
+    for (const auto& [src, bytes] : InputSources(t)) {
+      if (src != dst) start_flow(src, bytes, false, coflow);  // local bytes are free
+    }
+  }
+  if (task.pending_flows > 0) ++servers_[dst].receiving;
+}
+
 bool SimState::Complete(TaskId t, std::vector<TaskId>& now_ready) {
   TaskRuntime& task = tasks_[t];
   task.state = TaskState::kDone;

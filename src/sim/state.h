@@ -95,9 +95,17 @@ class SimState {
   // hand-built states of tests (the Simulator adds events, flows and its counters).
   // Adds delta free slots to server s, keeping the free-server list.
   void AddFreeSlots(ServerId s, int delta);
+  // Task t becomes ready. A pinned task is not queued: the caller places it on its server
+  // (returns false); any other joins its job's ready list (returns true).
+  bool MakeReady(TaskId t);
   // A ready task takes server s (and a slot there, unless pinned): it is now fetching.
   // Throws std::logic_error if the placement is not allowed.
   void Occupy(TaskId t, ServerId s);
+  // A placed task starts the flows of its input (SPEC §4: a block read from the least loaded
+  // replica holder, or one flow per source server of its parents' outputs) and appends their
+  // ids to `started`. With flows its server is now receiving; without, the caller starts the
+  // compute.
+  void StartFetch(TaskId t, std::vector<FlowId>& started);
   // A task is done: its slot is freed and, when its stage is done, the tasks of child stages
   // whose parents are all done are appended to `now_ready` (SPEC §4 barrier). True when its
   // job is finished.
