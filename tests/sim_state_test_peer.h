@@ -30,66 +30,10 @@ class SimStateTestPeer {
     for (const Server& sv : s_.cluster_.servers()) s_.AddFreeSlots(sv.id, sv.slots);
   }
 
-  // Adds a job as Simulator::Build does: its stages, tasks and the coflow of every non-root
-  // stage. The job has not arrived yet. `spec` must outlive the state (tasks point into it).
-  // With `replica_rng`, root tasks with input get random replicas as in Build; without, none
-  // (set them with SetReplicas).
+  // SimState::AddJob, as Simulator::Build uses it; without `replica_rng` root tasks have no
+  // replicas (set them with SetReplicas).
   JobIndex AddJob(const JobSpec& spec, Rng* replica_rng = nullptr) {
-    const auto j = static_cast<JobIndex>(s_.jobs_.size());
-    s_.jobs_.emplace_back();
-    JobRuntime& job = s_.jobs_.back();
-    job.spec = &spec;
-    job.index = j;
-    job.size_estimate = spec.SizeEstimate();
-    job.stages.resize(spec.stages.size());
-    const int replicas = std::min(s_.cluster_.spec().replicas, s_.cluster_.size());
-    for (size_t s = 0; s < spec.stages.size(); ++s) {
-      const StageSpec& st = spec.stages[s];
-      StageRuntime& sr = job.stages[s];
-      sr.first_task = static_cast<TaskId>(s_.tasks_.size());
-      sr.task_count = static_cast<int>(st.tasks.size());
-      sr.unfinished_tasks = sr.task_count;
-      sr.unfinished_parents = static_cast<int>(st.parents.size());
-      for (int p : st.parents) job.stages[p].children.push_back(static_cast<int>(s));
-      for (size_t k = 0; k < st.tasks.size(); ++k) {
-        TaskRuntime t;
-        t.job = j;
-        t.stage = static_cast<int>(s);
-        t.index = static_cast<int>(k);
-        t.spec = &st.tasks[k];
-        t.root = st.parents.empty();
-        if (replica_rng != nullptr && t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
-          while (static_cast<int>(t.replicas.size()) < replicas) {
-            const auto r = static_cast<ServerId>(replica_rng->UniformInt(s_.cluster_.size()));
-            if (std::find(t.replicas.begin(), t.replicas.end(), r) == t.replicas.end()) {
-              t.replicas.push_back(r);
-            }
-          }
-        }
-        sr.input_bytes += t.spec->input;
-        s_.tasks_.push_back(std::move(t));
-      }
-      if (!st.parents.empty()) {
-        int parent_tasks = 0;
-        for (int p : st.parents) parent_tasks += static_cast<int>(spec.stages[p].tasks.size());
-        Coflow c;
-        c.job = j;
-        c.stage = static_cast<int>(s);
-        c.arrival = spec.submit;
-        c.total_bytes = sr.input_bytes;
-        c.width = parent_tasks * sr.task_count;
-        for (const TaskSpec& ts : st.tasks) {
-          if (ts.from.empty()) {
-            c.length = std::max(c.length, ts.input / parent_tasks);
-          } else {
-            for (Bytes b : ts.from) c.length = std::max(c.length, b);
-          }
-        }
-        sr.coflow = s_.network_.AddCoflow(c);
-      }
-    }
-    job.unfinished_tasks = spec.TaskCount();
-    return j;
+    return s_.AddJob(spec, replica_rng);
   }
 
   // The servers holding a root task's input block (before the task is placed).

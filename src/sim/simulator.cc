@@ -30,66 +30,15 @@ void Simulator::Build(const Workload& workload) {
   state_.servers_.resize(cluster_.size());
   for (const Server& s : cluster_.servers()) state_.AddFreeSlots(s.id, s.slots);
 
-  const int replicas = std::min(cluster_.spec().replicas, cluster_.size());
-  state_.jobs_.resize(workload.jobs.size());
-  for (size_t j = 0; j < workload.jobs.size(); ++j) {
-    const JobSpec& spec = workload.jobs[j];
-    JobRuntime& job = state_.jobs_[j];
-    job.spec = &spec;
-    job.index = static_cast<JobIndex>(j);
-    job.size_estimate = spec.SizeEstimate();
-    if (config_.estimate_error > 0) {
-      job.size_estimate *= rng.Uniform(1 - config_.estimate_error, 1 + config_.estimate_error);
-    }
-    job.stages.resize(spec.stages.size());
-    for (size_t s = 0; s < spec.stages.size(); ++s) {
-      const StageSpec& st = spec.stages[s];
-      StageRuntime& sr = job.stages[s];
-      sr.first_task = static_cast<TaskId>(state_.tasks_.size());
-      sr.task_count = static_cast<int>(st.tasks.size());
-      sr.unfinished_tasks = sr.task_count;
-      sr.unfinished_parents = static_cast<int>(st.parents.size());
-      for (int p : st.parents) job.stages[p].children.push_back(static_cast<int>(s));
-      for (size_t k = 0; k < st.tasks.size(); ++k) {
-        TaskRuntime t;
-        t.job = job.index;
-        t.stage = static_cast<int>(s);
-        t.index = static_cast<int>(k);
-        t.spec = &st.tasks[k];
-        t.root = st.parents.empty();
-        // Input blocks live on `replicas` distinct random servers (SPEC §4).
-        if (t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
-          while (static_cast<int>(t.replicas.size()) < replicas) {
-            const auto r = static_cast<ServerId>(rng.UniformInt(cluster_.size()));
-            if (std::find(t.replicas.begin(), t.replicas.end(), r) == t.replicas.end()) {
-              t.replicas.push_back(r);
-            }
-          }
-        }
-        sr.input_bytes += t.spec->input;
-        state_.tasks_.push_back(std::move(t));
-      }
-      if (!st.parents.empty()) {
-        int parent_tasks = 0;
-        for (int p : st.parents) parent_tasks += static_cast<int>(spec.stages[p].tasks.size());
-        Coflow c;
-        c.job = job.index;
-        c.stage = static_cast<int>(s);
-        c.arrival = spec.submit;
-        c.total_bytes = sr.input_bytes;
-        c.width = parent_tasks * sr.task_count;
-        for (const TaskSpec& ts : st.tasks) {
-          if (ts.from.empty()) {
-            c.length = std::max(c.length, ts.input / parent_tasks);
-          } else {
-            for (Bytes b : ts.from) c.length = std::max(c.length, b);
-          }
-        }
-        sr.coflow = network_.AddCoflow(c);
-      }
-    }
-    job.unfinished_tasks = spec.TaskCount();
-    queue_.Schedule(spec.submit, kJobArrival, job.index);
+  for (const JobSpec& spec : workload.jobs) {
+    // The estimate error is drawn before the job's replicas (the order fixes the outputs).
+    const double error =
+        config_.estimate_error > 0
+            ? rng.Uniform(1 - config_.estimate_error, 1 + config_.estimate_error)
+            : 1.0;
+    const JobIndex j = state_.AddJob(spec, &rng);
+    state_.jobs_[j].size_estimate *= error;
+    queue_.Schedule(spec.submit, kJobArrival, j);
   }
   unfinished_jobs_ = static_cast<int>(workload.jobs.size());
   if (scheduler_->heartbeat() > 0 && unfinished_jobs_ > 0) {

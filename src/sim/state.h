@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "common/random.h"
 #include "network/network.h"
 #include "workload/job.h"
 
@@ -93,6 +94,10 @@ class SimState {
 
   // The task life-cycle steps that touch only this state, shared by the Simulator and the
   // hand-built states of tests (the Simulator adds events, flows and its counters).
+  // Adds a job: its stages, tasks and the coflow of every non-root stage; it has not arrived
+  // yet. `spec` must outlive the state (tasks point into it). With `replica_rng`, root tasks
+  // with input get their block's replicas on distinct random servers (SPEC §4); without, none.
+  JobIndex AddJob(const JobSpec& spec, Rng* replica_rng);
   // Adds delta free slots to server s, keeping the free-server list.
   void AddFreeSlots(ServerId s, int delta);
   // Task t becomes ready. A pinned task is not queued: the caller places it on its server
