@@ -1,8 +1,8 @@
-// ThresholdWatch: when will the first of many watched quantities (the bytes sent so far by a
-// flow, or by all flows of a coflow) reach its mark? LAS demotes a flow when its sent bytes
-// reach the next threshold, SRPT promotes one when its remaining bytes drop to one (a mark on
-// its sent bytes too), Aalo demotes a coflow when its sent bytes reach one (SPEC §3, §7): each
-// needs the exact crossing time at the current rates after every solve.
+// ThresholdWatch: when will the first of many watched quantities (bytes sent so far, summed over
+// several flows) reach its mark? Aalo demotes a coflow when the bytes sent by all its flows
+// reach a threshold (SPEC §3, §7) and needs the exact crossing time at the current rates after
+// every solve. (A single flow's mark is cheaper in the solver itself: FluidSolver::SetMark,
+// which las and srpt use.)
 //
 // Scanning every watched item after every solve costs O(active flows) per event, which on the
 // Facebook trace (up to ~160,000 active flows, 10^5+ events) costs more than the whole fair-share
