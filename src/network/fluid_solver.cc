@@ -222,10 +222,19 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
 }
 
 void FluidSolver::AddToCell(ClassState& cs, size_t cell, int32_t delta) {
+  const size_t row = cell / cs.cols, col = cs.rows + cell % cs.cols;
   cs.matrix[cell] += delta;
-  cs.matrix_t[(cell % cs.cols) * cs.rows + cell / cs.cols] += delta;
-  cs.line_weight[cell / cs.cols] += delta;
-  cs.line_weight[cs.rows + cell % cs.cols] += delta;
+  cs.matrix_t[(col - cs.rows) * cs.rows + row] += delta;
+  cs.line_weight[row] += delta;
+  cs.line_weight[col] += delta;
+  if (cs.has_local) {
+    for (size_t line : {row, col}) {
+      if (!cs.is_seed[line]) {
+        cs.is_seed[line] = 1;
+        cs.seeds.push_back(static_cast<int32_t>(line));
+      }
+    }
+  }
 }
 
 namespace {
@@ -547,6 +556,7 @@ void FluidSolver::BuildDense(ClassState& cs, std::span<const int32_t> groups) co
   cs.cell_group.assign(cs.rows * cs.cols, -1);
   cs.cell_group_t.assign(cs.rows * cs.cols, -1);
   cs.line_weight.assign(cs.rows + cs.cols, 0);
+  cs.has_local = false;
   for (int32_t g : groups) {
     const size_t cell = CellOf(cs, g);
     AddToCell(cs, cell, count_[g]);
@@ -554,6 +564,9 @@ void FluidSolver::BuildDense(ClassState& cs, std::span<const int32_t> groups) co
   }
   cs.dense = true;
   cs.has_levels = false;
+  cs.has_local = false;
+  cs.seeds.clear();
+  cs.is_seed.assign(cs.rows + cs.cols, 0);
   cs.fresh.clear();
 }
 
@@ -703,7 +716,17 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
 }
 
 void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, bool add) {
+  if (!add && cs.has_local && cs.has_levels && FillDenseLocal(cs)) {
+    RateDenseGroups(cs, groups, add, /*incremental=*/true);
+    return;
+  }
   const size_t rows = cs.rows, cols = cs.cols;
+  if (!add) {
+    cs.line_input.resize(rows + cols);
+    for (size_t r = 0; r < rows; ++r) cs.line_input[r] = residual_[row_link_[r]];
+    for (size_t c = 0; c < cols; ++c) cs.line_input[rows + c] = residual_[col_link_[c]];
+    cs.order.clear();
+  }
   touched_.clear();
   for (size_t r = 0; r < rows; ++r) {
     if (cs.line_weight[r] > 0) {
@@ -730,6 +753,9 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
   auto close = [&](LinkId lk, double level) {
     link_closed_[lk] = 1;
     level_[lk] = level;
+    if (!add && level < kForever) {
+      cs.order.push_back(row_of_[lk] >= 0 ? row_of_[lk] : static_cast<int32_t>(rows) + col_of_[lk]);
+    }
     const int32_t pos = open_pos_[lk];
     open_[pos] = open_.back();
     open_share_[pos] = open_share_.back();
@@ -769,6 +795,199 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
     weight_[l] = 0;
     link_closed_[l] = 0;
     if (residual_[l] < 0) residual_[l] = 0;
+  }
+  if (!add) {
+    cs.line_output.resize(rows + cols);
+    for (size_t r = 0; r < rows; ++r) cs.line_output[r] = residual_[row_link_[r]];
+    for (size_t c = 0; c < cols; ++c) cs.line_output[rows + c] = residual_[col_link_[c]];
+    for (int32_t line : cs.seeds) cs.is_seed[line] = 0;
+    cs.seeds.clear();
+    cs.has_local = true;
+  }
+}
+
+// Max-min levels are settled in increasing order, and a line's level depends on the others
+// only through the groups it shares with them. So after a few cells or input capacities
+// change, only a region of lines around them needs a new level: the fill is redone on the
+// region, with each line outside it acting as a cap fixed at its old level. Lines outside
+// whose groups would get a different rate join the region and it is filled again; when none
+// do, every group still has a saturated bottleneck on which it has the highest rate, so the
+// result is the max-min allocation (the fresh fill's, up to rounding).
+bool FluidSolver::FillDenseLocal(ClassState& cs) {
+  const size_t rows = cs.rows, cols = cs.cols, lines = rows + cols;
+  auto link_of = [&](size_t i) { return i < rows ? row_link_[i] : col_link_[i - rows]; };
+  in_region_.resize(lines);
+  region_.clear();
+  auto join = [&](int32_t i) {
+    if (in_region_[i]) return;
+    in_region_[i] = 1;
+    region_.push_back(i);
+  };
+  for (int32_t i : cs.seeds) {
+    join(i);
+    cs.is_seed[i] = 0;
+  }
+  cs.seeds.clear();
+  for (size_t i = 0; i < lines; ++i) {
+    if (cs.line_weight[i] > 0 && residual_[link_of(i)] != cs.line_input[i]) {
+      join(static_cast<int32_t>(i));
+    }
+  }
+  region_res_.resize(lines);
+  extra_use_.resize(lines);
+  extra_use_flag_.resize(lines);
+  region_share_.resize(lines);
+  region_level_.resize(lines);
+  region_weight_.resize(lines);
+  bool local = true;
+  for (;;) {
+    if (3 * region_.size() > lines) {  // about as costly as the whole fill: leave it to that
+      local = false;
+      break;
+    }
+    FillRegion(cs);
+    // A saturated line outside whose groups with the region change rate joins it; so does an
+    // unsaturated one (level kForever) that the new rates would overload.
+    const size_t before = region_.size();
+    unsaturated_.clear();
+    for (size_t k = 0; k < before; ++k) {
+      const int32_t i = region_[k];
+      const double now = region_level_[i], was = cs.line_level[i];
+      if (now == was) continue;
+      const bool row = static_cast<size_t>(i) < rows;
+      const int32_t* cell = row ? &cs.matrix[i * cols] : &cs.matrix_t[(i - rows) * rows];
+      const size_t n = row ? cols : rows;
+      const size_t other = row ? rows : 0;
+      for (size_t j = 0; j < n; ++j) {
+        const int32_t m = static_cast<int32_t>(other + j);
+        if (cell[j] == 0 || in_region_[m]) continue;
+        const double cap = cs.line_level[m];
+        if (cap < kForever || !std::isfinite(now - was)) {
+          if (std::min(now, cap) != std::min(was, cap)) join(m);
+          continue;
+        }
+        if (!extra_use_flag_[m]) {
+          extra_use_flag_[m] = 1;
+          extra_use_[m] = 0;
+          unsaturated_.push_back(m);
+        }
+        extra_use_[m] += static_cast<double>(cell[j]) * (now - was);
+      }
+    }
+    for (int32_t m : unsaturated_) {
+      extra_use_flag_[m] = 0;
+      if (!in_region_[m] && cs.line_output[m] - extra_use_[m] < 0) join(m);
+    }
+    if (region_.size() == before) break;
+  }
+  if (local) {
+    // Levels for RateDenseGroups, residuals for the next class, and the new level order.
+    for (int32_t m : unsaturated_) {
+      if (!in_region_[m]) cs.line_output[m] = std::max(0.0, cs.line_output[m] - extra_use_[m]);
+    }
+    for (size_t i = 0; i < lines; ++i) {
+      if (cs.line_weight[i] == 0) continue;
+      const LinkId l = link_of(i);
+      if (in_region_[i]) {
+        level_[l] = region_level_[i];
+        cs.line_input[i] = residual_[l];
+        cs.line_output[i] = std::max(0.0, region_res_[i]);
+      } else {
+        level_[l] = cs.line_level[i];
+      }
+      residual_[l] = cs.line_output[i];
+    }
+    order_scratch_.clear();
+    for (int32_t i : region_) {
+      if (cs.line_weight[i] > 0 && region_level_[i] < kForever) order_scratch_.push_back(i);
+    }
+    std::sort(order_scratch_.begin(), order_scratch_.end(), [&](int32_t a, int32_t b) {
+      return region_level_[a] != region_level_[b] ? region_level_[a] < region_level_[b] : a < b;
+    });
+    cs.order.erase(std::remove_if(cs.order.begin(), cs.order.end(),
+                                  [&](int32_t i) { return in_region_[i] != 0; }),
+                   cs.order.end());
+    const size_t mid = cs.order.size();
+    cs.order.insert(cs.order.end(), order_scratch_.begin(), order_scratch_.end());
+    std::inplace_merge(cs.order.begin(), cs.order.begin() + static_cast<std::ptrdiff_t>(mid),
+                       cs.order.end(), [&](int32_t a, int32_t b) {
+                         auto lv = [&](int32_t i) {
+                           return in_region_[i] ? region_level_[i] : cs.line_level[i];
+                         };
+                         return lv(a) < lv(b);
+                       });
+  }
+  for (int32_t i : region_) in_region_[i] = 0;
+  ++(local ? stats_.local_fills : stats_.whole_fills);
+  return local;
+}
+
+void FluidSolver::FillRegion(const ClassState& cs) {
+  const size_t rows = cs.rows, cols = cs.cols;
+  auto link_of = [&](size_t i) { return i < rows ? row_link_[i] : col_link_[i - rows]; };
+  region_open_.clear();
+  int64_t heaviest = 0;
+  for (int32_t i : region_) {
+    region_res_[i] = residual_[link_of(i)];
+    region_weight_[i] = cs.line_weight[i];
+    region_level_[i] = kForever;
+    heaviest = std::max(heaviest, region_weight_[i]);
+    if (region_weight_[i] > 0) {
+      region_share_[i] = std::max(0.0, region_res_[i]) / static_cast<double>(region_weight_[i]);
+      region_open_.push_back(i);
+    }
+  }
+  while (static_cast<int64_t>(reciprocal_.size()) <= heaviest) {
+    reciprocal_.push_back(1.0 / static_cast<double>(reciprocal_.size()));
+  }
+  auto close = [&](size_t pos, double level) {
+    region_level_[region_open_[pos]] = level;
+    region_open_[pos] = region_open_.back();
+    region_open_.pop_back();
+  };
+  // Charges the open region lines across from line i (a row's columns, a column's rows) for
+  // their groups with i, frozen at `level`.
+  auto charge_across = [&](int32_t i, double level) {
+    const bool row = static_cast<size_t>(i) < rows;
+    for (size_t pos = 0; pos < region_open_.size();) {
+      const int32_t j = region_open_[pos];
+      if ((static_cast<size_t>(j) < rows) == row) {
+        ++pos;
+        continue;
+      }
+      const int32_t n = row ? cs.matrix[i * cols + (j - rows)] : cs.matrix[j * cols + (i - rows)];
+      if (n == 0) {
+        ++pos;
+        continue;
+      }
+      region_res_[j] -= level * static_cast<double>(n);
+      region_weight_[j] -= n;
+      if (region_weight_[j] == 0) {
+        close(pos, kForever);  // the next open line moved into pos
+        continue;
+      }
+      region_share_[j] = std::max(0.0, region_res_[j]) * reciprocal_[region_weight_[j]];
+      ++pos;
+    }
+  };
+  size_t next = 0;  // into cs.order: the lines outside, by old level
+  while (!region_open_.empty()) {
+    size_t best = 0;
+    for (size_t pos = 1; pos < region_open_.size(); ++pos) {
+      if (region_share_[region_open_[pos]] < region_share_[region_open_[best]]) best = pos;
+    }
+    const int32_t b = region_open_[best];
+    const double share = region_share_[b];
+    while (next < cs.order.size() && in_region_[cs.order[next]]) ++next;
+    if (next < cs.order.size() && cs.line_level[cs.order[next]] < share) {
+      const int32_t m = cs.order[next++];
+      charge_across(m, cs.line_level[m]);
+      continue;
+    }
+    region_res_[b] -= share * static_cast<double>(region_weight_[b]);
+    region_weight_[b] = 0;
+    close(best, share);
+    charge_across(b, share);
   }
 }
 

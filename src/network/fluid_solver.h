@@ -78,6 +78,13 @@ class FluidSolver {
   int ActiveFlowCount() const { return active_flows_; }
   int ActiveGroupCount() const { return live_group_count_; }
   int LinkCount() const { return static_cast<int>(capacity_.size()); }
+  // How often a dense class that could be filled locally was (FillDenseLocal), and how often
+  // its changes reached too far and it was filled whole.
+  struct FillStats {
+    int64_t local_fills = 0;
+    int64_t whole_fills = 0;
+  };
+  const FillStats& fill_stats() const { return stats_; }
   BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
   // Sum of current rates crossing link l (computed by Solve()).
   BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
@@ -133,6 +140,14 @@ class FluidSolver {
     bool has_levels = false;
     std::vector<double> line_level;
     std::vector<int32_t> fresh;
+    // What FillDenseLocal needs of the last fill (valid if has_local): each line's residual
+    // capacity before and after this class, the lines with a finite level in ascending level
+    // order, and the lines whose cells changed since (seeds, flagged in is_seed).
+    bool has_local = false;
+    std::vector<double> line_input, line_output;
+    std::vector<int32_t> order;
+    std::vector<int32_t> seeds;
+    std::vector<uint8_t> is_seed;
     bool has_residual_after = false;
     std::vector<double> residual_after;
   };
@@ -178,6 +193,11 @@ class FluidSolver {
   // The max-min fill of a dense class: freezing a link is a row or column scan of the matrix,
   // and a group's rate is the lower freeze level of its two links.
   void FillDense(ClassState& cs, std::span<const int32_t> groups, bool add);
+  // The same fill redone only on the lines that the changes since the last one reach; false
+  // (nothing done) when that region grows too large to be worth it.
+  bool FillDenseLocal(ClassState& cs);
+  // FillDenseLocal's fill of the region lines in_region_ (the other lines keep their levels).
+  void FillRegion(const ClassState& cs);
   // Rates of a dense class's groups from the link levels of the fill just done: all of them,
   // or (incremental) only those on a row or column whose level changed, plus new groups.
   void RateDenseGroups(ClassState& cs, std::span<const int32_t> groups, bool add, bool incremental);
@@ -278,6 +298,17 @@ class FluidSolver {
   std::vector<int32_t> mark_due_;  // groups found marked by Advance, emptied by TakeMarked
   std::vector<uint8_t> mark_due_flag_;
   std::vector<uint8_t> frozen_;
+  // FillDenseLocal scratch, per line (row r, then column rows + c).
+  std::vector<int32_t> region_;         // the region's lines
+  std::vector<uint8_t> in_region_;
+  std::vector<int32_t> region_open_;    // its lines still open in FillRegion
+  std::vector<double> region_res_, region_share_, region_level_;
+  std::vector<int64_t> region_weight_;
+  std::vector<int32_t> order_scratch_;
+  std::vector<int32_t> unsaturated_;  // lines outside at level kForever whose use changes
+  std::vector<double> extra_use_;     // by how much
+  std::vector<uint8_t> extra_use_flag_;
+  FillStats stats_;
 };
 
 }  // namespace slotflow
