@@ -172,6 +172,12 @@ class FluidSolver {
   void MoveGroup(int32_t from, int32_t to);
   // Makes slot g read as dead to the whole-array passes.
   void ClearSlot(int32_t g);
+  double ServiceNow(int32_t g) const { return service_[g] + rate_[g] * pending_; }
+  // Changes a group's rate from now on (the pending time stays at the old rate).
+  void SetRate(int32_t g, double rate) {
+    service_[g] += (rate_[g] - rate) * pending_;
+    rate_[g] = rate;
+  }
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
   void RefreshMarkTop(int32_t g);
@@ -222,8 +228,6 @@ class FluidSolver {
   // The whole-array passes, with or without marks to track.
   template <bool kMarks>
   void NextEvents();
-  template <bool kMarks>
-  void AdvanceAll(Seconds dt);
   std::span<const LinkId> GroupLinks(int32_t g) const {
     return {&group_links_[g * kMaxPathLinks + 1],
             static_cast<size_t>(group_links_[g * kMaxPathLinks])};
@@ -242,7 +246,9 @@ class FluidSolver {
   // infinite min_target, so whole-array loops need no branches.
   std::vector<int32_t> count_;
   std::vector<double> rate_;         // per member
-  std::vector<double> service_;      // bytes each member has received since the group was created
+  // Bytes each member has received since the group was created, up to the last search for
+  // events; the time since (pending_) is added by the next search, at the rates of then.
+  std::vector<double> service_;
   std::vector<double> min_target_;   // earliest member's target
   std::vector<double> min_tol_;      // its completion tolerance
   std::vector<double> min_mark_;     // earliest member's mark target (infinite if none)
@@ -269,6 +275,9 @@ class FluidSolver {
   static constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max();
   FlowClass dirty_from_ = kNoDirtyClass;
   Seconds next_completion_in_ = kForever;
+  Seconds pending_ = 0;  // time advanced since the last search for events
+  // Groups that the last search found may complete (or reach a mark) by the next event.
+  std::vector<int32_t> candidates_, mark_candidates_;
   int mark_count_ = 0;  // active flows with a mark
   bool marks_dirty_ = false;
   Seconds next_mark_in_ = kForever;
