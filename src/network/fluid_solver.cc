@@ -979,12 +979,17 @@ void FluidSolver::FillRegion(const ClassState& cs) {
     }
     const int32_t b = region_open_[best];
     const double share = region_share_[b];
-    while (next < cs.order.size() && in_region_[cs.order[next]]) ++next;
-    if (next < cs.order.size() && cs.line_level[cs.order[next]] < share) {
-      const int32_t m = cs.order[next++];
+    // The lines outside with a lower level cap their groups first. Charging them only raises
+    // the shares of the open lines, so the minimum is found again only after all of them.
+    bool capped = false;
+    for (; next < cs.order.size(); ++next) {
+      const int32_t m = cs.order[next];
+      if (in_region_[m]) continue;
+      if (cs.line_level[m] >= share) break;
       charge_across(m, cs.line_level[m]);
-      continue;
+      capped = true;
     }
+    if (capped) continue;
     region_res_[b] -= share * static_cast<double>(region_weight_[b]);
     region_weight_[b] = 0;
     close(best, share);
