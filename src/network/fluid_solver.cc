@@ -717,9 +717,19 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
 }
 
 void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, bool add) {
-  if (!add && cs.has_local && cs.has_levels && FillDenseLocal(cs)) {
-    RateDenseGroups(cs, groups, add, /*incremental=*/true);
-    return;
+  if (!add && cs.has_local && cs.has_levels) {
+    // After a local fill that reached too far, the next ones are likely to as well (a policy
+    // whose every change lands in a high class): skip 1, 3, 7, ... attempts, up to 31.
+    if (cs.local_skip > 0) {
+      --cs.local_skip;
+    } else if (FillDenseLocal(cs)) {
+      cs.local_backoff = 0;
+      RateDenseGroups(cs, groups, add, /*incremental=*/true);
+      return;
+    } else {
+      cs.local_backoff = std::min(2 * cs.local_backoff + 1, 31);
+      cs.local_skip = cs.local_backoff;
+    }
   }
   const size_t rows = cs.rows, cols = cs.cols;
   if (!add) {

@@ -144,6 +144,7 @@ class FluidSolver {
     // capacity before and after this class, the lines with a finite level in ascending level
     // order, and the lines whose cells changed since (seeds, flagged in is_seed).
     bool has_local = false;
+    int local_skip = 0, local_backoff = 0;  // whole fills to do before trying a local one again
     std::vector<double> line_input, line_output;
     std::vector<int32_t> order;
     std::vector<int32_t> seeds;
@@ -175,6 +176,7 @@ class FluidSolver {
   double ServiceNow(int32_t g) const { return service_[g] + rate_[g] * pending_; }
   // Changes a group's rate from now on (the pending time stays at the old rate).
   void SetRate(int32_t g, double rate) {
+    if (rate == rate_[g]) return;
     service_[g] += (rate_[g] - rate) * pending_;
     rate_[g] = rate;
   }
