@@ -717,7 +717,7 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
 }
 
 void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, bool add) {
-  if (!add && cs.has_local && cs.has_levels) {
+  if (!add && cs.has_local && cs.has_levels && cs.rows + cs.cols >= local_fill_min_links_) {
     // After a local fill that reached too far, the next ones are likely to as well (a policy
     // whose every change lands in a high class): skip 1, 3, 7, ... attempts, up to 31.
     if (cs.local_skip > 0) {

@@ -85,6 +85,11 @@ class FluidSolver {
     int64_t whole_fills = 0;
   };
   const FillStats& fill_stats() const { return stats_; }
+  // Local fills are tried only for dense classes over at least this many links. Below a few
+  // hundred a whole fill is cheap enough that a local one does not pay for its bookkeeping
+  // (the FB trace as jobs, 100 links: 1.06 s with whole fills only, 1.43 s with local ones; in
+  // network mode, 294 links, local fills save 20-40 %). Tests lower it to reach them.
+  void SetLocalFillMinLinks(size_t links) { local_fill_min_links_ = links; }
   BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
   // Sum of current rates crossing link l (computed by Solve()).
   BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
@@ -320,6 +325,7 @@ class FluidSolver {
   std::vector<double> extra_use_;     // by how much
   std::vector<uint8_t> extra_use_flag_;
   FillStats stats_;
+  size_t local_fill_min_links_ = 200;
 };
 
 }  // namespace slotflow

@@ -332,6 +332,7 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
   Rng rng(7);
   for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(50 + rng.UniformInt(100));
   FluidSolver s(capacity);
+  s.SetLocalFillMinLinks(0);  // 24 links: below the default
   std::vector<std::vector<LinkId>> paths;
   std::vector<FlowId> active;
   std::map<FlowId, double> explicit_rate;
