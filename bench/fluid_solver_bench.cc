@@ -3,6 +3,8 @@
 // advance/complete/re-solve cycle.
 #include <benchmark/benchmark.h>
 
+#include <limits>
+
 #include "common/random.h"
 #include "network/fluid_solver.h"
 
@@ -35,6 +37,20 @@ void BM_SolveFair(benchmark::State& state) {
   state.counters["groups"] = s.ActiveGroupCount();
 }
 BENCHMARK(BM_SolveFair)->Arg(100)->Arg(1000)->Arg(10000)->Arg(21000);
+
+// The same with local fills off: every solve fills the class whole.
+void BM_SolveFairWhole(benchmark::State& state) {
+  FluidSolver s = MakeBigSwitch(150, static_cast<int>(state.range(0)), 1, 1);
+  s.SetLocalFillMinLinks(std::numeric_limits<size_t>::max());
+  for (auto _ : state) {
+    s.SetClass(0, 1);
+    s.SetClass(0, 0);
+    s.Solve();
+    benchmark::DoNotOptimize(s.NextCompletionIn());
+  }
+  state.counters["groups"] = s.ActiveGroupCount();
+}
+BENCHMARK(BM_SolveFairWhole)->Arg(10000)->Arg(21000);
 
 void BM_SolvePriorities(benchmark::State& state) {
   FluidSolver s = MakeBigSwitch(150, static_cast<int>(state.range(0)), 8, 2);
