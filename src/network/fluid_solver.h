@@ -232,7 +232,7 @@ class FluidSolver {
   void RefreshOpenLinks(OnClosed on_closed);
   // Next completion and next mark, from the current rates.
   void ComputeNextCompletion();
-  // The whole-array passes, with or without marks to track.
+  // The pass over all groups that ends a solve, with or without marks to track.
   template <bool kMarks>
   void NextEvents();
   std::span<const LinkId> GroupLinks(int32_t g) const {
