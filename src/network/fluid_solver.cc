@@ -717,7 +717,9 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
 }
 
 void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, bool add) {
-  if (!add && cs.has_local && cs.has_levels && cs.rows + cs.cols >= local_fill_min_links_) {
+  // What a later local fill needs is kept only where local fills are used.
+  const bool local_ready = !add && cs.rows + cs.cols >= local_fill_min_links_;
+  if (local_ready && cs.has_local && cs.has_levels) {
     // After a local fill that reached too far, the next ones are likely to as well (a policy
     // whose every change lands in a high class): skip 1, 3, 7, ... attempts, up to 31.
     if (cs.local_skip > 0) {
@@ -732,10 +734,8 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
     }
   }
   const size_t rows = cs.rows, cols = cs.cols;
-  if (!add) {
-    cs.line_input.resize(rows + cols);
-    for (size_t r = 0; r < rows; ++r) cs.line_input[r] = residual_[row_link_[r]];
-    for (size_t c = 0; c < cols; ++c) cs.line_input[rows + c] = residual_[col_link_[c]];
+  if (local_ready) {
+    SaveLineResiduals(cs, cs.line_input);
     cs.order.clear();
   }
   touched_.clear();
@@ -764,9 +764,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
   auto close = [&](LinkId lk, double level) {
     link_closed_[lk] = 1;
     level_[lk] = level;
-    if (!add && level < kForever) {
-      cs.order.push_back(row_of_[lk] >= 0 ? row_of_[lk] : static_cast<int32_t>(rows) + col_of_[lk]);
-    }
+    if (local_ready && level < kForever) cs.order.push_back(LineOf(cs, lk));
     const int32_t pos = open_pos_[lk];
     open_[pos] = open_.back();
     open_share_[pos] = open_share_.back();
@@ -807,14 +805,17 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
     link_closed_[l] = 0;
     if (residual_[l] < 0) residual_[l] = 0;
   }
-  if (!add) {
-    cs.line_output.resize(rows + cols);
-    for (size_t r = 0; r < rows; ++r) cs.line_output[r] = residual_[row_link_[r]];
-    for (size_t c = 0; c < cols; ++c) cs.line_output[rows + c] = residual_[col_link_[c]];
+  if (local_ready) {
+    SaveLineResiduals(cs, cs.line_output);
     for (int32_t line : cs.seeds) cs.is_seed[line] = 0;
     cs.seeds.clear();
     cs.has_local = true;
   }
+}
+
+void FluidSolver::SaveLineResiduals(const ClassState& cs, std::vector<double>& out) const {
+  out.resize(cs.rows + cs.cols);
+  for (size_t i = 0; i < out.size(); ++i) out[i] = residual_[LineLink(cs, i)];
 }
 
 // Max-min levels are settled in increasing order, and a line's level depends on the others
@@ -826,7 +827,6 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
 // result is the max-min allocation (the fresh fill's, up to rounding).
 bool FluidSolver::FillDenseLocal(ClassState& cs) {
   const size_t rows = cs.rows, cols = cs.cols, lines = rows + cols;
-  auto link_of = [&](size_t i) { return i < rows ? row_link_[i] : col_link_[i - rows]; };
   in_region_.resize(lines);
   region_.clear();
   auto join = [&](int32_t i) {
@@ -840,7 +840,7 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
   }
   cs.seeds.clear();
   for (size_t i = 0; i < lines; ++i) {
-    if (cs.line_weight[i] > 0 && residual_[link_of(i)] != cs.line_input[i]) {
+    if (cs.line_weight[i] > 0 && residual_[LineLink(cs, i)] != cs.line_input[i]) {
       join(static_cast<int32_t>(i));
     }
   }
@@ -898,7 +898,7 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
     }
     for (size_t i = 0; i < lines; ++i) {
       if (cs.line_weight[i] == 0) continue;
-      const LinkId l = link_of(i);
+      const LinkId l = LineLink(cs, i);
       if (in_region_[i]) {
         level_[l] = region_level_[i];
         cs.line_input[i] = residual_[l];
@@ -935,11 +935,10 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
 
 void FluidSolver::FillRegion(const ClassState& cs) {
   const size_t rows = cs.rows, cols = cs.cols;
-  auto link_of = [&](size_t i) { return i < rows ? row_link_[i] : col_link_[i - rows]; };
   region_open_.clear();
   int64_t heaviest = 0;
   for (int32_t i : region_) {
-    region_res_[i] = residual_[link_of(i)];
+    region_res_[i] = residual_[LineLink(cs, i)];
     region_weight_[i] = cs.line_weight[i];
     region_level_[i] = kForever;
     heaviest = std::max(heaviest, region_weight_[i]);

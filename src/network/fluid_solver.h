@@ -218,6 +218,15 @@ class FluidSolver {
     cs.cell_group[cell] = g;
     cs.cell_group_t[(cell % cs.cols) * cs.rows + cell / cs.cols] = g;
   }
+  // A dense class's lines are its rows, then its columns: the link of line i, the line of
+  // link l, and the residual capacity of every line copied into out.
+  LinkId LineLink(const ClassState& cs, size_t i) const {
+    return i < cs.rows ? row_link_[i] : col_link_[i - cs.rows];
+  }
+  int32_t LineOf(const ClassState& cs, LinkId l) const {
+    return row_of_[l] >= 0 ? row_of_[l] : static_cast<int32_t>(cs.rows) + col_of_[l];
+  }
+  void SaveLineResiduals(const ClassState& cs, std::vector<double>& out) const;
   size_t CellOf(const ClassState& cs, int32_t g) const {
     const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
     return row_of_[links[0]] * cs.cols + col_of_[links[1]];
