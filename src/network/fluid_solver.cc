@@ -918,15 +918,16 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
     cs.order.erase(std::remove_if(cs.order.begin(), cs.order.end(),
                                   [&](int32_t i) { return in_region_[i] != 0; }),
                    cs.order.end());
-    const size_t mid = cs.order.size();
-    cs.order.insert(cs.order.end(), order_scratch_.begin(), order_scratch_.end());
-    std::inplace_merge(cs.order.begin(), cs.order.begin() + static_cast<std::ptrdiff_t>(mid),
-                       cs.order.end(), [&](int32_t a, int32_t b) {
-                         auto lv = [&](int32_t i) {
-                           return in_region_[i] ? region_level_[i] : cs.line_level[i];
-                         };
-                         return lv(a) < lv(b);
-                       });
+    // Merged through a kept buffer (std::inplace_merge would allocate one at every call).
+    order_merged_.resize(cs.order.size() + order_scratch_.size());
+    std::merge(cs.order.begin(), cs.order.end(), order_scratch_.begin(), order_scratch_.end(),
+               order_merged_.begin(), [&](int32_t a, int32_t b) {
+                 auto lv = [&](int32_t i) {
+                   return in_region_[i] ? region_level_[i] : cs.line_level[i];
+                 };
+                 return lv(a) < lv(b);
+               });
+    cs.order.swap(order_merged_);
   }
   for (int32_t i : region_) in_region_[i] = 0;
   ++(local ? stats_.local_fills : stats_.whole_fills);
@@ -1096,35 +1097,37 @@ void FluidSolver::NextEvents() {
       }
     }
   };
-  // Four groups at a time in vector registers (the same IEEE operations as the scalar code, so
+  // Blocks of 16 groups, two per vector op (the same IEEE operations as the scalar code, so
   // the same results): the service update, and a test against the running minimum at the
-  // start of the block, which is at least the one the scalar test would use; only blocks with a
-  // possible candidate (rarely any) are tested group by group.
+  // start of the block, which is at least the one the scalar test would use. The test's lane
+  // masks are OR-ed over the block and read out once (reading them per op cost more than the
+  // arithmetic); only blocks with a possible candidate (rarely any) are tested group by group.
   using V = double __attribute__((vector_size(16)));  // two doubles: SSE2, any x86-64
   auto load = [](const double* p) {
     V v;
     std::memcpy(&v, p, sizeof v);
     return v;
   };
-  auto any_passes = [](V left, V tolerance, V limit) {
+  using M = decltype(V{} < V{});  // a lane mask per double
+  auto passes_mask = [](V left, V tolerance, V limit) {
     const V positive = limit > 0 ? limit : V{};  // also maps NaN (0 * inf) to 0
-    const auto m = left - tolerance <= positive;
-    return (m[0] | m[1]) != 0;
+    return left - tolerance <= positive;
   };
+  constexpr size_t kBlock = 16;
   size_t g = 0;
-  for (; g + 4 <= n; g += 4) {
-    bool any = false;
-    for (size_t h = g; h < g + 4; h += 2) {
+  for (; g + kBlock <= n; g += kBlock) {
+    M any{};
+    for (size_t h = g; h < g + kBlock; h += 2) {
       const V r = load(rate + h);
       const V sv = load(service + h) + r * dt;
       std::memcpy(service + h, &sv, sizeof sv);
-      any |= any_passes(load(target + h) - sv, load(tol + h), best * r);
+      any |= passes_mask(load(target + h) - sv, load(tol + h), best * r);
       if constexpr (kMarks) {
-        any |= any_passes(load(mark + h) - sv, load(mark_tol + h), best_mark * r);
+        any |= passes_mask(load(mark + h) - sv, load(mark_tol + h), best_mark * r);
       }
     }
-    if (any) {
-      for (size_t k = g; k < g + 4; ++k) test(k);
+    if ((any[0] | any[1]) != 0) {
+      for (size_t k = g; k < g + kBlock; ++k) test(k);
     }
   }
   for (; g < n; ++g) {

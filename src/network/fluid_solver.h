@@ -329,7 +329,7 @@ class FluidSolver {
   std::vector<int32_t> region_open_;    // its lines still open in FillRegion
   std::vector<double> region_res_, region_share_, region_level_;
   std::vector<int64_t> region_weight_;
-  std::vector<int32_t> order_scratch_;
+  std::vector<int32_t> order_scratch_, order_merged_;
   std::vector<int32_t> unsaturated_;  // lines outside at level kForever whose use changes
   std::vector<double> extra_use_;     // by how much
   std::vector<uint8_t> extra_use_flag_;
