@@ -53,6 +53,8 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       col_of_(capacity_.size(), -1),
       level_(capacity_.size(), 0),
       demand_(capacity_.size(), 0),
+      explicit_residual_(capacity_.size(), 0),
+      explicit_on_link_(capacity_.size()),
       link_closed_(capacity_.size(), 0) {
   path_begin_.push_back(0);
 }
@@ -103,6 +105,8 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     explicit_rate_.push_back(-1);
     group_class_.push_back(-1);
     group_pos_.push_back(-1);
+    explicit_link_pos_.push_back(-1);
+    explicit_link_pos_.push_back(-1);
     group_links_.resize(group_links_.size() + kMaxPathLinks);
   }
   hi_ = std::max(hi_, g + 1);
@@ -127,6 +131,13 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
     group_pos_[g] = static_cast<int32_t>(explicit_groups_.size());
     explicit_groups_.push_back(g);
     explicit_rate_[g] = flows_[explicit_flow].explicit_rate;
+    explicit_changed_ = true;
+    if (links.size() == 2 && links[0] != links[1]) {
+      for (int k = 0; k < 2; ++k) {
+        explicit_link_pos_[2 * g + k] = static_cast<int32_t>(explicit_on_link_[links[k]].size());
+        explicit_on_link_[links[k]].push_back(g);
+      }
+    }
   } else {
     auto [c, added] = class_ids_.try_emplace(cls, -1);
     if (added) {
@@ -186,6 +197,19 @@ void FluidSolver::DropGroup(int32_t g) {
   list[pos] = list.back();
   group_pos_[list[pos]] = pos;
   list.pop_back();
+  if (grp.explicit_flow >= 0 && explicit_link_pos_[2 * g] >= 0) {
+    for (int k = 0; k < 2; ++k) {
+      const LinkId l = GroupLinks(g)[k];
+      // Its explicit rate no longer taken from the link (see Solve).
+      explicit_residual_[l] += explicit_rate_[g];
+      std::vector<int32_t>& on = explicit_on_link_[l];
+      const int32_t at = explicit_link_pos_[2 * g + k];
+      on[at] = on.back();
+      explicit_link_pos_[2 * on[at] + (GroupLinks(on[at])[0] == l ? 0 : 1)] = at;
+      on.pop_back();
+      explicit_link_pos_[2 * g + k] = -1;
+    }
+  }
   if (grp.explicit_flow < 0 && class_states_[group_class_[g]].dense) {
     ClassState& cs = class_states_[group_class_[g]];
     SetCellGroup(cs, CellOf(cs, g), -1);
@@ -215,8 +239,7 @@ void FluidSolver::ChangeCount(int32_t g, int32_t delta) {
   count_[g] += delta;
   dirty_ = true;
   const int32_t c = group_class_[g];
-  // Explicit-rate groups (every solve with them is a full one) keep a dense state of their own
-  // for the backfill.
+  // Explicit-rate groups keep a dense state of their own for the backfill.
   ClassState& cs = c >= 0 ? class_states_[c] : explicit_state_;
   if (c >= 0) dirty_from_ = std::min(dirty_from_, cs.key);
   if (cs.dense) AddToCell(cs, CellOf(cs, g), delta);
@@ -387,6 +410,7 @@ void FluidSolver::SetExplicitRate(FlowId f, BytesPerSecond rate) {
   fl.explicit_rate = now ? rate : -1;
   if (fl.group >= 0 && was && now) explicit_rate_[fl.group] = rate;
   dirty_ = true;
+  explicit_changed_ = true;
   if (fl.group < 0 || was == now) return;
   const Bytes rem = Remaining(f);
   Leave(f);
@@ -430,6 +454,13 @@ void FluidSolver::MoveGroup(int32_t from, int32_t to) {
   const int32_t c = group_class_[to];
   if (c < 0) {
     explicit_groups_[group_pos_[to]] = to;
+    if (explicit_link_pos_[2 * from] >= 0) {
+      for (int k = 0; k < 2; ++k) {
+        explicit_link_pos_[2 * to + k] = explicit_link_pos_[2 * from + k];
+        explicit_link_pos_[2 * from + k] = -1;
+        explicit_on_link_[GroupLinks(to)[k]][explicit_link_pos_[2 * to + k]] = to;
+      }
+    }
   } else {
     ClassState& cs = class_states_[c];
     cs.groups[group_pos_[to]] = to;
@@ -485,7 +516,17 @@ void FluidSolver::Solve() {
 
   // Explicit rates first (SPEC §3, Varys MADD). Where they ask more of a link than it has, all
   // of them across it are scaled down by the same factor, so no order among them matters.
-  if (!explicit_groups_.empty()) {
+  // When no explicit rate was set or added since the last solve and that one scaled none down,
+  // only explicit flows have left since: what they leave of each link (explicit_residual_,
+  // given back by DropGroup) and every other explicit group's rate still hold, and the
+  // backfill goes on from its last fill (FillDense with backfill_continues_).
+  backfill_continues_ = !explicit_groups_.empty() && explicit_ready_ && !explicit_changed_ &&
+                        explicit_state_.dense && explicit_state_.has_levels &&
+                        DenseFits(explicit_groups_.size(), 16);
+  if (backfill_continues_) {
+    ++stats_.continued_backfills;
+    std::copy(explicit_residual_.begin(), explicit_residual_.end(), residual_.begin());
+  } else if (!explicit_groups_.empty()) {
     for (int32_t g : explicit_groups_) {
       for (LinkId l : GroupLinks(g)) demand_[l] += explicit_rate_[g];
     }
@@ -513,6 +554,9 @@ void FluidSolver::Solve() {
       residual_[l] -= demand_[l];
       demand_[l] = 0;
     }
+    std::copy(residual_.begin(), residual_.end(), explicit_residual_.begin());
+    explicit_ready_ = !over;
+    explicit_changed_ = false;
   }
   // Then each class in priority order, max-min within the class.
   for (auto it = first; it != class_ids_.end(); ++it) {
@@ -717,9 +761,12 @@ void FluidSolver::FreezeWithScan(std::span<const int32_t> groups, bool add) {
 }
 
 void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, bool add) {
-  // What a later local fill needs is kept only where local fills are used.
-  const bool local_ready = !add && cs.rows + cs.cols >= local_fill_min_links_;
-  if (local_ready && cs.has_local && cs.has_levels) {
+  // What a later local fill needs is kept only where local fills are used. A class's fill
+  // always goes on from its last one; the explicit-rate backfill only when Solve says so (else
+  // it starts from the explicit rates just set).
+  const bool local_ready = cs.rows + cs.cols >= local_fill_min_links_;
+  const bool continues = !add || backfill_continues_;
+  if (local_ready && continues && cs.has_local && cs.has_levels) {
     // After a local fill that reached too far, the next ones are likely to as well (a policy
     // whose every change lands in a high class): skip 1, 3, 7, ... attempts, up to 31.
     if (cs.local_skip > 0) {
@@ -799,7 +846,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
       for (size_t r = 0; r < rows; ++r) charge(row_link_[r], col[r], share);
     }
   }
-  RateDenseGroups(cs, groups, add, /*incremental=*/!add && cs.has_levels);
+  RateDenseGroups(cs, groups, add, /*incremental=*/continues && cs.has_levels);
   for (LinkId l : touched_) {
     weight_[l] = 0;
     link_closed_[l] = 0;
@@ -1024,6 +1071,14 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
   const double* col_level = row_level + rows;
   if (!incremental) {
     for (int32_t g : groups) SetRate(g, add ? rate_[g] + rate_of(g) : rate_of(g));
+  } else if (add) {
+    // The explicit-rate backfill: a cell may hold many groups (one per flow), so the groups on
+    // a line whose level moved come from explicit_on_link_; each is its explicit rate plus
+    // the lower level of its two links.
+    for (size_t i = 0; i < rows + cols; ++i) {
+      if (cs.line_weight[i] == 0 || line_new_level_[i] == cs.line_level[i]) continue;
+      for (int32_t g : explicit_on_link_[LineLink(cs, i)]) SetRate(g, explicit_rate_[g] + rate_of(g));
+    }
   } else {
     for (size_t r = 0; r < rows; ++r) {
       if (cs.line_weight[r] == 0 || row_level[r] == cs.line_level[r]) continue;
@@ -1043,7 +1098,6 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
       if (count_[g] > 0 && group_class_[g] == &cs - class_states_.data()) SetRate(g, rate_of(g));
     }
   }
-  if (add) return;
   // Remember the levels for the next fill of this class.
   cs.line_level.resize(rows + cols);
   for (size_t i = 0; i < rows + cols; ++i) {

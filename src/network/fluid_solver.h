@@ -83,6 +83,9 @@ class FluidSolver {
   struct FillStats {
     int64_t local_fills = 0;
     int64_t whole_fills = 0;
+    // Solves whose explicit-rate backfill went on from the last one (only explicit flows had
+    // left since), instead of starting again from all the explicit rates.
+    int64_t continued_backfills = 0;
   };
   const FillStats& fill_stats() const { return stats_; }
   // Local fills are tried only for dense classes over at least this many links. Below a few
@@ -286,6 +289,17 @@ class FluidSolver {
   std::vector<int32_t> explicit_groups_;  // live groups with an explicit rate
   std::vector<double> explicit_rate_;     // hot: each explicit-rate group's rate
   ClassState explicit_state_;             // their dense state, for the backfill
+  // Each link's capacity minus the explicit rates across it, as of the last solve that set
+  // them all, plus the rates of the explicit groups dropped since (valid if explicit_ready_:
+  // that solve scaled none down).
+  std::vector<double> explicit_residual_;
+  bool explicit_ready_ = false;
+  bool explicit_changed_ = true;     // an explicit rate was set, or an explicit group made
+  bool backfill_continues_ = false;  // this solve's backfill goes on from the last one
+  // The two-link explicit groups on each link (a dense backfill cell may hold many), and each
+  // group's index in the lists of its first and second link (-1: in none).
+  std::vector<std::vector<int32_t>> explicit_on_link_;
+  std::vector<int32_t> explicit_link_pos_;
   bool dirty_ = false;
   // The highest-priority class changed since the last solve (the largest key if none).
   static constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max();

@@ -391,11 +391,24 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
       for (const auto& [f, rate] : explicit_rate) s.SetExplicitRate(f, -1);
       explicit_rate.clear();
     }
+    // Then as Varys sets them (steps 220-399): on many flows at once, small enough that no link
+    // is oversubscribed, and left alone while flows complete, so the backfill goes on from its
+    // last fill.
+    if (step >= 220 && step < 400 && step % 30 == 10) {
+      for (FlowId f : active) {
+        if (rng.UniformInt(5) < 2) {
+          const double rate = 0.25 * static_cast<double>(1 + rng.UniformInt(4));
+          s.SetExplicitRate(f, rate);
+          explicit_rate[f] = rate;
+        }
+      }
+    }
   }
   EXPECT_GT(checked, 100000);
   if (two_link_only) {  // dense classes: both ways of filling them were taken many times
     EXPECT_GT(s.fill_stats().local_fills, 500);
-    EXPECT_GT(s.fill_stats().whole_fills, 200);
+    EXPECT_GT(s.fill_stats().whole_fills, 100);
+    EXPECT_GT(s.fill_stats().continued_backfills, 300);
   }
 }
 
