@@ -44,6 +44,8 @@ size_t FluidSolver::GroupKeyHash::operator()(const GroupKey& k) const {
 FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
     : capacity_(std::move(link_capacities)),
       residual_(capacity_),
+      explicit_residual_(capacity_.size(), 0),
+      explicit_on_link_(capacity_.size()),
       weight_(capacity_.size(), 0),
       adj_begin_(capacity_.size(), 0),
       adj_fill_(capacity_.size(), 0),
@@ -53,8 +55,6 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       col_of_(capacity_.size(), -1),
       level_(capacity_.size(), 0),
       demand_(capacity_.size(), 0),
-      explicit_residual_(capacity_.size(), 0),
-      explicit_on_link_(capacity_.size()),
       link_closed_(capacity_.size(), 0) {
   path_begin_.push_back(0);
 }
