@@ -983,7 +983,10 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
 
 void FluidSolver::FillRegion(const ClassState& cs) {
   const size_t rows = cs.rows, cols = cs.cols;
-  region_open_.clear();
+  // The open lines, rows and columns apart: a line's groups meet only lines of the other kind.
+  std::vector<int32_t>* open = region_open_;
+  open[0].clear();
+  open[1].clear();
   int64_t heaviest = 0;
   for (int32_t i : region_) {
     region_res_[i] = residual_[LineLink(cs, i)];
@@ -992,28 +995,29 @@ void FluidSolver::FillRegion(const ClassState& cs) {
     heaviest = std::max(heaviest, region_weight_[i]);
     if (region_weight_[i] > 0) {
       region_share_[i] = std::max(0.0, region_res_[i]) / static_cast<double>(region_weight_[i]);
-      region_open_.push_back(i);
+      open[static_cast<size_t>(i) < rows ? 0 : 1].push_back(i);
     }
   }
   while (static_cast<int64_t>(reciprocal_.size()) <= heaviest) {
     reciprocal_.push_back(1.0 / static_cast<double>(reciprocal_.size()));
   }
-  auto close = [&](size_t pos, double level) {
-    region_level_[region_open_[pos]] = level;
-    region_open_[pos] = region_open_.back();
-    region_open_.pop_back();
+  auto close = [&](std::vector<int32_t>& list, size_t pos, double level) {
+    region_level_[list[pos]] = level;
+    list[pos] = list.back();
+    list.pop_back();
   };
   // Charges the open region lines across from line i (a row's columns, a column's rows) for
   // their groups with i, frozen at `level`.
   auto charge_across = [&](int32_t i, double level) {
     const bool row = static_cast<size_t>(i) < rows;
-    for (size_t pos = 0; pos < region_open_.size();) {
-      const int32_t j = region_open_[pos];
-      if ((static_cast<size_t>(j) < rows) == row) {
-        ++pos;
-        continue;
-      }
-      const int32_t n = row ? cs.matrix[i * cols + (j - rows)] : cs.matrix[j * cols + (i - rows)];
+    std::vector<int32_t>& across = open[row ? 1 : 0];
+    // The counts of i's cells: i's row of the matrix (column j at j - rows; unsigned, so the
+    // offset may wrap below zero) or its column of the transpose.
+    const int32_t* cells = row ? cs.matrix.data() : cs.matrix_t.data();
+    const size_t offset = row ? i * cols - rows : (i - rows) * rows;
+    for (size_t pos = 0; pos < across.size();) {
+      const int32_t j = across[pos];
+      const int32_t n = cells[offset + j];
       if (n == 0) {
         ++pos;
         continue;
@@ -1021,7 +1025,7 @@ void FluidSolver::FillRegion(const ClassState& cs) {
       region_res_[j] -= level * static_cast<double>(n);
       region_weight_[j] -= n;
       if (region_weight_[j] == 0) {
-        close(pos, kForever);  // the next open line moved into pos
+        close(across, pos, kForever);  // the next open line moved into pos
         continue;
       }
       region_share_[j] = std::max(0.0, region_res_[j]) * reciprocal_[region_weight_[j]];
@@ -1029,12 +1033,18 @@ void FluidSolver::FillRegion(const ClassState& cs) {
     }
   };
   size_t next = 0;  // into cs.order: the lines outside, by old level
-  while (!region_open_.empty()) {
-    size_t best = 0;
-    for (size_t pos = 1; pos < region_open_.size(); ++pos) {
-      if (region_share_[region_open_[pos]] < region_share_[region_open_[best]]) best = pos;
+  while (!open[0].empty() || !open[1].empty()) {
+    // The open line with the smallest share (rows first on ties).
+    size_t side = open[0].empty() ? 1 : 0, best = 0;
+    for (size_t k = 0; k < 2; ++k) {
+      for (size_t pos = 0; pos < open[k].size(); ++pos) {
+        if (region_share_[open[k][pos]] < region_share_[open[side][best]]) {
+          side = k;
+          best = pos;
+        }
+      }
     }
-    const int32_t b = region_open_[best];
+    const int32_t b = open[side][best];
     const double share = region_share_[b];
     // The lines outside with a lower level cap their groups first. Charging them only raises
     // the shares of the open lines, so the minimum is found again only after all of them.
@@ -1049,7 +1059,7 @@ void FluidSolver::FillRegion(const ClassState& cs) {
     if (capped) continue;
     region_res_[b] -= share * static_cast<double>(region_weight_[b]);
     region_weight_[b] = 0;
-    close(best, share);
+    close(open[side], best, share);
     charge_across(b, share);
   }
 }

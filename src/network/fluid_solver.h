@@ -340,7 +340,7 @@ class FluidSolver {
   // FillDenseLocal scratch, per line (row r, then column rows + c).
   std::vector<int32_t> region_;         // the region's lines
   std::vector<uint8_t> in_region_;
-  std::vector<int32_t> region_open_;    // its lines still open in FillRegion
+  std::vector<int32_t> region_open_[2];  // its rows and columns still open in FillRegion
   std::vector<double> region_res_, region_share_, region_level_;
   std::vector<int64_t> region_weight_;
   std::vector<int32_t> order_scratch_, order_merged_;
