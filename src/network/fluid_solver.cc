@@ -916,12 +916,18 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
       const int32_t* cell = row ? &cs.matrix[i * cols] : &cs.matrix_t[(i - rows) * rows];
       const size_t n = row ? cols : rows;
       const size_t other = row ? rows : 0;
+      // A capped line m's groups with i change rate iff min(now, cap) != min(was, cap), that
+      // is (now != was) iff cap > min(now, was): most lines fail that first, cheapest test.
+      const double lo = std::min(now, was);
+      const bool unbounded = !std::isfinite(now - was);
+      const double* level = &cs.line_level[other];
       for (size_t j = 0; j < n; ++j) {
-        const int32_t m = static_cast<int32_t>(other + j);
-        if (cell[j] == 0 || in_region_[m]) continue;
-        const double cap = cs.line_level[m];
-        if (cap < kForever || !std::isfinite(now - was)) {
-          if (std::min(now, cap) != std::min(was, cap)) join(m);
+        if (cell[j] == 0 || level[j] <= lo) continue;
+        const auto m = static_cast<int32_t>(other + j);
+        if (in_region_[m]) continue;
+        const double cap = level[j];
+        if (cap < kForever || unbounded) {
+          join(m);
           continue;
         }
         if (!extra_use_flag_[m]) {
