@@ -1100,7 +1100,9 @@ void FluidSolver::RateDenseGroups(ClassState& cs, std::span<const int32_t> group
     // the lower level of its two links.
     for (size_t i = 0; i < rows + cols; ++i) {
       if (cs.line_weight[i] == 0 || line_new_level_[i] == cs.line_level[i]) continue;
-      for (int32_t g : explicit_on_link_[LineLink(cs, i)]) SetRate(g, explicit_rate_[g] + rate_of(g));
+      for (int32_t g : explicit_on_link_[LineLink(cs, i)]) {
+        SetRate(g, explicit_rate_[g] + rate_of(g));
+      }
     }
   } else {
     for (size_t r = 0; r < rows; ++r) {
