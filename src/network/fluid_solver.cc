@@ -39,9 +39,7 @@ uint64_t Mix(uint64_t h, uint64_t v) {
 }  // namespace
 
 size_t FluidSolver::GroupKeyHash::operator()(const GroupKey& k) const {
-  uint64_t h = Mix(0, static_cast<uint64_t>(k.path));
-  h = Mix(h, static_cast<uint64_t>(k.cls));
-  return Mix(h, static_cast<uint64_t>(static_cast<int64_t>(k.explicit_flow)));
+  return Mix(Mix(0, static_cast<uint64_t>(k.path)), static_cast<uint64_t>(k.cls));
 }
 
 FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
@@ -86,9 +84,14 @@ std::span<const LinkId> FluidSolver::PathLinks(PathId p) const {
 }
 
 int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) {
-  const GroupKey key{path, cls, explicit_flow};
-  auto [it, inserted] = group_index_.try_emplace(key, -1);
-  if (!inserted) return it->second;
+  // An explicit-rate group holds one flow, which asks for it only when not in it: it is always
+  // new, and never looked up (varys makes and drops millions, by re-ranking).
+  int32_t* index = nullptr;
+  if (explicit_flow < 0) {
+    auto [it, inserted] = group_index_.try_emplace(GroupKey{path, cls}, -1);
+    if (!inserted) return it->second;
+    index = &it->second;
+  }
   int32_t g;
   if (!free_groups_.empty()) {
     std::pop_heap(free_groups_.begin(), free_groups_.end(), std::greater<>());
@@ -186,13 +189,13 @@ int32_t FluidSolver::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) 
   } else {
     DropAllDense();  // no longer every group on two links
   }
-  it->second = g;
+  if (index != nullptr) *index = g;
   return g;
 }
 
 void FluidSolver::DropGroup(int32_t g) {
   Group& grp = groups_[g];
-  group_index_.erase(GroupKey{grp.path, grp.cls, grp.explicit_flow});
+  if (grp.explicit_flow < 0) group_index_.erase(GroupKey{grp.path, grp.cls});
   // Unlink g from its class (or the explicit list) by moving the last one into its place.
   std::vector<int32_t>& list =
       grp.explicit_flow >= 0 ? explicit_groups_ : class_states_[group_class_[g]].groups;
@@ -453,7 +456,7 @@ void FluidSolver::MoveGroup(int32_t from, int32_t to) {
   group_class_[to] = group_class_[from];
   group_pos_[to] = group_pos_[from];
   std::copy_n(&group_links_[from * kMaxPathLinks], kMaxPathLinks, &group_links_[to * kMaxPathLinks]);
-  group_index_[GroupKey{grp.path, grp.cls, grp.explicit_flow}] = to;
+  if (grp.explicit_flow < 0) group_index_[GroupKey{grp.path, grp.cls}] = to;
   const int32_t c = group_class_[to];
   if (c < 0) {
     explicit_groups_[group_pos_[to]] = to;

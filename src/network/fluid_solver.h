@@ -160,10 +160,10 @@ class FluidSolver {
     bool has_residual_after = false;
     std::vector<double> residual_after;
   };
+  // The index of groups without an explicit rate (see GroupFor).
   struct GroupKey {
     PathId path;
     FlowClass cls;
-    FlowId explicit_flow;
     bool operator==(const GroupKey&) const = default;
   };
   struct GroupKeyHash {
