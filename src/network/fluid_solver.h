@@ -99,6 +99,7 @@ class FluidSolver {
 
  private:
   static constexpr int kMaxPathLinks = 6;
+  static constexpr size_t kEventBlock = 16;  // groups per block of the search for events
 
   struct Flow {
     int32_t group = -1;  // -1 when not active
@@ -186,7 +187,14 @@ class FluidSolver {
   void SetRate(int32_t g, double rate) {
     if (rate == rate_[g]) return;
     service_[g] += (rate_[g] - rate) * pending_;
+    if ((rate_[g] != 0) != (rate != 0)) moving_in_block_[g / kEventBlock] += rate != 0 ? 1 : -1;
     rate_[g] = rate;
+  }
+  // After a member joined or left g, or a mark was set or cleared: if its earliest member or
+  // mark is due already, the next search for events must not skip g's block (see NextEvents).
+  void NoteIfDue(int32_t g) {
+    full_pass_ |= min_target_[g] - ServiceNow(g) <= min_tol_[g] ||
+                  min_mark_[g] - ServiceNow(g) <= min_mark_tol_[g];
   }
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
@@ -272,6 +280,11 @@ class FluidSolver {
   std::vector<double> min_tol_;      // its completion tolerance
   std::vector<double> min_mark_;     // earliest member's mark target (infinite if none)
   std::vector<double> min_mark_tol_;
+  // Per block of kEventBlock group ids: how many have a non-zero rate. The search for events
+  // skips blocks with none (their services do not move), unless full_pass_: some group became
+  // due by a change other than time passing.
+  std::vector<int32_t> moving_in_block_;
+  bool full_pass_ = false;
   std::vector<LinkId> group_links_;  // kMaxPathLinks per group: [n, l0, ..., l4]
   std::vector<int32_t> group_pos_;  // index in its class's groups (or explicit_groups_)
   // Free group ids, a min-heap: reusing the lowest id keeps the live ids packed below hi_, the

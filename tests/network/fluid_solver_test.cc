@@ -236,6 +236,41 @@ TEST(FluidSolver, SimultaneousCompletionsComeOutTogetherInIdOrder) {
   EXPECT_EQ(s.ActiveFlowCount(), 0);
 }
 
+// The search for events skips blocks of groups that all have rate 0. A flow that is due as it
+// joins such a group (here an empty one, behind a higher class that fills the shared link)
+// must still complete at once, and a mark due as it is set must still be reported.
+TEST(FluidSolver, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
+  std::vector<double> capacity(41, 100.0);
+  FluidSolver s(capacity);
+  const LinkId shared[] = {0};
+  s.Add(0, s.InternPath(shared), 1e6, 0);  // class 0 takes all of link 0 for 10,000 s
+  for (LinkId k = 1; k <= 40; ++k) {       // 40 class-1 groups behind it, rate 0
+    const LinkId path[] = {0, k};
+    s.Add(k, s.InternPath(path), 500, 1);
+  }
+  s.Solve();
+  ASSERT_EQ(s.Rate(30), 0);
+  ASSERT_DOUBLE_EQ(s.NextCompletionIn(), 1e4);
+  s.Advance(10);
+
+  const LinkId path30[] = {0, 30};
+  s.Add(41, s.InternPath(path30), 0, 1);
+  s.Solve();
+  EXPECT_EQ(s.NextCompletionIn(), 0);
+  s.Advance(0);
+  std::vector<FlowId> out;
+  s.PopCompleted(out);
+  EXPECT_EQ(out, std::vector<FlowId>{41});
+
+  s.SetMark(20, 0);  // at 0 bytes sent: reached already, at rate 0
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), 0);
+  s.Advance(0);
+  out.clear();
+  s.TakeMarked(out);
+  EXPECT_EQ(out, std::vector<FlowId>{20});
+}
+
 TEST(FluidSolver, SamePathListIsInternedOnce) {
   FluidSolver s({1.0, 1.0, 1.0});
   const LinkId x[] = {0, 2}, y[] = {0, 2}, z[] = {2, 0};
