@@ -65,6 +65,24 @@ TEST(FcfsPolicy, LimitedQueuesShareTheLastClassUnlimitedDoNot) {
   EXPECT_NEAR(finish[2], 2.0, kTol);
 }
 
+// Q = 3: the two oldest active flows each get a class of their own, strictly ordered; when the
+// oldest ends, the third oldest moves up behind the second, and the youngest stays last.
+TEST(FcfsPolicy, LimitedQueuesKeepTheOldestStrictlyOrderedAsFlowsEnd) {
+  NetworkScenario s;
+  s.servers = 6;
+  s.policy = "fcfs";
+  s.config.queues = 3;
+  s.flows = {{.start = 0, .src = 0, .dst = 5, .size = 1},
+             {.start = 0, .src = 1, .dst = 5, .size = 2},
+             {.start = 0, .src = 2, .dst = 5, .size = 1},
+             {.start = 0, .src = 3, .dst = 5, .size = 1}};
+  const auto finish = s.Run();
+  EXPECT_NEAR(finish[0], 1, kTol);  // the oldest has the downlink to itself
+  EXPECT_NEAR(finish[1], 3, kTol);  // then flow 1, ahead of flow 2 that just moved up
+  EXPECT_NEAR(finish[2], 4, kTol);
+  EXPECT_NEAR(finish[3], 5, kTol);
+}
+
 // Thresholds 1, 2, 4, ...: a flow is demoted the instant its sent bytes reach one.
 TEST(LasPolicy, DemotesAFlowMidTransferAtAThreshold) {
   NetworkScenario s;
