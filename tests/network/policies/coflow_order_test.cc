@@ -86,6 +86,56 @@ TEST(CoflowOrder, FifoWithTwoQueuesReRanksWhenTheHeadCoflowEnds) {
   EXPECT_DOUBLE_EQ(t[0], 13.5);
 }
 
+// Three queues: the two earliest active coflows have classes of their own, the rest share one.
+// Q (arrival 1) and R (2) start at 0 and are the two earliest; S (3) waits behind R on server
+// 5's downlink. At 1 the flow of P (arrival 0, the earliest) starts: P goes ahead of Q on server
+// 3's downlink (P ends at 11, Q with 9 units left at 20), and R drops back to share server 5's
+// downlink with S: 1/2 each, R's last unit ends at 3, S's last at 4. Had R kept its class it
+// would end at 2; had P gone behind Q, Q would end at 10 and P at 20.
+TEST(CoflowOrder, FifoWithThreeQueuesRanksAnEarlierCoflowThatStartsLate) {
+  NetworkScenario s;
+  s.servers = 6;
+  s.policy = "coflow-fifo";
+  s.config.queues = 3;
+  s.coflows = {Coflow{.arrival = 0, .total_bytes = 10, .width = 1, .length = 10},
+               Coflow{.arrival = 1, .total_bytes = 10, .width = 1, .length = 10},
+               Coflow{.arrival = 2, .total_bytes = 2, .width = 1, .length = 2},
+               Coflow{.arrival = 3, .total_bytes = 2, .width = 1, .length = 2}};
+  s.flows = {{.start = 1, .src = 0, .dst = 3, .size = 10, .coflow = 0},
+             {.start = 0, .src = 1, .dst = 3, .size = 10, .coflow = 1},
+             {.start = 0, .src = 2, .dst = 5, .size = 2, .coflow = 2},
+             {.start = 0, .src = 4, .dst = 5, .size = 2, .coflow = 3}};
+  const auto t = CoflowFinish(s);
+  EXPECT_DOUBLE_EQ(t[0], 11);
+  EXPECT_DOUBLE_EQ(t[1], 20);
+  EXPECT_DOUBLE_EQ(t[2], 3);
+  EXPECT_DOUBLE_EQ(t[3], 4);
+}
+
+// Thirty queues, all flows into server 0's downlink: A (arrival 0) runs from 0 and stays
+// first; at each time i = 1..25 a coflow E_i arriving at 30 − i starts, earlier than every E
+// already there, so each newcomer is ranked between A and the one before it (enough of them
+// to use up the room between two classes). After A, they must run in arrival order, E_25
+// first: 100 units each, E_i ends at 100 · (27 − i).
+TEST(CoflowOrder, FifoRanksManyNewcomersBetweenTheSameTwoCoflows) {
+  constexpr int kNewcomers = 25;
+  NetworkScenario s;
+  s.servers = kNewcomers + 2;
+  s.policy = "coflow-fifo";
+  s.config.queues = 30;
+  s.coflows.push_back(Coflow{.arrival = 0, .total_bytes = 100, .width = 1, .length = 100});
+  s.flows.push_back({.start = 0, .src = 1, .dst = 0, .size = 100, .coflow = 0});
+  for (int i = 1; i <= kNewcomers; ++i) {
+    s.coflows.push_back(
+        Coflow{.arrival = 30.0 - i, .total_bytes = 100, .width = 1, .length = 100});
+    s.flows.push_back({.start = static_cast<double>(i), .src = i + 1, .dst = 0, .size = 100,
+                       .coflow = i});
+  }
+  const auto t = CoflowFinish(s);
+  EXPECT_DOUBLE_EQ(t[0], 100);
+  for (int i = 1; i <= kNewcomers; ++i) EXPECT_DOUBLE_EQ(t[i], 100.0 * (27 - i)) << "E_" << i;
+}
+
 TEST(CoflowOrder, LimitedQueuesMergeCoflowsIntoOneClass) {
   // Two queues split at 4.6: A (4) and B (4.5) share class 0 per flow (1/4 each): B's flows end
   // at 6, A has 2.5 left and ends at 8.5; C (class 1) then ends at 13.5.
