@@ -114,9 +114,9 @@ TEST(CoflowOrder, FifoWithThreeQueuesRanksAnEarlierCoflowThatStartsLate) {
 
 // Thirty queues, all flows into server 0's downlink: A (arrival 0) runs from 0 and stays
 // first; at each time i = 1..25 a coflow E_i arriving at 30 − i starts, earlier than every E
-// already there, so each newcomer is ranked between A and the one before it (enough of them
-// to use up the room between two classes). After A, they must run in arrival order, E_25
-// first: 100 units each, E_i ends at 100 · (27 − i).
+// already there, so each newcomer is ranked between A and the one before it (a policy that
+// gave classes by spacing them out would run out of room). After A, they must run in arrival
+// order, E_25 first: 100 units each, E_i ends at 100 · (27 − i).
 TEST(CoflowOrder, FifoRanksManyNewcomersBetweenTheSameTwoCoflows) {
   constexpr int kNewcomers = 25;
   NetworkScenario s;
