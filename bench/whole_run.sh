@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-run benchmarks (issues 2, 3): the Facebook coflow trace in network mode under per-flow
+# Whole-run benchmarks: the Facebook coflow trace in network mode under per-flow
 # fair sharing and under a coflow priority policy (tcf, 8 classes), and as jobs on 50 servers
 # x 4 slots with a 1 Gbps big switch. Prints wall time, events per second and peak memory
 # (GNU time) for each.

@@ -39,7 +39,8 @@ void FlowThresholdPolicy::Watch(Network& net, FlowId f, FlowClass cls) {
   if (rank_ == Rank::kSent && k < thresholds_.size() && size > thresholds_[k]) {
     net.SetMark(f, thresholds_[k] * (1 - kRelTol));
   } else if (rank_ == Rank::kRemaining && k >= 1 && k <= thresholds_.size()) {
-    net.SetMark(f, size - thresholds_[k - 1] * (1 + kRelTol));
+    // At the crossing itself; the solver finds a mark reached within its rounding tolerance.
+    net.SetMark(f, size - thresholds_[k - 1]);
   } else {
     net.ClearMark(f);
   }
@@ -72,8 +73,9 @@ void FlowThresholdPolicy::BeforeSolve(Network& net) {
 }
 
 Seconds FlowThresholdPolicy::NextReclassifyTime(const Network& net) {
-  // SRPT re-ranks only at arrivals and completions; LAS needs the exact crossing.
-  if (Unlimited() || rank_ == Rank::kRemaining) return kForever;
+  // Both crossings are exact events: LAS demotes the moment a flow's bytes sent reach a
+  // threshold, SRPT promotes the moment its bytes left drop below one (SPEC §7).
+  if (Unlimited()) return kForever;
   const Seconds in = net.solver().NextMarkIn();
   if (in == kForever) return kForever;
   // Always move forward, even if the gap is below what now + in can resolve: one tick of the

@@ -5,8 +5,8 @@
 //    class when its bytes sent reach the mark where the quantity crosses the threshold at the
 //    end of its class: LAS demotes at sent = T·E^k, SRPT promotes at sent = size − T·E^(k−1).
 //    The solver's byte marks (FluidSolver::SetMark) find the flows that got there without
-//    scanning the others. LAS schedules the exact crossing moment as an event (issue 3); SRPT
-//    re-ranks at arrivals and completions, so a promotion waits for the next one. The fluid's
+//    scanning the others. Both schedule the exact crossing moment as an event (SPEC §3, §7),
+//    so results do not depend on which unrelated events happen to occur. The fluid's
 //    byte counts are exact only up to rounding, so a quantity within a relative 1e-9 of a
 //    threshold counts as past it. A flow's mark goes when it completes.
 //  - Unlimited queues: class = floor(quantity), recomputed at every event. Between events the

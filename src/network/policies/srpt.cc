@@ -1,7 +1,7 @@
 // srpt — shortest remaining processing time per flow (SPEC §7; pFabric, Alizadeh et al.,
 // SIGCOMM 2013, and PASE, Munir et al., SIGCOMM 2014): the flow with the fewest bytes left goes
-// first. Classes are re-ranked at events (arrivals and completions), as issue 3 specifies for
-// SRPT: a flow whose remaining bytes dropped below its class moves up at the next one.
+// first. With limited queues a flow moves up a class the moment its remaining bytes drop below
+// the threshold under its class (an exact event, like las's demotions).
 // Classes and thresholds: see flow_threshold.h.
 #include "network/policies/flow_threshold.h"
 
@@ -18,7 +18,7 @@ class SrptPolicy : public FlowThresholdPolicy {
 
 SLOTFLOW_REGISTER_NETWORK_POLICY("srpt",
                                  "per-flow shortest remaining first (pFabric/PASE), "
-                                 "exponentially spaced classes re-ranked at each event",
+                                 "promoted the moment its bytes left cross exponentially spaced thresholds",
                                  SrptPolicy);
 
 }  // namespace slotflow

@@ -121,27 +121,24 @@ TEST(LasPolicy, UnlimitedQueuesRankBySentBytesAtEachEvent) {
   EXPECT_NEAR(finish[0], 3, kTol);  // 1 sent by 1, 1 more at 1/2
 }
 
-// Thresholds 1, 2, 4, ...: SRPT re-ranks at events (issue 3), so a flow whose remaining bytes
-// have dropped below the threshold under its class moves up at the next arrival or completion,
-// not at the crossing itself.
-TEST(SrptPolicy, PromotesAFlowAtTheNextEventAfterItsRemainingBytesDropBelowAThreshold) {
+// Thresholds 1, 2, 4, ...: SRPT promotes a flow the moment its remaining bytes drop below the
+// threshold under its class (an exact event), whatever else happens.
+TEST(SrptPolicy, PromotesAFlowTheMomentItsRemainingBytesDropBelowAThreshold) {
   NetworkScenario s;
   s.policy = "srpt";
   s.config = SmallThresholds();
   s.flows = {{.start = 0, .src = 0, .dst = 2, .size = 3.5},
              {.start = 0, .src = 1, .dst = 2, .size = 3}};
-  // Both have [2, 4) left: class 2, 1/2 each. Flow 1 reaches 2 left at 2, but no event
-  // happens until it ends: they share to the end, flow 1 at 6, then flow 0's last 0.5 alone.
+  // Both have [2, 4) left: class 2, 1/2 each. At 2 flow 1 has 2 left → class 1 and runs alone
+  // at rate 1: it ends at 4. Flow 0 has 2.5 left at 2 and the link alone from 4 → 6.5.
   auto finish = s.Run();
-  EXPECT_NEAR(finish[1], 6, kTol);
+  EXPECT_NEAR(finish[1], 4, kTol);
   EXPECT_NEAR(finish[0], 6.5, kTol);
-  // An unrelated arrival at 2.5 (own links) is an event: flow 1 has 1.75 left → class 1, flow 0
-  // has 2.25 → stays in class 2. Flow 1 runs alone at rate 1 and ends at 4.25; flow 0 then
-  // has 2.25 left → 6.5.
+  // An unrelated arrival at 2.5 (own links) changes nothing: promotions do not wait for events.
   s.servers = 5;
   s.flows.push_back({.start = 2.5, .src = 3, .dst = 4, .size = 1});
   finish = s.Run();
-  EXPECT_NEAR(finish[1], 4.25, kTol);
+  EXPECT_NEAR(finish[1], 4, kTol);
   EXPECT_NEAR(finish[0], 6.5, kTol);
   EXPECT_NEAR(finish[2], 3.5, kTol);
 }
