@@ -32,7 +32,7 @@ constexpr double kFreeSlotFraction = 0.1;
 struct Bench {
   explicit Bench(const ClusterSpec& spec)
       : cluster(spec),
-        net(cluster, NetworkPolicyRegistry::Get().Make("fair", {}, "network")),
+        net(cluster, NetworkPolicyRegistry::Get().Make("fair")),
         state(cluster, net),
         peer(state) {}
 
@@ -126,8 +126,7 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
 
 void Run(benchmark::State& bs, bool l0_reducing) {
   const std::unique_ptr<Bench> b = MakeBench(static_cast<int>(bs.range(0)), l0_reducing);
-  auto nats = TaskSchedulerRegistry::Get().Make(
-      "nats", TaskSchedulerConfig{.order = JobOrder::kSjf, .seed = 1}, "scheduler");
+  auto nats = TaskSchedulerRegistry::Get().Make("nats", {{"order", "sjf"}}, 1);
   nats->OnHeartbeat(b->state);
   std::optional<Placement> p;
   for (auto _ : bs) {

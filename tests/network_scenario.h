@@ -33,7 +33,7 @@ struct NetworkScenario {
   std::vector<Coflow> coflows;  // arrival and sizes as the policy should see them
   std::vector<FlowAt> flows;
   std::string policy = "fair";
-  NetworkPolicyConfig config;
+  std::map<std::string, std::string> config;  // the policy's settings, key → value
   // The slot mode before anything starts, then each (time, mode) switch, applied at that time
   // before the flows starting then.
   SlotMode initial_mode = SlotMode::kSufficient;
@@ -44,7 +44,7 @@ struct NetworkScenario {
     ClusterSpec cs;
     cs.classes = {ServerClass{.name = "n", .count = servers, .slots = 1, .nic = nic}};
     Cluster cluster(cs);
-    Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config, "network"));
+    Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config));
     for (const Coflow& c : coflows) net.AddCoflow(c);
     net.SetSlotMode(initial_mode);
     std::vector<size_t> order(flows.size());

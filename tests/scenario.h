@@ -43,16 +43,15 @@ struct Scenario {
   Workload workload;
   std::string scheduler = "greedy";
   std::string network = "fair";
-  TaskSchedulerConfig scheduler_config;
-  NetworkPolicyConfig network_config;
+  std::map<std::string, std::string> scheduler_settings, network_settings;  // key → value
   SimulationConfig simulation;
 
   RunResult Run() const {
     workload.Validate(cluster.ServerCount());
     Cluster c(cluster);
     Simulator sim(
-        c, workload, TaskSchedulerRegistry::Get().Make(scheduler, scheduler_config, "scheduler"),
-        NetworkPolicyRegistry::Get().Make(network, network_config, "network"), simulation);
+        c, workload, TaskSchedulerRegistry::Get().Make(scheduler, scheduler_settings, simulation.seed),
+        NetworkPolicyRegistry::Get().Make(network, network_settings, simulation.seed), simulation);
     return sim.Run();
   }
 

@@ -26,7 +26,8 @@ struct RawFlags {
   std::string config, mode, order, queues, nic, disk, slot_rate, topology, out;
   std::optional<int> servers, slots, replicas, servers_per_rack;
   std::optional<double> cpu_speed, oversubscription;
-  std::optional<uint64_t> seed;
+  std::string seed;
+  std::vector<std::string> set;
   std::optional<double> traffic_scale, map_input_ratio, estimate_error;
   std::optional<int> synthetic_jobs;
   std::string system, scheduler, network, trace, jobs;
@@ -41,16 +42,18 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "jobs: tasks are placed by the scheduler (default); network: tasks pinned, no "
                  "compute, only the network policy matters (trace ports become servers)");
   cmd.add_option("--config", f.config,
-                 "TOML config file with [cluster], [workload], [policy] tables");
+                 "TOML config file: seed, system, [cluster], [workload], [scheduler], [network]");
   cmd.add_option("--scheduler", f.scheduler,
                  "task-scheduling policy (see `slotflow policies`; default greedy)");
   cmd.add_option("--network", f.network, "network policy (see `slotflow policies`; default fair)");
   cmd.add_option("--system", f.system,
-                 "a named scheduler + network pairing, e.g. duopoly, neat, aalo (see `slotflow "
-                 "policies`); sets scheduler, network, job order and queues");
-  cmd.add_option("--order", f.order, "job order for the task scheduler: fifo (default), sjf, fair");
-  cmd.add_option("--queues", f.queues,
-                 "priority classes for network policies: a number (default 8) or 'unlimited'");
+                 "a named preset of scheduler, network and their settings, e.g. duopoly, neat, "
+                 "aalo (see `slotflow policies`)");
+  cmd.add_option("--set", f.set,
+                 "a policy setting, KEY=VALUE (repeatable), e.g. network.queues=unlimited, "
+                 "scheduler.monitor_interval=100ms; `slotflow policies NAME` lists them");
+  cmd.add_option("--order", f.order, "same as --set scheduler.order=ORDER (fifo, sjf, fair)");
+  cmd.add_option("--queues", f.queues, "same as --set network.queues=N (a count or unlimited)");
   cmd.add_option("--servers", f.servers, "number of servers (default 50)");
   cmd.add_option("--slots", f.slots, "compute slots per server (default 4)");
   cmd.add_option("--nic", f.nic, "NIC capacity, each direction, e.g. 1Gbps (default), 125MB/s");
@@ -78,14 +81,6 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
 }
 
-void ApplySystem(const SystemSpec& system, RunSpec& spec) {
-  spec.system = system.name;
-  spec.scheduler = system.scheduler;
-  spec.network = system.network;
-  spec.order = system.order;
-  spec.network_config.queues = system.queues;
-}
-
 RunSpec BuildSpec(const RawFlags& f) {
   RunSpec spec;
   if (!f.config.empty()) ApplyConfigFile(f.config, spec);
@@ -97,27 +92,13 @@ RunSpec BuildSpec(const RawFlags& f) {
       throw InputError("", 0, "--system",
                        "a system fixes the scheduler and network; drop --scheduler/--network");
     }
-    ApplySystem(FindSystem(f.system, "--system"), spec);
+    ApplySystem(spec, f.system, "--system");
   }
   if (!f.scheduler.empty()) spec.scheduler = f.scheduler;
   if (!f.network.empty()) spec.network = f.network;
-  if (!f.order.empty()) spec.order = ParseJobOrder(f.order, "--order");
-  if (!f.queues.empty()) {
-    if (f.queues == "unlimited") {
-      spec.network_config.queues = 0;
-    } else {
-      try {
-        size_t used = 0;
-        const int q = std::stoi(f.queues, &used);
-        if (used != f.queues.size() || q <= 0) throw std::invalid_argument("");
-        spec.network_config.queues = q;
-      } catch (const std::exception&) {
-        throw InputError(
-            "", 0, "--queues",
-            fmt::format("expected a positive number or 'unlimited', got '{}'", f.queues));
-      }
-    }
-  }
+  if (!f.order.empty()) SetPolicySetting(spec, "scheduler.order", f.order, "", 0, "--order");
+  if (!f.queues.empty()) SetPolicySetting(spec, "network.queues", f.queues, "", 0, "--queues");
+  for (const std::string& a : f.set) ApplySetFlag(spec, a);
   ClusterOverrides& o = spec.overrides;
   o.servers = f.servers;
   o.slots = f.slots;
@@ -129,7 +110,7 @@ RunSpec BuildSpec(const RawFlags& f) {
   if (!f.disk.empty()) o.disk = ParseRate(f.disk, "--disk");
   if (!f.slot_rate.empty()) o.slot_rate = ParseRate(f.slot_rate, "--slot-rate");
   if (!f.topology.empty()) o.topology = ParseTopology(f.topology, "--topology");
-  if (f.seed) spec.simulation.seed = *f.seed;
+  if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   if (f.traffic_scale) spec.traffic_scale = *f.traffic_scale;
   if (f.map_input_ratio) spec.map_input_ratio = *f.map_input_ratio;
   if (f.estimate_error) spec.simulation.estimate_error = *f.estimate_error;
@@ -181,6 +162,40 @@ std::vector<std::string> SplitList(const std::string& text, const std::string& f
   return out;
 }
 
+// In a comparison a setting applies to the entries whose policy declares it: --queues 4 with
+// --network fair,tcf sets tcf's queues and leaves fair alone. A key no entry's policy declares
+// stays, so that resolving it reports the error.
+template <class Registry>
+void FitList(std::vector<SettingAssignment>& list, const std::string& policy,
+             const std::vector<std::string>& all_policies) {
+  auto declares = [](const std::string& name, const std::string& key) {
+    if (!Registry::Get().Has(name)) return true;  // the unknown name is reported later
+    for (const SettingSpec& s : Registry::Get().Find(name, "").settings) {
+      if (s.name == key) return true;
+    }
+    return false;
+  };
+  std::erase_if(list, [&](const SettingAssignment& a) {
+    if (declares(policy, a.key)) return false;
+    for (const std::string& other : all_policies) {
+      if (declares(other, a.key)) return true;
+    }
+    return false;
+  });
+}
+
+void FitSettings(std::vector<CompareEntry>& entries) {
+  std::vector<std::string> schedulers, networks;
+  for (const CompareEntry& e : entries) {
+    schedulers.push_back(e.spec.scheduler);
+    networks.push_back(e.spec.network);
+  }
+  for (CompareEntry& e : entries) {
+    FitList<TaskSchedulerRegistry>(e.spec.scheduler_settings, e.spec.scheduler, schedulers);
+    FitList<NetworkPolicyRegistry>(e.spec.network_settings, e.spec.network, networks);
+  }
+}
+
 // `compare`: --scheduler and --network take comma-separated lists; every combination runs.
 int CompareCommand(const RawFlags& f, int threads) {
   RawFlags base = f;
@@ -201,8 +216,6 @@ int CompareCommand(const RawFlags& f, int threads) {
         if (other.label == name)
           throw InputError("", 0, "--system", fmt::format("'{}' is listed twice", name));
       }
-      TaskSchedulerRegistry::Get().Make(e.spec.scheduler, TaskSchedulerConfig{}, "scheduler");
-      NetworkPolicyRegistry::Get().Make(e.spec.network, e.spec.network_config, "network");
       entries.push_back(std::move(e));
     }
   }
@@ -223,12 +236,12 @@ int CompareCommand(const RawFlags& f, int threads) {
                            fmt::format("'{}' is listed twice", e.label));
         }
       }
-      // Unknown names fail before any simulation starts.
-      TaskSchedulerRegistry::Get().Make(sched, TaskSchedulerConfig{}, "scheduler");
-      NetworkPolicyRegistry::Get().Make(net, e.spec.network_config, "network");
       entries.push_back(std::move(e));
     }
   }
+  FitSettings(entries);
+  // Unknown names, keys and values fail before any simulation starts.
+  for (const CompareEntry& e : entries) ResolvePolicies(e.spec);
   const PreparedRun run = Prepare(spec);
   const std::vector<RunResult> results = RunComparison(entries, run, threads);
   fmt::print("workload {}\n", run.workload_name);
@@ -251,9 +264,51 @@ void ListPolicies() {
   fmt::print("network policies (--network):\n");
   for (const auto& [name, e] : NetworkPolicyRegistry::Get().entries())
     fmt::print("  {:<14} {}\n", name, e.description);
-  fmt::print("job orders (--order): fifo, sjf, fair\n");
   fmt::print("systems (--system):\n");
   for (const SystemSpec& s : Systems()) fmt::print("  {:<14} {}\n", s.name, s.description);
+  fmt::print("`slotflow policies NAME` shows a policy's settings or a system's preset.\n");
+}
+
+void PrintSettings(const std::vector<SettingSpec>& settings, std::string_view prefix) {
+  if (settings.empty()) {
+    fmt::print("  no settings\n");
+    return;
+  }
+  fmt::print("  {:<32} {:<10} {:<8} {:<22} {}\n", "setting", "default", "unit", "valid",
+             "meaning");
+  for (const SettingSpec& s : settings) {
+    fmt::print("  {:<32} {:<10} {:<8} {:<22} {}\n", fmt::format("{}.{}", prefix, s.name),
+               s.default_value, SettingUnit(s.kind), SettingRange(s), s.meaning);
+  }
+}
+
+// `policies NAME`: a scheduler's or network policy's description and settings, or a system's
+// preset. InputError when nothing has that name.
+void DescribePolicy(const std::string& name) {
+  bool found = false;
+  if (TaskSchedulerRegistry::Get().Has(name)) {
+    const auto& e = TaskSchedulerRegistry::Get().Find(name, "NAME");
+    fmt::print("task scheduler {}: {}\n", name, e.description);
+    PrintSettings(e.settings, "scheduler");
+    found = true;
+  }
+  if (NetworkPolicyRegistry::Get().Has(name)) {
+    const auto& e = NetworkPolicyRegistry::Get().Find(name, "NAME");
+    fmt::print("network policy {}: {}\n", name, e.description);
+    PrintSettings(e.settings, "network");
+    found = true;
+  }
+  for (const SystemSpec& s : Systems()) {
+    if (s.name != name) continue;
+    fmt::print("system {}: {}\n  scheduler {}, network {}\n", name, s.description, s.scheduler,
+               s.network);
+    for (const auto& [key, value] : s.settings) fmt::print("  {} = {}\n", key, value);
+    found = true;
+  }
+  if (!found) {
+    throw InputError("", 0, "NAME",
+                     fmt::format("no scheduler, network policy or system is called '{}'", name));
+  }
 }
 
 }  // namespace
@@ -276,12 +331,18 @@ int main(int argc, char** argv) {
   AddRunFlags(*compare, compare_flags);
   int threads = 0;
   compare->add_option("--threads", threads, "parallel runs (default: one per core)");
-  CLI::App* policies =
-      app.add_subcommand("policies", "list the task schedulers and network policies");
+  CLI::App* policies = app.add_subcommand(
+      "policies", "list the task schedulers, network policies and systems, or describe one");
+  std::string policy_name;
+  policies->add_option("NAME", policy_name, "a scheduler, network policy or system to describe");
   CLI11_PARSE(app, argc, argv);
   try {
     if (policies->parsed()) {
-      ListPolicies();
+      if (policy_name.empty()) {
+        ListPolicies();
+      } else {
+        DescribePolicy(policy_name);
+      }
       return 0;
     }
     if (compare->parsed()) return CompareCommand(compare_flags, threads);

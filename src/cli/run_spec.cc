@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <charconv>
+
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "scheduling/job_order.h"
+#include "systems/systems.h"
 #include "workload/fb_trace.h"
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
@@ -55,6 +58,16 @@ Seconds TimeOf(const toml::node& n, const std::string& file, const std::string& 
   const double v = NumberOf(n, file, field);
   if (v < 0) throw InputError(file, Line(n), field, "must be non-negative");
   return v;
+}
+
+// A TOML scalar as the text a user would write after --set: settings parse text, so the
+// config file and flags follow one rule.
+std::string SettingText(const toml::node& n, const std::string& file, const std::string& field) {
+  if (auto v = n.value_exact<std::string>()) return *v;
+  if (auto v = n.value_exact<int64_t>()) return std::to_string(*v);
+  if (auto v = n.value_exact<double>()) return fmt::format("{}", *v);
+  if (auto v = n.value_exact<bool>()) return *v ? "true" : "false";
+  throw InputError(file, Line(n), field, "expected a string or a number");
 }
 
 void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
@@ -127,35 +140,23 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
         else
           throw InputError(path, Line(wn), f, "unknown key");
       }
-    } else if (k == "policy") {
-      if (!node.is_table()) throw InputError(path, Line(node), "policy", "expected a table");
+    } else if (k == "scheduler" || k == "network") {
+      if (!node.is_table()) throw InputError(path, Line(node), k, "expected a table");
       for (const auto& [pk, pn] : *node.as_table()) {
-        const std::string f = "policy." + std::string(pk.str());
-        if (pk == "scheduler")
-          spec.scheduler = StringOf(pn, path, f);
-        else if (pk == "network")
-          spec.network = StringOf(pn, path, f);
-        else if (pk == "order")
-          spec.order = At(pn, path, f, [&] { return ParseJobOrder(StringOf(pn, path, f), f); });
-        else if (pk == "queues") {
-          if (pn.is_string() && *pn.value<std::string>() == "unlimited")
-            spec.network_config.queues = 0;
-          else {
-            const int64_t q = IntegerOf(pn, path, f);
-            if (q <= 0) throw InputError(path, Line(pn), f, "must be positive or \"unlimited\"");
-            spec.network_config.queues = static_cast<int>(q);
-          }
-        } else if (pk == "first_threshold")
-          spec.network_config.first_threshold = SizeOf(pn, path, f);
-        else if (pk == "multiplier")
-          spec.network_config.multiplier = NumberOf(pn, path, f);
-        else if (pk == "seed")
-          spec.simulation.seed = static_cast<uint64_t>(IntegerOf(pn, path, f));
-        else
-          throw InputError(path, Line(pn), f, "unknown key");
+        const std::string f = k + "." + std::string(pk.str());
+        SetPolicySetting(spec, f, SettingText(pn, path, f), path, Line(pn), f);
       }
+    } else if (k == "seed") {
+      spec.simulation.seed =
+          At(node, path, k, [&] { return ParseSeed(SettingText(node, path, k), k); });
+    } else if (k == "system") {
+      const std::string name = StringOf(node, path, k);
+      At(node, path, k, [&] {
+        ApplySystem(spec, name, k);
+        return 0;
+      });
     } else {
-      throw InputError(path, Line(node), k, "unknown table (known: cluster, workload, policy)");
+      throw InputError(path, Line(node), k, "unknown key (known: seed, system, [cluster], [workload], [scheduler], [network])");
     }
   }
 }
@@ -215,19 +216,90 @@ PreparedRun Prepare(const RunSpec& spec) {
   return PreparedRun{Cluster(cluster), std::move(workload), name};
 }
 
+uint64_t ParseSeed(std::string_view text, std::string_view field) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    throw InputError("", 0, std::string(field),
+                     fmt::format("expected a non-negative integer below 2^64, got '{}'", text));
+  }
+  return v;
+}
+
+void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
+                      const std::string& file, int line, const std::string& field) {
+  const size_t dot = dotted_key.find('.');
+  const std::string_view table = dotted_key.substr(0, dot);
+  const std::string key(dot == std::string_view::npos ? "" : dotted_key.substr(dot + 1));
+  if ((table != "scheduler" && table != "network") || key.empty()) {
+    throw InputError(file, line, field,
+                     fmt::format("unknown setting '{}' (settings are scheduler.KEY or "
+                                 "network.KEY; see `slotflow policies NAME`)",
+                                 dotted_key));
+  }
+  const bool scheduler = table == "scheduler";
+  if (key == "policy") {
+    (scheduler ? spec.scheduler : spec.network) = value;
+    return;
+  }
+  (scheduler ? spec.scheduler_settings : spec.network_settings)
+      .push_back(SettingAssignment{key, std::move(value), file, line, field});
+}
+
+void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos) {
+    throw InputError("", 0, "--set",
+                     fmt::format("expected KEY=VALUE (e.g. network.queues=8), got '{}'",
+                                 assignment));
+  }
+  const std::string key(assignment.substr(0, eq));
+  SetPolicySetting(spec, key, std::string(assignment.substr(eq + 1)), "", 0, "--set " + key);
+}
+
+void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field) {
+  const SystemSpec& system = FindSystem(name, field);
+  spec.system = system.name;
+  spec.scheduler = system.scheduler;
+  spec.network = system.network;
+  RunSpec preset;
+  for (const auto& [key, value] : system.settings) {
+    SetPolicySetting(preset, key, value, "", 0, fmt::format("system {} ({})", name, key));
+  }
+  spec.scheduler_settings.insert(spec.scheduler_settings.begin(),
+                                 preset.scheduler_settings.begin(),
+                                 preset.scheduler_settings.end());
+  spec.network_settings.insert(spec.network_settings.begin(), preset.network_settings.begin(),
+                               preset.network_settings.end());
+}
+
+ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
+  return ResolvedPolicies{
+      TaskSchedulerRegistry::Get().Resolve(spec.scheduler, spec.scheduler_settings, "scheduler",
+                                           "scheduler"),
+      NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings, "network",
+                                           "network policy")};
+}
+
 RunResult Execute(const RunSpec& spec, const PreparedRun& run) {
-  TaskSchedulerConfig sc;
-  sc.order = spec.order;
-  sc.seed = spec.simulation.seed;
-  auto scheduler = TaskSchedulerRegistry::Get().Make(spec.scheduler, sc, "scheduler");
-  auto network = NetworkPolicyRegistry::Get().Make(spec.network, spec.network_config, "network");
+  ResolvedPolicies settings = ResolvePolicies(spec);
+  std::vector<std::pair<std::string, std::string>> in_force;
+  for (const auto& [k, v] : settings.scheduler.InForce()) in_force.emplace_back("scheduler." + k, v);
+  for (const auto& [k, v] : settings.network.InForce()) in_force.emplace_back("network." + k, v);
+  const uint64_t seed = spec.simulation.seed;
+  auto scheduler = TaskSchedulerRegistry::Get().Make(
+      spec.scheduler, PolicyArgs{std::move(settings.scheduler), seed}, "scheduler");
+  auto network = NetworkPolicyRegistry::Get().Make(
+      spec.network, PolicyArgs{std::move(settings.network), seed}, "network");
   Simulator sim(run.cluster, run.workload, std::move(scheduler), std::move(network),
                 spec.simulation);
   RunResult result = sim.Run();
-  result.summary.scheduler = spec.scheduler + "/" + std::string(JobOrderName(spec.order));
+  result.summary.scheduler = spec.scheduler;
   result.summary.network = spec.network;
   result.summary.system = spec.system;
   result.summary.workload = run.workload_name;
+  result.summary.settings = std::move(in_force);
+  result.summary.seed = seed;
   return result;
 }
 

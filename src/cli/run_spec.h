@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cluster/cluster.h"
 #include "network/network_policy.h"
+#include "common/settings.h"
 #include "scheduling/task_scheduler.h"
 #include "sim/simulator.h"
 #include "workload/job.h"
@@ -37,17 +40,32 @@ struct RunSpec {
 
   ClusterSpec cluster;
   ClusterOverrides overrides;
-  std::string system;  // the named pairing these settings came from, if any (src/systems)
+  std::string system;  // the preset these settings came from, if any (src/systems)
   std::string scheduler = "greedy";
   std::string network = "fair";
-  JobOrder order = JobOrder::kFifo;
-  NetworkPolicyConfig network_config;
+  // Policy settings in the order given (later wins): the system's preset, the config file's
+  // [scheduler] / [network] tables, then --order / --queues / --set flags. Checked against
+  // the chosen policy's declarations when it is built.
+  std::vector<SettingAssignment> scheduler_settings, network_settings;
   SimulationConfig simulation;
 };
 
-// Reads a TOML config file into `spec` (tables [cluster], [workload], [policy]); InputError
-// names the file, line and key on any problem, including unknown keys.
+// Reads a TOML config file into `spec` (top-level seed / system, tables [cluster], [workload],
+// [scheduler], [network]); InputError names the file, line and key on any problem, including
+// unknown keys.
 void ApplyConfigFile(const std::string& path, RunSpec& spec);
+
+// Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
+// `field` say where the value came from. InputError for any other prefix.
+void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
+                      const std::string& file, int line, const std::string& field);
+// A seed: a non-negative integer below 2^64; InputError naming `field` otherwise.
+uint64_t ParseSeed(std::string_view text, std::string_view field);
+// `--set KEY=VALUE`.
+void ApplySetFlag(RunSpec& spec, std::string_view assignment);
+// A system's scheduler, network and settings; its settings go before any given so far, so
+// the config file and flags override the preset.
+void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field);
 
 RunMode ParseRunMode(std::string_view text, std::string_view field);
 std::string_view RunModeName(RunMode mode);
@@ -60,6 +78,11 @@ struct PreparedRun {
 // Loads the workload, settles the cluster (job file's [cluster] table, then the overrides;
 // one server per trace port in network mode) and validates both. Throws InputError.
 PreparedRun Prepare(const RunSpec& spec);
+// The settings the spec's policies run with (InputError on unknown names, keys or values).
+struct ResolvedPolicies {
+  Settings scheduler, network;
+};
+ResolvedPolicies ResolvePolicies(const RunSpec& spec);
 // Builds the policies by name (InputError on unknown names) and runs the simulation.
 RunResult Execute(const RunSpec& spec, const PreparedRun& run);
 

@@ -1,5 +1,6 @@
 // A name → factory table. Each policy registers itself from its own file with one line, so
 // the rest of the code never names a concrete policy (cf. LevelDB's NewBloomFilterPolicy).
+// An entry carries the policy's description and the settings it declares (common/settings.h).
 #pragma once
 
 #include <fmt/format.h>
@@ -8,9 +9,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
+#include "common/settings.h"
 
 // A fresh identifier per use, for the static variables of the SLOTFLOW_REGISTER_* macros (so
 // one file may register several names).
@@ -20,12 +23,14 @@
 
 namespace slotflow {
 
-template <class Product, class Config>
+// `kind` names the product in messages: "scheduler", "network policy".
+template <class Product>
 class Registry {
  public:
-  using Factory = std::function<std::unique_ptr<Product>(const Config&)>;
+  using Factory = std::function<std::unique_ptr<Product>(const PolicyArgs&)>;
   struct Entry {
     std::string description;
+    std::vector<SettingSpec> settings;
     Factory factory;
   };
 
@@ -34,21 +39,40 @@ class Registry {
     return registry;
   }
 
-  bool Add(const std::string& name, std::string description, Factory factory) {
-    entries_[name] = Entry{std::move(description), std::move(factory)};
+  bool Add(const std::string& name, std::string description, std::vector<SettingSpec> settings,
+           Factory factory) {
+    entries_[name] = Entry{std::move(description), std::move(settings), std::move(factory)};
     return true;
   }
 
   bool Has(const std::string& name) const { return entries_.count(name) > 0; }
 
   // Throws InputError naming `field` and listing the known names.
-  std::unique_ptr<Product> Make(const std::string& name, const Config& config,
-                                const std::string& field) const {
+  const Entry& Find(const std::string& name, const std::string& field) const {
     auto it = entries_.find(name);
     if (it == entries_.end()) {
       throw InputError("", 0, field, fmt::format("unknown name '{}' (known: {})", name, Names()));
     }
-    return it->second.factory(config);
+    return it->second;
+  }
+
+  // The settings `name` runs with: its declared defaults overridden by `given` in order.
+  // Throws InputError on an unknown name, an unknown key or a bad value.
+  Settings Resolve(const std::string& name, const std::vector<SettingAssignment>& given,
+                   const std::string& field, std::string_view kind) const {
+    return Settings(Find(name, field).settings, given, fmt::format("{} '{}'", kind, name));
+  }
+
+  std::unique_ptr<Product> Make(const std::string& name, const PolicyArgs& args,
+                                const std::string& field) const {
+    return Find(name, field).factory(args);
+  }
+  // For tests: key → value text.
+  std::unique_ptr<Product> Make(const std::string& name,
+                                const std::map<std::string, std::string>& given = {},
+                                uint64_t seed = 1) const {
+    const Entry& e = Find(name, "policy");
+    return e.factory(PolicyArgs{Settings(e.settings, given, name), seed});
   }
 
   std::string Names() const {

@@ -70,6 +70,10 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
   if (!s.system.empty()) j["system"] = s.system;
   j["scheduler"] = s.scheduler;
   j["network"] = s.network;
+  j["seed"] = s.seed;
+  nlohmann::ordered_json settings = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : s.settings) settings[key] = value;
+  j["settings"] = settings;
   j["workload"] = s.workload;
   j["jobs"] = s.jobs;
   j["unfinished_jobs"] = s.unfinished_jobs;

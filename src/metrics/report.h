@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -23,6 +24,9 @@ struct JobResult {
 
 struct RunSummary {
   std::string system, scheduler, network, workload;
+  // Every policy setting in force: "scheduler.order" → "sjf", "network.queues" → "8", ...
+  std::vector<std::pair<std::string, std::string>> settings;
+  uint64_t seed = 1;
   int jobs = 0;
   int unfinished_jobs = 0;
   Seconds mean_jct = 0, p50_jct = 0, p95_jct = 0, p99_jct = 0, max_jct = 0;

@@ -6,8 +6,32 @@
 
 namespace slotflow {
 
+SettingSpec QueuesSetting(std::string_view default_queues) {
+  return {.name = "queues",
+          .kind = SettingKind::kQueues,
+          .default_value = std::string(default_queues),
+          .meaning = "priority classes (strict priority between them), or unlimited: every "
+                     "distinct key its own class"};
+}
+
+std::vector<SettingSpec> ClassSettings(std::string_view default_queues) {
+  return {QueuesSetting(default_queues),
+          {.name = "first_threshold",
+           .kind = SettingKind::kBytes,
+           .default_value = "10MiB",
+           .meaning = "upper bound of the first class's keys (limited queues)",
+           .min = 0,
+           .min_exclusive = true},
+          {.name = "multiplier",
+           .kind = SettingKind::kNumber,
+           .default_value = "10",
+           .meaning = "factor between consecutive class thresholds (limited queues)",
+           .min = 1,
+           .min_exclusive = true}};
+}
+
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier) {
-  if (queues == NetworkPolicyConfig::kUnlimited) {
+  if (queues == kUnlimitedQueues) {
     // The bit pattern of a non-negative double orders like the value itself, so every
     // distinct key, fractional or not, gets its own class in the right order.
     return std::bit_cast<FlowClass>(std::max(0.0, key));
@@ -21,7 +45,7 @@ FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double m
 }
 
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier) {
-  if (queues == NetworkPolicyConfig::kUnlimited) return kForever;
+  if (queues == kUnlimitedQueues) return kForever;
   double threshold = first_threshold;
   for (int k = 0; k < queues - 1; ++k) {
     if (key < threshold) return threshold;

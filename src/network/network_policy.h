@@ -6,8 +6,11 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/registry.h"
+#include "common/settings.h"
 #include "common/units.h"
 #include "network/fluid_solver.h"
 
@@ -18,20 +21,15 @@ class Network;
 // The task scheduler's view of the bottleneck (Duopoly §3): cans switches priorities on it.
 enum class SlotMode { kSufficient, kInsufficient };
 
-// Settings shared by network policies.
-struct NetworkPolicyConfig {
-  static constexpr int kPolicyDefault = -1;
-  static constexpr int kUnlimited = 0;
-  // Priority classes: a positive count, kUnlimited (every distinct key its own class), or
-  // kPolicyDefault (8, as in Duopoly's set-up; Aalo's own default is 10).
-  int queues = kPolicyDefault;
-  Bytes first_threshold = 10 * kMiB;  // exponentially spaced class thresholds: first one...
-  double multiplier = 10;             // ...and the factor between consecutive ones
+// Priority classes: a positive count, or kUnlimited (every distinct key its own class).
+inline constexpr int kUnlimitedQueues = 0;
 
-  int Queues(int policy_default = 8) const {
-    return queues == kPolicyDefault ? policy_default : queues;
-  }
-};
+// The settings of policies that bucket a key into priority classes by exponentially spaced
+// thresholds (SPEC §7): `queues` (default `default_queues`), `first_threshold` and
+// `multiplier`.
+std::vector<SettingSpec> ClassSettings(std::string_view default_queues);
+// Just `queues`, for policies that rank without thresholds.
+SettingSpec QueuesSetting(std::string_view default_queues);
 
 class NetworkPolicy {
  public:
@@ -49,20 +47,25 @@ class NetworkPolicy {
   virtual void OnSlotMode(Network& /*net*/, SlotMode /*mode*/) {}
 };
 
-using NetworkPolicyRegistry = Registry<NetworkPolicy, NetworkPolicyConfig>;
+using NetworkPolicyRegistry = Registry<NetworkPolicy>;
 
 // Maps a non-negative key to one of `queues` classes by exponentially spaced thresholds:
 // class 0 holds keys below T, class k keys in [T·E^(k−1), T·E^k), the last class the rest.
-// queues == kUnlimited → an order-preserving encoding of the key: every distinct key its own class.
+// queues == kUnlimitedQueues → an order-preserving encoding of the key: every distinct key its own class.
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier);
 // The threshold at which a key moves to the next class (kForever if in the last class).
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier);
 
 }  // namespace slotflow
 
-#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, type)           \
-  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_network_policy_) = \
-      ::slotflow::NetworkPolicyRegistry::Get().Add(                         \
-          name, description, [](const ::slotflow::NetworkPolicyConfig& c) { \
-            return std::unique_ptr<::slotflow::NetworkPolicy>(new type(c)); \
-          })
+// Registers `type` (constructed from a PolicyArgs) under `name` with its declared settings.
+#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, settings, type)      \
+  SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(name, description, settings,             \
+                                        [](const ::slotflow::PolicyArgs& args) { \
+                                          return std::unique_ptr<::slotflow::NetworkPolicy>( \
+                                              new type(args));                   \
+                                        })
+// The same with any factory: PolicyArgs → std::unique_ptr<NetworkPolicy>.
+#define SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(name, description, settings, factory) \
+  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_network_policy_) =     \
+      ::slotflow::NetworkPolicyRegistry::Get().Add(name, description, settings, factory)

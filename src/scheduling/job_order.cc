@@ -8,6 +8,15 @@
 
 namespace slotflow {
 
+SettingSpec JobOrderSetting() {
+  return {.name = "order",
+          .kind = SettingKind::kChoice,
+          .default_value = "fifo",
+          .meaning = "job order: fifo (submission), sjf (smallest estimated size first), fair "
+                     "(fewest running tasks first)",
+          .choices = {"fifo", "sjf", "fair"}};
+}
+
 JobOrder ParseJobOrder(std::string_view name, std::string_view field) {
   if (name == "fifo") return JobOrder::kFifo;
   if (name == "sjf") return JobOrder::kSjf;

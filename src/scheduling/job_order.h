@@ -9,6 +9,9 @@
 
 namespace slotflow {
 
+// The `order` setting every task scheduler declares (default fifo).
+SettingSpec JobOrderSetting();
+
 // Throws InputError naming `field` for an unknown name. Names: fifo, sjf, fair.
 JobOrder ParseJobOrder(std::string_view name, std::string_view field);
 std::string_view JobOrderName(JobOrder order);

@@ -1,7 +1,12 @@
 #include "scheduling/neat_predictor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
+#include <string>
+
+#include "common/error.h"
 
 namespace slotflow {
 namespace {
@@ -72,6 +77,16 @@ std::string_view NeatPolicyName(NeatPolicy policy) {
       return "tcf";
   }
   return "?";
+}
+
+NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field) {
+  std::string known;
+  for (NeatPolicy p : kAllNeatPolicies) {
+    if (NeatPolicyName(p) == name) return p;
+    known += (known.empty() ? "" : ", ") + std::string(NeatPolicyName(p));
+  }
+  throw InputError("", 0, std::string(field),
+                   fmt::format("unknown predictor '{}' (known: {})", name, known));
 }
 
 Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes new_size) {

@@ -48,8 +48,14 @@ enum class NeatPolicy {
   kTcf,         // smallest total coflow first (the permutation-scheduling case, §V-B3)
 };
 
+inline constexpr NeatPolicy kAllNeatPolicies[] = {
+    NeatPolicy::kFcfs,       NeatPolicy::kFair,       NeatPolicy::kLas,       NeatPolicy::kSrpt,
+    NeatPolicy::kCoflowFcfs, NeatPolicy::kCoflowFair, NeatPolicy::kCoflowLas, NeatPolicy::kTcf};
+
 bool IsCoflowPolicy(NeatPolicy policy);
 std::string_view NeatPolicyName(NeatPolicy policy);
+// The policy named `name` (as NeatPolicyName spells it); InputError naming `field` otherwise.
+NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field);
 
 // A transfer on one link. For flow policies a flow: size = its remaining bytes s_f, and
 // on_link = size. For coflow policies (part of) a coflow: size = its total size s_c and

@@ -16,11 +16,6 @@ namespace slotflow {
 
 enum class JobOrder { kFifo, kSjf, kFair };
 
-struct TaskSchedulerConfig {
-  JobOrder order = JobOrder::kFifo;
-  uint64_t seed = 1;
-};
-
 struct Placement {
   TaskId task;
   ServerId server;
@@ -40,13 +35,18 @@ class TaskScheduler {
   virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
 };
 
-using TaskSchedulerRegistry = Registry<TaskScheduler, TaskSchedulerConfig>;
+using TaskSchedulerRegistry = Registry<TaskScheduler>;
 
 }  // namespace slotflow
 
-#define SLOTFLOW_REGISTER_TASK_SCHEDULER(name, description, type)           \
-  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_task_scheduler_) = \
-      ::slotflow::TaskSchedulerRegistry::Get().Add(                         \
-          name, description, [](const ::slotflow::TaskSchedulerConfig& c) { \
-            return std::unique_ptr<::slotflow::TaskScheduler>(new type(c)); \
-          })
+// Registers `type` (constructed from a PolicyArgs) under `name` with its declared settings.
+#define SLOTFLOW_REGISTER_TASK_SCHEDULER(name, description, settings, type)      \
+  SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(name, description, settings,             \
+                                        [](const ::slotflow::PolicyArgs& args) { \
+                                          return std::unique_ptr<::slotflow::TaskScheduler>( \
+                                              new type(args));                   \
+                                        })
+// The same with any factory: PolicyArgs → std::unique_ptr<TaskScheduler>.
+#define SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(name, description, settings, factory) \
+  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_task_scheduler_) =     \
+      ::slotflow::TaskSchedulerRegistry::Get().Add(name, description, settings, factory)

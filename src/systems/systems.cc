@@ -7,25 +7,32 @@
 namespace slotflow {
 
 const std::vector<SystemSpec>& Systems() {
-  constexpr int kUnlimited = NetworkPolicyConfig::kUnlimited;
   // Duopoly §6: SJF job order everywhere; 8 priority queues for Duopoly; the comparison
   // systems and the ablations "(I...)" use unlimited priorities (SPEC §8).
+  using Settings = std::vector<std::pair<std::string, std::string>>;
+  const Settings sjf_unlimited = {{"scheduler.order", "sjf"}, {"network.queues", "unlimited"}};
+  auto with = [&](Settings extra) {
+    Settings s = sjf_unlimited;
+    s.insert(s.end(), extra.begin(), extra.end());
+    return s;
+  };
   static const std::vector<SystemSpec> systems = {
-      {"duopoly", "nats + cans, 8 queues (Duopoly)", "nats", "cans", JobOrder::kSjf, 8},
+      {"duopoly", "nats + cans, 8 queues (Duopoly)", "nats", "cans",
+       {{"scheduler.order", "sjf"}, {"network.queues", "8"}}},
       {"duopoly-I", "duopoly with unlimited priorities (ablation I)", "nats", "cans",
-       JobOrder::kSjf, kUnlimited},
+       sjf_unlimited},
       {"duopoly-IC", "duopoly-I with cans always using coflow priorities (ablation IC)", "nats",
-       "cans-coflow", JobOrder::kSjf, kUnlimited},
+       "cans", with({{"network.priority", "coflow"}})},
       {"duopoly-IM", "duopoly-I with cans always using macroflow priorities (ablation IM)", "nats",
-       "cans-macroflow", JobOrder::kSjf, kUnlimited},
+       "cans", with({{"network.priority", "macroflow"}})},
       {"duopoly-IF", "duopoly-I with nats replaced by random free-slot placement (ablation IF)",
-       "greedy", "cans", JobOrder::kSjf, kUnlimited},
-      {"duopoly-IA", "duopoly-I with the all-ready-tasks mode signal (ablation IA)",
-       "nats-all-ready", "cans", JobOrder::kSjf, kUnlimited},
+       "greedy", "cans", sjf_unlimited},
+      {"duopoly-IA", "duopoly-I with the all-ready-tasks mode signal (ablation IA)", "nats",
+       "cans", with({{"scheduler.mode_signal", "all-ready"}})},
       {"neat", "NEAT coflow placement (CCT under TCF, serial heuristic) + TCF network + SJF",
-       "neat", "tcf", JobOrder::kSjf, kUnlimited},
+       "neat", "tcf", sjf_unlimited},
       {"aalo", "greedy placement (never reserves) + Aalo D-CLAS network + SJF", "greedy", "aalo",
-       JobOrder::kSjf, kUnlimited},
+       sjf_unlimited},
   };
   return systems;
 }

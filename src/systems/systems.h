@@ -1,11 +1,10 @@
-// Systems: named pairings of a task-scheduling policy and a network policy with their
-// settings, defined in one place (Duopoly and the systems it is compared against, SPEC §8).
+// Systems: named presets of settings — a task scheduler, a network policy and their settings —
+// defined in one place (Duopoly, its ablations and the systems it is compared against, SPEC §8).
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
-
-#include "scheduling/task_scheduler.h"
 
 namespace slotflow {
 
@@ -14,8 +13,8 @@ struct SystemSpec {
   std::string description;
   std::string scheduler;
   std::string network;
-  JobOrder order = JobOrder::kSjf;
-  int queues = NetworkPolicyConfig::kPolicyDefault;
+  // "scheduler.KEY" / "network.KEY" → value, as a user would write them with --set.
+  std::vector<std::pair<std::string, std::string>> settings;
 };
 
 const std::vector<SystemSpec>& Systems();

@@ -147,6 +147,68 @@ TEST_P(CliBadInput, FailsWithAClearMessageAndNonZeroExit) {
   }
 }
 
+TEST(Cli, SettingsComeFromTheConfigFileAndFlagsAndAreRecorded) {
+  const fs::path config = WriteFile("settings.toml",
+                                    "seed = 3\n"
+                                    "[scheduler]\npolicy = \"nats\"\nmonitor_interval = \"50ms\"\n"
+                                    "[network]\npolicy = \"cans\"\nqueues = 4\n");
+  const fs::path out = TempDir("settings_out");
+  const Result r = Slotflow("run --synthetic-jobs 20 --quiet --config " + config.string() +
+                            " --set network.queues=unlimited --set scheduler.order=sjf --out " +
+                            out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(Slurp(out / "summary.json"));
+  EXPECT_EQ(j["scheduler"], "nats");
+  EXPECT_EQ(j["network"], "cans");
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_EQ(j["settings"]["scheduler.monitor_interval"], "50ms");
+  EXPECT_EQ(j["settings"]["scheduler.order"], "sjf");
+  EXPECT_EQ(j["settings"]["scheduler.congestion_threshold"], "0.8");  // a default
+  EXPECT_EQ(j["settings"]["network.queues"], "unlimited");            // the flag wins
+  EXPECT_EQ(j["settings"]["network.priority"], "by-mode");
+}
+
+TEST(Cli, AConfigSettingUnknownToThePolicyNamesTheFileAndLine) {
+  const fs::path config =
+      WriteFile("bad_setting.toml", "[network]\npolicy = \"tcf\"\nfirst_treshold = \"1MB\"\n");
+  const Result r = Slotflow("run --quiet --config " + config.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(config.string() + ":3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("network.first_treshold"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ASystemIsAPresetThatFlagsOverride) {
+  const fs::path out = TempDir("system_out");
+  const Result r = Slotflow("run --jobs " + kExamples +
+                            "duopoly-fig2.toml --system duopoly-IA --set network.queues=3 "
+                            "--quiet --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(Slurp(out / "summary.json"));
+  EXPECT_EQ(j["system"], "duopoly-IA");
+  EXPECT_EQ(j["settings"]["scheduler.mode_signal"], "all-ready");
+  EXPECT_EQ(j["settings"]["scheduler.order"], "sjf");
+  EXPECT_EQ(j["settings"]["network.queues"], "3");
+}
+
+TEST(Cli, PoliciesNameListsSettingsWithDefaults) {
+  const Result r = Slotflow("policies aalo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("network.queues"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10MiB"), std::string::npos) << r.out;
+  const Result sys = Slotflow("policies duopoly");
+  ASSERT_EQ(sys.exit_code, 0) << sys.err;
+  EXPECT_NE(sys.out.find("network.queues = 8"), std::string::npos) << sys.out;
+}
+
+TEST(Cli, CompareAppliesASettingOnlyWherePoliciesDeclareIt) {
+  const Result r = Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --queues 4");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const Result bad =
+      Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --set network.nope=4");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--set network.nope"), std::string::npos) << bad.err;
+}
+
 std::vector<BadInput> BadInputs() {
   const fs::path bad_trace = WriteFile("bad.trace", "3 2\n1 0 1 0 1 1:5.0\n2 100 1 0 1 2:abc\n");
   const fs::path negative_trace = WriteFile("neg.trace", "3 1\n1 -5 1 0 1 1:5.0\n");
@@ -176,6 +238,16 @@ std::vector<BadInput> BadInputs() {
       {"BadRate", "run --nic fast", {"--nic", "fast"}},
       {"BadTopology", "run --topology ring", {"--topology", "ring"}},
       {"BadQueues", "run --queues -2", {"--queues"}},
+      {"UnknownSettingForPolicy",
+       "run --network fair --set network.queues=4",
+       {"--set network.queues", "unknown setting 'queues'", "network policy 'fair'"}},
+      {"SettingOutOfRange",
+       "run --scheduler nats --set scheduler.congestion_threshold=1.5",
+       {"--set scheduler.congestion_threshold", "out of range"}},
+      {"SettingWithoutValue", "run --set network.queues", {"--set", "KEY=VALUE"}},
+      {"SettingOfNoTable", "run --set queues=4", {"--set queues", "scheduler.KEY"}},
+      {"BadSeed", "run --seed -1", {"--seed", "-1"}},
+      {"UnknownPolicyToDescribe", "policies nope", {"NAME", "nope"}},
       {"TooFewServersForTrace",
        "run --mode network --servers 10 --trace " + std::string(SLOTFLOW_SOURCE_DIR) +
            "/examples/tiny.trace",

@@ -14,11 +14,7 @@ namespace {
 std::map<std::string, double> FinishTimes(const std::string& example, const std::string& system) {
   RunSpec spec;
   spec.jobs_file = std::string(SLOTFLOW_SOURCE_DIR) + "/examples/" + example;
-  const SystemSpec& sys = FindSystem(system, "system");
-  spec.scheduler = sys.scheduler;
-  spec.network = sys.network;
-  spec.order = sys.order;
-  spec.network_config.queues = sys.queues;
+  ApplySystem(spec, system, "--system");
   const PreparedRun run = Prepare(spec);
   std::map<std::string, double> finish;
   for (const JobResult& j : Execute(spec, run).jobs) finish[j.name] = j.finish;

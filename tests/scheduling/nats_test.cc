@@ -25,9 +25,9 @@ using Decision = std::optional<std::pair<TaskId, ServerId>>;
 // though having no ready task they never compete anyway.
 constexpr double kBackground = 1e12;
 
-std::unique_ptr<TaskScheduler> MakeNats(const std::string& name = "nats", uint64_t seed = 1) {
+std::unique_ptr<TaskScheduler> MakeNats(const std::string& mode_signal = "l0", uint64_t seed = 1) {
   return TaskSchedulerRegistry::Get().Make(
-      name, TaskSchedulerConfig{.order = JobOrder::kSjf, .seed = seed}, "s");
+      "nats", {{"order", "sjf"}, {"mode_signal", mode_signal}}, seed);
 }
 
 Decision Decide(TaskScheduler& nats, const SimState& state) {
@@ -44,7 +44,7 @@ class Bed {
  public:
   explicit Bed(const ClusterSpec& spec)
       : cluster_(spec),
-        net_(cluster_, NetworkPolicyRegistry::Get().Make("fair", {}, "network")),
+        net_(cluster_, NetworkPolicyRegistry::Get().Make("fair")),
         state_(cluster_, net_),
         peer_(state_) {}
   Bed(int servers, int slots) : Bed(UnitCluster(servers, slots)) {}
@@ -148,7 +148,7 @@ TEST(NatsMap, CandidateTieGoesToServerWithFewestLocalPendingTasks) {
   // local pending), server 1 only T's (1): server 1 wins although it runs more tasks.
   const JobIndex j = bed.MapJob({{0, 1}, {0, 2}}, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
-    auto nats = MakeNats("nats", seed);
+    auto nats = MakeNats("l0", seed);
     EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
   }
 }
@@ -159,7 +159,7 @@ TEST(NatsMap, EqualLocalPendingGoesToServerWithFewestRunningTasks) {
   // Both blocks on servers 0 and 1 (2 local pending each); server 0 runs a task.
   const JobIndex j = bed.MapJob({{0, 1}, {0, 1}}, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
-    auto nats = MakeNats("nats", seed);
+    auto nats = MakeNats("l0", seed);
     EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
   }
 }
@@ -169,7 +169,7 @@ TEST(NatsMap, FullTieIsBrokenAtRandom) {
   const JobIndex j = bed.MapJob({{0, 1}}, 1);
   std::set<ServerId> servers;
   for (uint64_t seed = 1; seed <= 32; ++seed) {
-    auto nats = MakeNats("nats", seed);
+    auto nats = MakeNats("l0", seed);
     const Decision d = Decide(*nats, bed.state());
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->first, bed.TaskOf(j, 0, 0));
@@ -185,7 +185,7 @@ TEST(NatsMap, NoFreeLocalReplicaPicksServerWithFewestRunningTasks) {
   const JobIndex j = bed.MapJob({{0}, {0}}, 1);
   std::set<TaskId> tasks;
   for (uint64_t seed = 1; seed <= 32; ++seed) {
-    auto nats = MakeNats("nats", seed);
+    auto nats = MakeNats("l0", seed);
     const Decision d = Decide(*nats, bed.state());
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->second, 2);
@@ -345,7 +345,7 @@ TEST(NatsMode, AllReadyVariantCountsEveryJobsReadyTasks) {
   bed.MapJob({{}, {}}, 1);      // L0: two ready
   bed.MapJob({{}, {}, {}}, 2);  // three more
   auto nats = MakeNats();
-  auto all = MakeNats("nats-all-ready");
+  auto all = MakeNats("all-ready");
   EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 2 <= 5
   EXPECT_EQ(all->mode(bed.state()), SlotMode::kSufficient);   // 5 <= 5
   bed.Occupy(0, 1);
@@ -366,7 +366,7 @@ TEST(NatsMode, AllReadyVariantReservesWhereNatsFallsBackToOtherJobs) {
   const JobIndex b = bed.MapJob({{0}, {0}, {1}}, 2);  // three ready map tasks
   bed.Occupy(2, 2);
   auto nats = MakeNats();
-  auto all = MakeNats("nats-all-ready");
+  auto all = MakeNats("all-ready");
   // nats: 1 ready in L0 <= 2 free → Alg. 4 → no placeable reduce anywhere → B's map tasks
   // (one candidate each; the first wins).
   EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
@@ -448,7 +448,7 @@ TEST(NatsEndToEnd, DuopolyFig2ReservesSlotsForTheSmallJob) {
                      Job("B", 2, {StageSpec{"map", {}, {Task(0, 1)}}})};
   s.scheduler = "nats";
   s.network = "fair";
-  s.scheduler_config.order = JobOrder::kSjf;
+  s.scheduler_settings["order"] = "sjf";
   const RunResult r = s.Run();
   std::map<std::string, double> finish;
   for (const JobResult& j : r.jobs) finish[j.name] = j.finish;

@@ -188,7 +188,7 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   ClusterSpec cs;
   cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
   Cluster cluster(cs);
-  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair", {}, "network"));
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"));
   Coflow small, large;
   small.total_bytes = 4;
   large.total_bytes = 10;

@@ -43,14 +43,11 @@ class NeatRun {
     workload_.jobs = std::move(jobs);
     workload_.Validate(spec_.ServerCount());
     cluster_ = std::make_unique<Cluster>(spec_);
-    TaskSchedulerConfig tc;
-    tc.order = JobOrder::kFifo;
-    tc.seed = seed;
     SimulationConfig sc;
     sc.seed = seed;
     sim_ = std::make_unique<Simulator>(
-        *cluster_, workload_, TaskSchedulerRegistry::Get().Make("neat", tc, "scheduler"),
-        NetworkPolicyRegistry::Get().Make("fair", {}, "network"), sc);
+        *cluster_, workload_, TaskSchedulerRegistry::Get().Make("neat", {{"order", "fifo"}}, seed),
+        NetworkPolicyRegistry::Get().Make("fair"), sc);
   }
 
   const SimState& state() const { return sim_->state(); }

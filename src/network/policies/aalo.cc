@@ -1,7 +1,7 @@
 // aalo — Aalo's D-CLAS (Chowdhury & Stoica, SIGCOMM'15 §4; SPEC §7): coflows sit in K queues
 // by the bytes they have already sent — queue k holds coflows with sent in [Q1·E^(k−1), Q1·E^k)
 // (queue 0 below Q1) — with strict priority across queues and FIFO by coflow arrival inside a
-// queue. Defaults K = 10, Q1 = 10 MiB, E = 10 (config queues, first_threshold, multiplier).
+// queue. Defaults K = 10, Q1 = 10 MiB, E = 10 (settings queues, first_threshold, multiplier).
 // A coflow is demoted the moment its sent bytes cross a threshold: NextReclassifyTime returns
 // that exact instant at the current rates, never a polling step. "Unlimited" queues (the
 // comparison system of Duopoly §6) means thresholds keep growing with no last queue (K = 64).
@@ -20,11 +20,18 @@
 namespace slotflow {
 namespace {
 
+// "Unlimited" queues: enough that no coflow reaches the last one (Q1·E^63 with E ≥ 2 exceeds
+// any byte count the trace can hold).
+constexpr int kUnlimitedAaloQueues = 64;
+
 class AaloPolicy : public NetworkPolicy {
  public:
-  explicit AaloPolicy(const NetworkPolicyConfig& config)
-      : config_(config),
-        queues_(config.Queues(10) == NetworkPolicyConfig::kUnlimited ? 64 : config.Queues(10)) {}
+  explicit AaloPolicy(const PolicyArgs& args)
+      : first_threshold_(args.settings.Number("first_threshold")),
+        multiplier_(args.settings.Number("multiplier")),
+        queues_(args.settings.Queues("queues") == kUnlimitedQueues
+                    ? kUnlimitedAaloQueues
+                    : args.settings.Queues("queues")) {}
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
     if (total_capacity_ == 0) {
@@ -115,7 +122,7 @@ class AaloPolicy : public NetworkPolicy {
 
   // Upper bound of queue q: Q1·E^q.
   double Threshold(int q) const {
-    return config_.first_threshold * std::pow(config_.multiplier, q);
+    return first_threshold_ * std::pow(multiplier_, q);
   }
 
   int Queue(Bytes sent) const {
@@ -134,7 +141,8 @@ class AaloPolicy : public NetworkPolicy {
            static_cast<FlowClass>(std::floor(arrival * 1e6));
   }
 
-  NetworkPolicyConfig config_;
+  Bytes first_threshold_;
+  double multiplier_;
   int queues_;
   CoflowTracker tracker_;
   std::unordered_map<CoflowTracker::Key, int> queue_of_;
@@ -147,6 +155,6 @@ class AaloPolicy : public NetworkPolicy {
 }  // namespace
 
 SLOTFLOW_REGISTER_NETWORK_POLICY("aalo", "Aalo D-CLAS: coflow queues by bytes sent, FIFO inside",
-                                 AaloPolicy);
+                                 ClassSettings("10"), AaloPolicy);
 
 }  // namespace slotflow

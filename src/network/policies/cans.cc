@@ -26,8 +26,8 @@
 // these small reads ahead of big shuffles, as job-level SJF would for a one-task stage. A flow
 // without a macroflow is likewise a macroflow of its own size.
 //
-// Registered as "cans" (the mode switch), "cans-coflow" (always the coflow priority, Duopoly's
-// ablation "(C)") and "cans-macroflow" (always the macroflow priority, "(M)").
+// Setting `priority`: by-mode (the mode switch, default), coflow (always the coflow priority,
+// Duopoly's ablation "(C)") or macroflow (always the macroflow priority, "(M)").
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -44,20 +44,37 @@ namespace {
 
 enum class Which { kByMode, kCoflow, kMacroflow };
 
+Which ParseWhich(const std::string& priority) {
+  if (priority == "coflow") return Which::kCoflow;
+  if (priority == "macroflow") return Which::kMacroflow;
+  return Which::kByMode;
+}
+
+std::vector<SettingSpec> CansSettings() {
+  std::vector<SettingSpec> settings = ClassSettings("8");
+  settings.push_back({.name = "priority",
+                      .kind = SettingKind::kChoice,
+                      .default_value = "by-mode",
+                      .meaning = "which priority is in force: by-mode (coflow when slots suffice, "
+                                 "macroflow when not), coflow (ablation C), macroflow (ablation M)",
+                      .choices = {"by-mode", "coflow", "macroflow"}});
+  return settings;
+}
+
 constexpr int kTieBits = 16;
 constexpr int64_t kMaxTie = (int64_t{1} << kTieBits) - 1;
 constexpr double kMaxSizeKey = static_cast<double>((int64_t{1} << 47) - 1);
 
 class CansPolicy : public NetworkPolicy {
  public:
-  CansPolicy(const NetworkPolicyConfig& config, Which which)
-      : queues_(config.Queues()),
-        first_threshold_(config.first_threshold),
-        multiplier_(config.multiplier),
-        which_(which) {}
+  explicit CansPolicy(const PolicyArgs& args)
+      : queues_(args.settings.Queues("queues")),
+        first_threshold_(args.settings.Number("first_threshold")),
+        multiplier_(args.settings.Number("multiplier")),
+        which_(ParseWhich(args.settings.Choice("priority"))) {}
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
-    const bool unlimited = queues_ == NetworkPolicyConfig::kUnlimited;
+    const bool unlimited = queues_ == kUnlimitedQueues;
     if (unlimited) AssignTies(net, flows);
     const bool by_coflow = UseCoflow(net.slot_mode());
     for (size_t i = 0; i < flows.size(); ++i) {
@@ -108,7 +125,7 @@ class CansPolicy : public NetworkPolicy {
 
   // `tie` is used with unlimited queues only.
   FlowClass ClassOf(Bytes size, int64_t tie) const {
-    if (queues_ != NetworkPolicyConfig::kUnlimited) {
+    if (queues_ != kUnlimitedQueues) {
       return ThresholdClass(size, queues_, first_threshold_, multiplier_);
     }
     return (SizeKey(size) << kTieBits) + tie;
@@ -182,21 +199,11 @@ class CansPolicy : public NetworkPolicy {
   std::vector<int64_t> coflow_ties_, macroflow_ties_;
 };
 
-template <Which kWhich>
-class CansAs : public CansPolicy {
- public:
-  explicit CansAs(const NetworkPolicyConfig& config) : CansPolicy(config, kWhich) {}
-};
-
 }  // namespace
 
 SLOTFLOW_REGISTER_NETWORK_POLICY("cans",
                                  "Duopoly cans: coflow-size priority when slots suffice, "
                                  "macroflow-size priority when they do not (fixed at flow start)",
-                                 CansAs<Which::kByMode>);
-SLOTFLOW_REGISTER_NETWORK_POLICY("cans-coflow", "cans ablation (C): always coflow-size priority",
-                                 CansAs<Which::kCoflow>);
-SLOTFLOW_REGISTER_NETWORK_POLICY("cans-macroflow",
-                                 "cans ablation (M): always macroflow-size priority",
-                                 CansAs<Which::kMacroflow>);
+                                 CansSettings(), CansPolicy);
+
 }  // namespace slotflow

@@ -25,10 +25,16 @@ namespace {
 
 enum class CoflowKey { kArrival, kLength, kWidth, kTotal, kBottleneck };
 
+// ncf's keys are flow counts, not bytes: its first class holds coflows of fewer than 10 flows.
+constexpr double kFirstWidthThreshold = 10;
+
 class CoflowOrderPolicy : public NetworkPolicy {
  public:
-  CoflowOrderPolicy(const NetworkPolicyConfig& config, CoflowKey key)
-      : config_(config), key_(key), queues_(config.Queues(8)) {}
+  CoflowOrderPolicy(const PolicyArgs& args, CoflowKey key)
+      : key_(key),
+        queues_(args.settings.Queues("queues")),
+        first_threshold_(args.settings.Number("first_threshold")),
+        multiplier_(args.settings.Number("multiplier")) {}
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
     tracker_.Started(net, flows);
@@ -91,7 +97,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
  private:
   // coflow-fifo with a limited number of queues ranks the active coflows instead of keying them.
   bool RankedFifo() const {
-    return key_ == CoflowKey::kArrival && queues_ != NetworkPolicyConfig::kUnlimited;
+    return key_ == CoflowKey::kArrival && queues_ != kUnlimitedQueues;
   }
 
   Seconds Arrival(const Network& net, CoflowTracker::Key k) {
@@ -118,14 +124,15 @@ class CoflowOrderPolicy : public NetworkPolicy {
 
   FlowClass ClassOf(const Network& net, CoflowTracker::Key k) {
     const double key = KeyValue(net, k);
-    if (queues_ == NetworkPolicyConfig::kUnlimited) return ThresholdClass(key, queues_, 0, 0);
-    const double first = key_ == CoflowKey::kWidth ? 10 : config_.first_threshold;
-    return ThresholdClass(key, queues_, first, config_.multiplier);
+    if (queues_ == kUnlimitedQueues) return ThresholdClass(key, queues_, 0, 0);
+    const double first = key_ == CoflowKey::kWidth ? kFirstWidthThreshold : first_threshold_;
+    return ThresholdClass(key, queues_, first, multiplier_);
   }
 
-  NetworkPolicyConfig config_;
   CoflowKey key_;
   int queues_;
+  Bytes first_threshold_;
+  double multiplier_;
   CoflowTracker tracker_;
   std::unordered_map<CoflowTracker::Key, std::unordered_map<LinkId, Bytes>> link_bytes_;
   std::unordered_map<CoflowTracker::Key, double> bottleneck_;
@@ -135,23 +142,30 @@ class CoflowOrderPolicy : public NetworkPolicy {
   bool ranks_dirty_ = false;
 };
 
-template <CoflowKey kKey>
-class Keyed : public CoflowOrderPolicy {
- public:
-  explicit Keyed(const NetworkPolicyConfig& config) : CoflowOrderPolicy(config, kKey) {}
-};
+std::unique_ptr<NetworkPolicy> Make(const PolicyArgs& args, CoflowKey key) {
+  return std::make_unique<CoflowOrderPolicy>(args, key);
+}
 
 }  // namespace
 
-SLOTFLOW_REGISTER_NETWORK_POLICY("coflow-fifo", "coflows in arrival order (FIFO)",
-                                 Keyed<CoflowKey::kArrival>);
-SLOTFLOW_REGISTER_NETWORK_POLICY("scf", "shortest coflow first (largest flow)",
-                                 Keyed<CoflowKey::kLength>);
-SLOTFLOW_REGISTER_NETWORK_POLICY("ncf", "narrowest coflow first (fewest flows)",
-                                 Keyed<CoflowKey::kWidth>);
-SLOTFLOW_REGISTER_NETWORK_POLICY("tcf", "smallest total coflow first (total bytes)",
-                                 Keyed<CoflowKey::kTotal>);
-SLOTFLOW_REGISTER_NETWORK_POLICY("lcf", "lightest-bottleneck coflow first (most bytes on one link)",
-                                 Keyed<CoflowKey::kBottleneck>);
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("coflow-fifo", "coflows in arrival order (FIFO)",
+                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                        return Make(a, CoflowKey::kArrival);
+                                      });
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("scf", "shortest coflow first (largest flow)",
+                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                        return Make(a, CoflowKey::kLength);
+                                      });
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("ncf", "narrowest coflow first (fewest flows)",
+                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                        return Make(a, CoflowKey::kWidth);
+                                      });
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("tcf", "smallest total coflow first (total bytes)",
+                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                        return Make(a, CoflowKey::kTotal);
+                                      });
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(
+    "lcf", "lightest-bottleneck coflow first (most bytes on one link)", ClassSettings("8"),
+    [](const PolicyArgs& a) { return Make(a, CoflowKey::kBottleneck); });
 
 }  // namespace slotflow

@@ -7,11 +7,11 @@ namespace {
 
 class FairPolicy : public NetworkPolicy {
  public:
-  explicit FairPolicy(const NetworkPolicyConfig&) {}
+  explicit FairPolicy(const PolicyArgs&) {}
 };
 
 }  // namespace
 
-SLOTFLOW_REGISTER_NETWORK_POLICY("fair", "per-flow max-min fair sharing (DCTCP)", FairPolicy);
+SLOTFLOW_REGISTER_NETWORK_POLICY("fair", "per-flow max-min fair sharing (DCTCP)", {}, FairPolicy);
 
 }  // namespace slotflow

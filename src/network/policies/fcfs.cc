@@ -20,12 +20,12 @@ namespace {
 
 class FcfsPolicy : public NetworkPolicy {
  public:
-  explicit FcfsPolicy(const NetworkPolicyConfig& config) : queues_(config.Queues()) {}
+  explicit FcfsPolicy(const PolicyArgs& args) : queues_(args.settings.Queues("queues")) {}
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       if (!net.Active(f)) continue;  // already over (an empty flow)
-      if (queues_ == NetworkPolicyConfig::kUnlimited) {
+      if (queues_ == kUnlimitedQueues) {
         net.SetClass(f, f);
       } else {
         active_.insert(f);
@@ -36,7 +36,7 @@ class FcfsPolicy : public NetworkPolicy {
   }
 
   void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override {
-    if (queues_ == NetworkPolicyConfig::kUnlimited) return;
+    if (queues_ == kUnlimitedQueues) return;
     for (FlowId f : flows) active_.erase(f);
     Rerank(net);
   }
@@ -44,7 +44,7 @@ class FcfsPolicy : public NetworkPolicy {
  private:
   // The Q−1 oldest active flows get classes 0..Q−2; the rest keep Q−1 (they only ever move up).
   void Rerank(Network& net) {
-    if (queues_ == NetworkPolicyConfig::kUnlimited) return;
+    if (queues_ == kUnlimitedQueues) return;
     FlowClass rank = 0;
     for (auto it = active_.begin(); it != active_.end() && rank < queues_ - 1; ++it, ++rank) {
       net.SetClass(*it, rank);
@@ -58,6 +58,6 @@ class FcfsPolicy : public NetworkPolicy {
 }  // namespace
 
 SLOTFLOW_REGISTER_NETWORK_POLICY("fcfs", "per-flow first come first served (by flow start)",
-                                 FcfsPolicy);
+                                 {QueuesSetting("8")}, FcfsPolicy);
 
 }  // namespace slotflow

@@ -8,13 +8,14 @@ namespace {
 constexpr double kRelTol = 1e-9;
 }  // namespace
 
-FlowThresholdPolicy::FlowThresholdPolicy(const NetworkPolicyConfig& config, Rank rank)
-    : rank_(rank), queues_(config.Queues()) {
+FlowThresholdPolicy::FlowThresholdPolicy(const PolicyArgs& args, Rank rank)
+    : rank_(rank), queues_(args.settings.Queues("queues")) {
   // The same thresholds ThresholdClass uses (same products, so the same rounding).
-  double threshold = config.first_threshold;
+  double threshold = args.settings.Number("first_threshold");
+  const double multiplier = args.settings.Number("multiplier");
   for (int k = 0; k + 1 < queues_; ++k) {
     thresholds_.push_back(threshold);
-    threshold *= config.multiplier;
+    threshold *= multiplier;
   }
 }
 

@@ -28,14 +28,14 @@ class FlowThresholdPolicy : public NetworkPolicy {
     kSent,       // LAS: fewest bytes sent first; classes only go down (demotion)
     kRemaining,  // SRPT: fewest bytes left first; classes only go up (promotion)
   };
-  FlowThresholdPolicy(const NetworkPolicyConfig& config, Rank rank);
+  FlowThresholdPolicy(const PolicyArgs& args, Rank rank);
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override;
   void BeforeSolve(Network& net) override;
   Seconds NextReclassifyTime(const Network& net) override;
 
  private:
-  bool Unlimited() const { return queues_ == NetworkPolicyConfig::kUnlimited; }
+  bool Unlimited() const { return queues_ == kUnlimitedQueues; }
   Bytes Quantity(const Network& net, FlowId f) const;
   FlowClass ClassOf(Bytes quantity) const;
   // Marks the bytes sent at which f leaves class cls, if it can before it ends.

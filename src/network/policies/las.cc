@@ -5,19 +5,13 @@
 #include "network/policies/flow_threshold.h"
 
 namespace slotflow {
-namespace {
-
-class LasPolicy : public FlowThresholdPolicy {
- public:
-  explicit LasPolicy(const NetworkPolicyConfig& config)
-      : FlowThresholdPolicy(config, Rank::kSent) {}
-};
-
-}  // namespace
-
-SLOTFLOW_REGISTER_NETWORK_POLICY("las",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(
+    "las",
                                  "per-flow least attained service (L2DCT): fewest bytes sent "
                                  "first, demoted at exponentially spaced thresholds",
-                                 LasPolicy);
+    ClassSettings("8"), [](const PolicyArgs& args) {
+      return std::unique_ptr<NetworkPolicy>(
+          new FlowThresholdPolicy(args, FlowThresholdPolicy::Rank::kSent));
+    });
 
 }  // namespace slotflow

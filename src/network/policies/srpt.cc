@@ -6,19 +6,13 @@
 #include "network/policies/flow_threshold.h"
 
 namespace slotflow {
-namespace {
-
-class SrptPolicy : public FlowThresholdPolicy {
- public:
-  explicit SrptPolicy(const NetworkPolicyConfig& config)
-      : FlowThresholdPolicy(config, Rank::kRemaining) {}
-};
-
-}  // namespace
-
-SLOTFLOW_REGISTER_NETWORK_POLICY("srpt",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(
+    "srpt",
                                  "per-flow shortest remaining first (pFabric/PASE), "
                                  "promoted the moment its bytes left cross exponentially spaced thresholds",
-                                 SrptPolicy);
+    ClassSettings("8"), [](const PolicyArgs& args) {
+      return std::unique_ptr<NetworkPolicy>(
+          new FlowThresholdPolicy(args, FlowThresholdPolicy::Rank::kRemaining));
+    });
 
 }  // namespace slotflow

@@ -52,7 +52,7 @@ constexpr double kExhausted = 1e-9;
 
 class VarysPolicy : public NetworkPolicy {
  public:
-  explicit VarysPolicy(const NetworkPolicyConfig&) {}
+  explicit VarysPolicy(const PolicyArgs&) {}
 
   void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
@@ -231,6 +231,6 @@ class VarysPolicy : public NetworkPolicy {
 SLOTFLOW_REGISTER_NETWORK_POLICY("varys",
                                  "Varys: coflows by smallest effective bottleneck first (SEBF), "
                                  "MADD rates, max-min backfill",
-                                 VarysPolicy);
+                                 {}, VarysPolicy);
 
 }  // namespace slotflow

@@ -9,10 +9,15 @@
 namespace slotflow {
 namespace {
 
+// Mixed into the run's seed so this scheduler's random choices do not repeat the draws the
+// simulator makes from the same seed (block replicas): "greedy" in ASCII.
+constexpr uint64_t kSeedSalt = 0x6772656564790000ULL;
+
 class GreedyScheduler : public TaskScheduler {
  public:
-  explicit GreedyScheduler(const TaskSchedulerConfig& config)
-      : order_(config.order), rng_(config.seed ^ 0x6772656564790000ULL) {}
+  explicit GreedyScheduler(const PolicyArgs& args)
+      : order_(ParseJobOrder(args.settings.Choice("order"), "order")),
+        rng_(args.seed ^ kSeedSalt) {}
 
   std::optional<Placement> Next(const SimState& state) override {
     const auto& free = state.servers_with_free_slots();
@@ -44,6 +49,6 @@ class GreedyScheduler : public TaskScheduler {
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "greedy", "any free slot; input-block readers prefer a replica holder (never reserves)",
-    GreedyScheduler);
+    {JobOrderSetting()}, GreedyScheduler);
 
 }  // namespace slotflow

@@ -38,10 +38,21 @@ namespace {
 // a is clearly smaller than b (not a floating-point tie).
 bool ClearlyLess(Seconds a, Seconds b) { return a < b - 1e-9 * std::max(1.0, std::abs(b)); }
 
+std::vector<SettingSpec> NeatSettings() {
+  SettingSpec predictor{.name = "predictor",
+                        .kind = SettingKind::kChoice,
+                        .default_value = "tcf",
+                        .meaning = "the network policy whose completion times are predicted "
+                                   "(NEAT §V; Duopoly's NEAT: tcf)"};
+  for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
+  return {JobOrderSetting(), predictor};
+}
+
 class NeatScheduler : public TaskScheduler {
  public:
-  explicit NeatScheduler(const TaskSchedulerConfig& config, NeatPolicy policy = NeatPolicy::kTcf)
-      : order_(config.order), policy_(policy) {}
+  explicit NeatScheduler(const PolicyArgs& args)
+      : order_(ParseJobOrder(args.settings.Choice("order"), "order")),
+        policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")) {}
 
   std::optional<Placement> Next(const SimState& state) override {
     if (state.servers_with_free_slots().empty()) return std::nullopt;
@@ -174,6 +185,6 @@ SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "neat",
     "NEAT: each task on the free server with the least predicted input-transfer time under TCF "
     "(preferred hosts, largest reduce task first, local map reads first; never reserves)",
-    NeatScheduler);
+    NeatSettings(), NeatScheduler);
 
 }  // namespace slotflow

@@ -3,6 +3,7 @@
 // 1 unit/s; server s has uplink "up s" and downlink "down s".
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,20 +21,19 @@ Coflow MakeCoflow(Bytes total) {
   return c;
 }
 
-NetworkPolicyConfig Unlimited() {
-  NetworkPolicyConfig c;
-  c.queues = NetworkPolicyConfig::kUnlimited;
-  return c;
-}
+using SettingsMap = std::map<std::string, std::string>;
+
+SettingsMap Unlimited() { return {{"queues", "unlimited"}}; }
 
 // Two flows out of server 0 (up 0 is the bottleneck):
 //   a: 0→1, 1 unit, macroflow 0 of 1 unit, in coflow A of 10 units (a big job, a small task);
 //   b: 0→2, 3 units, macroflow 1 of 3 units, in coflow B of 3 units (a small job, a big task).
-NetworkScenario SmallTaskOfBigJob(const std::string& policy) {
+NetworkScenario SmallTaskOfBigJob(const std::string& priority = "by-mode") {
   NetworkScenario s;
   s.servers = 3;
-  s.policy = policy;
+  s.policy = "cans";
   s.config = Unlimited();
+  s.config["priority"] = priority;
   s.coflows = {MakeCoflow(10), MakeCoflow(3)};
   s.flows = {{.start = 0,
                    .src = 0,
@@ -54,7 +54,7 @@ NetworkScenario SmallTaskOfBigJob(const std::string& policy) {
 
 // Slots sufficient → coflow priority: B (3) before A (10): b ends at 3, a at 4.
 TEST(CansPolicy, SufficientModeUsesCoflowSize) {
-  NetworkScenario s = SmallTaskOfBigJob("cans");
+  NetworkScenario s = SmallTaskOfBigJob();
   s.initial_mode = SlotMode::kSufficient;
   const auto finish = s.Run();
   EXPECT_NEAR(finish[1], 3, kTol);
@@ -63,7 +63,7 @@ TEST(CansPolicy, SufficientModeUsesCoflowSize) {
 
 // Slots insufficient → macroflow priority: a's task (1) before b's (3): a ends at 1, b at 4.
 TEST(CansPolicy, InsufficientModeUsesMacroflowSize) {
-  NetworkScenario s = SmallTaskOfBigJob("cans");
+  NetworkScenario s = SmallTaskOfBigJob();
   s.initial_mode = SlotMode::kInsufficient;
   const auto finish = s.Run();
   EXPECT_NEAR(finish[0], 1, kTol);
@@ -73,7 +73,7 @@ TEST(CansPolicy, InsufficientModeUsesMacroflowSize) {
 // A switch re-classes the flows already running: sufficient until 1 (b runs, 2 units left),
 // then insufficient: a takes up 0 and ends at 2; b resumes and ends at 4.
 TEST(CansPolicy, ModeSwitchReclassesActiveFlows) {
-  NetworkScenario s = SmallTaskOfBigJob("cans");
+  NetworkScenario s = SmallTaskOfBigJob();
   s.initial_mode = SlotMode::kSufficient;
   s.mode_switches = {{1.0, SlotMode::kInsufficient}};
   const auto finish = s.Run();
@@ -81,15 +81,15 @@ TEST(CansPolicy, ModeSwitchReclassesActiveFlows) {
   EXPECT_NEAR(finish[1], 4, kTol);
 }
 
-// The ablations ignore the mode: (C) always coflow size, (M) always macroflow size.
+// Setting priority = coflow (ablation C) or macroflow (M) ignores the mode.
 TEST(CansPolicy, AblationsIgnoreTheMode) {
-  NetworkScenario c = SmallTaskOfBigJob("cans-coflow");
+  NetworkScenario c = SmallTaskOfBigJob("coflow");
   c.initial_mode = SlotMode::kInsufficient;
   const auto fc = c.Run();
   EXPECT_NEAR(fc[1], 3, kTol);
   EXPECT_NEAR(fc[0], 4, kTol);
 
-  NetworkScenario m = SmallTaskOfBigJob("cans-macroflow");
+  NetworkScenario m = SmallTaskOfBigJob("macroflow");
   m.initial_mode = SlotMode::kSufficient;
   m.mode_switches = {{0.5, SlotMode::kInsufficient}, {0.75, SlotMode::kSufficient}};
   const auto fm = m.Run();
@@ -105,7 +105,7 @@ NetworkScenario DuopolyFig1(const std::string& policy) {
   NetworkScenario s;
   s.servers = 4;
   s.policy = policy;
-  s.config = Unlimited();
+  if (policy != "fair") s.config = Unlimited();  // fair has no classes
   s.coflows = {MakeCoflow(2)};
   s.flows = {{.start = 0,
                    .src = 0,
@@ -151,7 +151,7 @@ TEST(CansPolicy, EqualMacroflowsTieBreakByTaskId) {
 //   1-unit flow ends at 2, the 2-unit one has 1 left → ends at 3.
 //   Unlimited: 1 before 2: ends at 1 and 3.
 //   8 queues with thresholds 1.5, ×2: class 0 (< 1.5) and class 1 ([1.5, 3)) → as unlimited.
-NetworkScenario TwoMacroflows(const NetworkPolicyConfig& config) {
+NetworkScenario TwoMacroflows(const SettingsMap& config) {
   NetworkScenario s;
   s.servers = 3;
   s.policy = "cans";
@@ -176,7 +176,7 @@ NetworkScenario TwoMacroflows(const NetworkPolicyConfig& config) {
 }
 
 TEST(CansPolicy, EightQueuesShareABucket) {
-  const auto finish = TwoMacroflows(NetworkPolicyConfig{}).Run();  // queues default 8
+  const auto finish = TwoMacroflows({}).Run();  // queues default 8
   EXPECT_NEAR(finish[0], 2, kTol);
   EXPECT_NEAR(finish[1], 3, kTol);
 }
@@ -188,11 +188,8 @@ TEST(CansPolicy, UnlimitedQueuesSeparateSizes) {
 }
 
 TEST(CansPolicy, EightQueuesWithSmallThresholdsSeparate) {
-  NetworkPolicyConfig c;
-  c.queues = 8;
-  c.first_threshold = 1.5;
-  c.multiplier = 2;
-  const auto finish = TwoMacroflows(c).Run();
+  const auto finish =
+      TwoMacroflows({{"queues", "8"}, {"first_threshold", "1.5"}, {"multiplier", "2"}}).Run();
   EXPECT_NEAR(finish[0], 1, kTol);
   EXPECT_NEAR(finish[1], 3, kTol);
 }

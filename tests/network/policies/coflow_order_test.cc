@@ -11,7 +11,7 @@ namespace {
 NetworkScenario ThreeCoflows(const std::string& policy) {
   NetworkScenario s;
   s.policy = policy;
-  s.config.queues = NetworkPolicyConfig::kUnlimited;
+  s.config["queues"] = "unlimited";
   s.coflows = {Coflow{.arrival = 2, .total_bytes = 4, .width = 1, .length = 4},
                Coflow{.arrival = 1, .total_bytes = 4.5, .width = 3, .length = 1.5},
                Coflow{.arrival = 0, .total_bytes = 5, .width = 2, .length = 2.5}};
@@ -79,7 +79,7 @@ TEST(CoflowOrder, FifoWithTwoQueuesReRanksWhenTheHeadCoflowEnds) {
   // B becomes the earliest active coflow and moves up to class 0: it ends at 9.5 and A at 13.5.
   // Without the re-rank A and B would share per flow (1/4 each) and B would end at 11.
   NetworkScenario s = ThreeCoflows("coflow-fifo");
-  s.config.queues = 2;
+  s.config["queues"] = "2";
   const auto t = CoflowFinish(s);
   EXPECT_DOUBLE_EQ(t[2], 5);
   EXPECT_DOUBLE_EQ(t[1], 9.5);
@@ -96,7 +96,7 @@ TEST(CoflowOrder, FifoWithThreeQueuesRanksAnEarlierCoflowThatStartsLate) {
   NetworkScenario s;
   s.servers = 6;
   s.policy = "coflow-fifo";
-  s.config.queues = 3;
+  s.config["queues"] = "3";
   s.coflows = {Coflow{.arrival = 0, .total_bytes = 10, .width = 1, .length = 10},
                Coflow{.arrival = 1, .total_bytes = 10, .width = 1, .length = 10},
                Coflow{.arrival = 2, .total_bytes = 2, .width = 1, .length = 2},
@@ -122,7 +122,7 @@ TEST(CoflowOrder, FifoRanksManyNewcomersBetweenTheSameTwoCoflows) {
   NetworkScenario s;
   s.servers = kNewcomers + 2;
   s.policy = "coflow-fifo";
-  s.config.queues = 30;
+  s.config["queues"] = "30";
   s.coflows.push_back(Coflow{.arrival = 0, .total_bytes = 100, .width = 1, .length = 100});
   s.flows.push_back({.start = 0, .src = 1, .dst = 0, .size = 100, .coflow = 0});
   for (int i = 1; i <= kNewcomers; ++i) {
@@ -140,8 +140,8 @@ TEST(CoflowOrder, LimitedQueuesMergeCoflowsIntoOneClass) {
   // Two queues split at 4.6: A (4) and B (4.5) share class 0 per flow (1/4 each): B's flows end
   // at 6, A has 2.5 left and ends at 8.5; C (class 1) then ends at 13.5.
   NetworkScenario s = ThreeCoflows("tcf");
-  s.config.queues = 2;
-  s.config.first_threshold = 4.6;
+  s.config["queues"] = "2";
+  s.config["first_threshold"] = "4.6";
   const auto t = CoflowFinish(s);
   EXPECT_DOUBLE_EQ(t[1], 6);
   EXPECT_DOUBLE_EQ(t[0], 8.5);
@@ -152,7 +152,7 @@ TEST(CoflowOrder, AFlowWithoutACoflowIsItsOwnCoflow) {
   // Under TCF a lone 1-unit flow (no coflow) beats a 4-unit coflow.
   NetworkScenario s;
   s.policy = "tcf";
-  s.config.queues = NetworkPolicyConfig::kUnlimited;
+  s.config["queues"] = "unlimited";
   s.coflows = {Coflow{.arrival = 0, .total_bytes = 4, .width = 1, .length = 4}};
   s.flows = {{.src = 0, .dst = 3, .size = 4, .coflow = 0},
              {.src = 1, .dst = 3, .size = 1, .coflow = -1}};
@@ -168,8 +168,8 @@ TEST(CoflowOrder, AFlowWithoutACoflowIsItsOwnCoflow) {
 TEST(Aalo, DemotesACoflowTheMomentItCrossesAThreshold) {
   NetworkScenario s;
   s.policy = "aalo";
-  s.config.first_threshold = 2;
-  s.config.multiplier = 2;
+  s.config["first_threshold"] = "2";
+  s.config["multiplier"] = "2";
   s.coflows = {Coflow{.arrival = 0, .total_bytes = 6, .width = 1, .length = 6},
                Coflow{.arrival = 1, .total_bytes = 2, .width = 1, .length = 2}};
   s.flows = {{.start = 0, .src = 0, .dst = 2, .size = 6, .coflow = 0},

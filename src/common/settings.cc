@@ -1,0 +1,204 @@
+#include "common/settings.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "common/units.h"
+
+namespace slotflow {
+namespace {
+
+// The largest count of priority classes a policy may be given: each class costs the solver
+// per-class state, and no paper uses more than a few dozen.
+constexpr int64_t kMaxQueues = 1 << 16;
+
+std::string_view Trim(std::string_view t) {
+  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  return t;
+}
+
+int64_t ParseInteger(std::string_view text, std::string_view field) {
+  const std::string_view t = Trim(text);
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec == std::errc::result_out_of_range) {
+    throw InputError("", 0, std::string(field), fmt::format("'{}' is out of range", text));
+  }
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty()) {
+    throw InputError("", 0, std::string(field), fmt::format("expected an integer, got '{}'", text));
+  }
+  return v;
+}
+
+double ParseNumber(std::string_view text, std::string_view field) {
+  const std::string_view t = Trim(text);
+  double v = 0;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(v)) {
+    throw InputError("", 0, std::string(field),
+                     fmt::format("expected a finite number, got '{}'", text));
+  }
+  return v;
+}
+
+std::string FormatLimit(const SettingSpec& spec, double v) {
+  switch (spec.kind) {
+    case SettingKind::kBytes:
+      return FormatBytes(v);
+    case SettingKind::kSeconds:
+      return FormatSeconds(v);
+    default:
+      return fmt::format("{}", v);
+  }
+}
+
+// Parses `text` as `spec` declares; throws InputError naming `field` (no file yet).
+double ParseValue(const SettingSpec& spec, std::string_view text, std::string_view field,
+                  std::string& canonical) {
+  canonical = std::string(Trim(text));
+  double v = 0;
+  switch (spec.kind) {
+    case SettingKind::kChoice:
+      for (const std::string& c : spec.choices) {
+        if (c == canonical) return 0;
+      }
+      throw InputError("", 0, std::string(field),
+                       fmt::format("unknown value '{}' (known: {})", text, SettingRange(spec)));
+    case SettingKind::kQueues:
+      if (canonical == "unlimited") return 0;
+      v = static_cast<double>(ParseInteger(text, field));
+      if (v < 1 || v > static_cast<double>(kMaxQueues)) {
+        throw InputError("", 0, std::string(field),
+                         fmt::format("expected a count in [1, {}] or 'unlimited', got '{}'",
+                                     kMaxQueues, text));
+      }
+      return v;
+    case SettingKind::kInteger:
+      v = static_cast<double>(ParseInteger(text, field));
+      break;
+    case SettingKind::kNumber:
+      v = ParseNumber(text, field);
+      break;
+    case SettingKind::kBytes:
+      v = ParseBytes(text, field);
+      break;
+    case SettingKind::kSeconds:
+      v = ParseSeconds(text, field);
+      break;
+    case SettingKind::kRate:
+      v = ParseRate(text, field);
+      break;
+  }
+  const bool low = spec.min_exclusive ? !(v > spec.min) : !(v >= spec.min);
+  if (low || !(v <= spec.max) || !std::isfinite(v)) {
+    throw InputError("", 0, std::string(field),
+                     fmt::format("'{}' is out of range (valid: {})", text, SettingRange(spec)));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string_view SettingUnit(SettingKind kind) {
+  switch (kind) {
+    case SettingKind::kBytes:
+      return "bytes";
+    case SettingKind::kSeconds:
+      return "s";
+    case SettingKind::kRate:
+      return "bytes/s";
+    default:
+      return "";
+  }
+}
+
+std::string SettingRange(const SettingSpec& spec) {
+  if (spec.kind == SettingKind::kChoice) {
+    std::string out;
+    for (const std::string& c : spec.choices) out += (out.empty() ? "" : " | ") + c;
+    return out;
+  }
+  if (spec.kind == SettingKind::kQueues) return fmt::format("1..{} or unlimited", kMaxQueues);
+  const bool has_min = std::isfinite(spec.min), has_max = std::isfinite(spec.max);
+  const std::string lo = (spec.min_exclusive ? "> " : ">= ") + FormatLimit(spec, spec.min);
+  if (has_min && has_max) {
+    return fmt::format("{}{}, {}]", spec.min_exclusive ? "(" : "[", FormatLimit(spec, spec.min),
+                       FormatLimit(spec, spec.max));
+  }
+  if (has_min) return lo;
+  if (has_max) return "<= " + FormatLimit(spec, spec.max);
+  return "any";
+}
+
+Settings::Settings(const std::vector<SettingSpec>& specs,
+                   const std::vector<SettingAssignment>& given, std::string_view what)
+    : specs_(specs), values_(specs.size()) {
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const SettingSpec& s = specs_[i];
+    try {
+      values_[i].number = ParseValue(s, s.default_value, s.name, values_[i].text);
+    } catch (const InputError& e) {
+      throw std::logic_error(fmt::format("default of setting '{}': {}", s.name, e.what()));
+    }
+  }
+  for (const SettingAssignment& a : given) {
+    size_t i = 0;
+    while (i < specs_.size() && specs_[i].name != a.key) ++i;
+    if (i == specs_.size()) {
+      std::string known;
+      for (const SettingSpec& s : specs_) known += (known.empty() ? "" : ", ") + s.name;
+      throw InputError(a.file, a.line, a.field,
+                       fmt::format("unknown setting '{}' for {} (known: {})", a.key, what,
+                                   known.empty() ? "none" : known));
+    }
+    try {
+      values_[i].number = ParseValue(specs_[i], a.value, a.field, values_[i].text);
+    } catch (const InputError& e) {
+      throw InputError(a.file, a.line, a.field, e.message());
+    }
+  }
+}
+
+Settings::Settings(const std::vector<SettingSpec>& specs,
+                   const std::map<std::string, std::string>& given, std::string_view what)
+    : Settings(specs,
+               [&] {
+                 std::vector<SettingAssignment> list;
+                 for (const auto& [k, v] : given) list.push_back({k, v, "", 0, k});
+                 return list;
+               }(),
+               what) {}
+
+size_t Settings::Index(std::string_view name) const {
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    if (specs_[i].name == name) return i;
+  }
+  throw std::logic_error(fmt::format("setting '{}' is not declared", name));
+}
+
+double Settings::Number(std::string_view name) const { return values_[Index(name)].number; }
+
+int64_t Settings::Integer(std::string_view name) const {
+  return static_cast<int64_t>(values_[Index(name)].number);
+}
+
+const std::string& Settings::Choice(std::string_view name) const {
+  return values_[Index(name)].text;
+}
+
+int Settings::Queues(std::string_view name) const {
+  return static_cast<int>(values_[Index(name)].number);
+}
+
+std::vector<std::pair<std::string, std::string>> Settings::InForce() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < specs_.size(); ++i) out.emplace_back(specs_[i].name, values_[i].text);
+  return out;
+}
+
+}  // namespace slotflow

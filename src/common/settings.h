@@ -1,0 +1,93 @@
+// Typed policy settings. A policy declares each of its settings in its own file (name, kind,
+// default, valid range, one-line meaning); values come from the config file's [scheduler] and
+// [network] tables, from `--set KEY=VALUE` flags and from system presets, all as text, and are
+// checked by one rule whatever their source. Errors name the source (flag, or file:line) and
+// the key.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slotflow {
+
+enum class SettingKind {
+  kInteger,  // a whole number
+  kNumber,   // a finite real number
+  kBytes,    // a size: "10MiB", "64MB" or a number of bytes
+  kSeconds,  // a duration: "100ms", "5s" or a number of seconds
+  kRate,     // "1Gbps", "125MB/s" or a number of bytes per second
+  kChoice,   // one of a fixed list of words
+  kQueues,   // a positive count of priority classes, or "unlimited"
+};
+
+// A setting as its policy declares it. Numbers must lie in [min, max] (or (min, max] when
+// min_exclusive); the default is written as a user would write it.
+struct SettingSpec {
+  std::string name;
+  SettingKind kind = SettingKind::kNumber;
+  std::string default_value;
+  std::string meaning;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool min_exclusive = false;
+  std::vector<std::string> choices;  // kChoice
+};
+
+// The unit word shown next to a setting in listings ("bytes", "s", "bytes/s", or "").
+std::string_view SettingUnit(SettingKind kind);
+// "[1, 64]", "> 1", "fifo | sjf | fair", "positive count or unlimited", ...
+std::string SettingRange(const SettingSpec& spec);
+
+// One value given for a key, and where it came from (for error messages).
+struct SettingAssignment {
+  std::string key;    // "queues" (already stripped of its "network." / "scheduler." prefix)
+  std::string value;  // as written: "10MiB", "unlimited", "8"
+  std::string file;   // config file, or empty for a command-line flag
+  int line = 0;
+  std::string field;  // what the user wrote: "--set network.queues", "network.queues"
+};
+
+// Values of every declared setting of one policy: defaults, overridden in order by the
+// assignments given. Parsed and range-checked on construction.
+class Settings {
+ public:
+  Settings() = default;
+  // Throws InputError naming the assignment's source and field on an unknown key (listing the
+  // known ones, under `what`, e.g. "network policy 'aalo'") or a bad value.
+  Settings(const std::vector<SettingSpec>& specs, const std::vector<SettingAssignment>& given,
+           std::string_view what);
+  // A convenience for tests and presets: key → value text, the field is the key.
+  Settings(const std::vector<SettingSpec>& specs, const std::map<std::string, std::string>& given,
+           std::string_view what);
+
+  // Typed reads; the name must be declared (std::logic_error otherwise: a policy bug).
+  double Number(std::string_view name) const;  // kInteger, kNumber, kBytes, kSeconds, kRate
+  int64_t Integer(std::string_view name) const;
+  const std::string& Choice(std::string_view name) const;
+  // kQueues: the count, or 0 for "unlimited".
+  int Queues(std::string_view name) const;
+
+  // Every setting in force, in declaration order, as canonical text (for summaries).
+  std::vector<std::pair<std::string, std::string>> InForce() const;
+
+ private:
+  struct Value {
+    std::string text;  // canonical: a choice, "unlimited", or the number's shortest form
+    double number = 0;
+  };
+  size_t Index(std::string_view name) const;
+  std::vector<SettingSpec> specs_;
+  std::vector<Value> values_;  // parallel to specs_
+};
+
+// Policy construction arguments: its settings and the run's seed.
+struct PolicyArgs {
+  Settings settings;
+  uint64_t seed = 1;
+};
+
+}  // namespace slotflow
