@@ -15,7 +15,7 @@
 
 #include "common/random.h"
 #include "network/network_policy.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 #include "sim/state.h"
 #include "workload/job.h"
 // The bench target's include path does not contain tests/, and the peer lives there because

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "network/network_policy.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 #include "sim/simulator.h"
 #include "workload/job.h"
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/random.h"
+#include "network/network.h"
 #include "sim/state.h"
 #include "workload/job.h"
 

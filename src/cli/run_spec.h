@@ -12,7 +12,7 @@
 #include "cluster/cluster.h"
 #include "network/network_policy.h"
 #include "common/settings.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 #include "sim/simulator.h"
 #include "workload/job.h"
 

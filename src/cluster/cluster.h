@@ -6,13 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
 #include "common/units.h"
 
 namespace slotflow {
-
-using ServerId = int32_t;
-using LinkId = int32_t;
-inline constexpr ServerId kNoServer = -1;
 
 // One class of identical servers; a heterogeneous cluster is a list of classes.
 struct ServerClass {

@@ -44,7 +44,7 @@ void Network::SetExplicitRate(FlowId f, BytesPerSecond rate) { solver_.SetExplic
 void Network::SetSlotMode(SlotMode mode) {
   if (mode == slot_mode_) return;
   slot_mode_ = mode;
-  policy_->OnSlotMode(*this, mode);
+  policy_->OnSlotMode(*this, *this, mode);
   policy_pass_needed_ = true;
 }
 
@@ -71,7 +71,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     --out_flows_[flows_[f].spec.src];
   }
   if (!finished_scratch_.empty()) {
-    policy_->OnFlowsFinished(*this, finished_scratch_);
+    policy_->OnFlowsFinished(*this, *this, finished_scratch_);
     policy_pass_needed_ = true;
   }
   if (now_ >= reclassify_at_) policy_pass_needed_ = true;
@@ -80,12 +80,12 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
 
 void Network::Resolve() {
   if (!pending_.empty()) {
-    policy_->OnFlowsStarted(*this, pending_);
+    policy_->OnFlowsStarted(*this, *this, pending_);
     pending_.clear();
     policy_pass_needed_ = true;
   }
   if (!policy_pass_needed_ && !solver_.dirty()) return;
-  if (policy_pass_needed_) policy_->BeforeSolve(*this);
+  if (policy_pass_needed_) policy_->BeforeSolve(*this, *this);
   policy_pass_needed_ = false;
   solver_.Solve();
   reclassify_at_ = policy_->NextReclassifyTime(*this);

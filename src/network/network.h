@@ -7,43 +7,15 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "network/flow.h"
+#include "network/flow_view.h"
 #include "network/fluid_solver.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
 
-using CoflowId = int32_t;
-using JobIndex = int32_t;
-
-// A coflow = all flows into one stage of one job (SPEC §4). Sizes are from the job's
-// description, known when the job arrives.
-struct Coflow {
-  JobIndex job = -1;
-  int stage = -1;
-  Seconds arrival = 0;    // job submission
-  Bytes total_bytes = 0;  // the stage's total shuffle bytes
-  int width = 0;          // number of (sender task, receiver task) pairs
-  Bytes length = 0;       // largest single pair
-};
-
-struct FlowSpec {
-  ServerId src = kNoServer;
-  ServerId dst = kNoServer;
-  Bytes size = 0;
-  JobIndex job = -1;
-  CoflowId coflow = -1;
-  int32_t macroflow = -1;         // the receiving task (all flows into one reduce task)
-  Bytes macroflow_bytes = 0;      // that task's total input (its macroflow size, SPEC §4)
-  bool read_source_disk = false;  // a block read also crosses the source's disk when modelled
-};
-
-struct FlowRecord {
-  FlowSpec spec;
-  Seconds start = 0;
-  Seconds finish = -1;
-};
-
-class Network {
+// Network is the FlowView and ClassSink its policy is handed; the simulator drives it.
+class Network final : public FlowView, public ClassSink {
  public:
   Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy);
   ~Network();
@@ -60,32 +32,38 @@ class Network {
   void Resolve();
   void SetSlotMode(SlotMode mode);
 
-  // --- read access for policies and schedulers ---
-  Seconds now() const { return now_; }
-  const Cluster& cluster() const { return cluster_; }
-  const FlowRecord& flow(FlowId f) const { return flows_[f]; }
-  const Coflow& coflow(CoflowId c) const { return coflows_[c]; }
-  int FlowCount() const { return static_cast<int>(flows_.size()); }
-  const std::vector<FlowId>& active_flows() const { return active_; }
-  bool Active(FlowId f) const { return solver_.Active(f); }
-  Bytes Remaining(FlowId f) const;
-  Bytes Sent(FlowId f) const { return flows_[f].spec.size - Remaining(f); }
-  BytesPerSecond Rate(FlowId f) const { return solver_.Rate(f); }
-  FlowClass Class(FlowId f) const { return solver_.Class(f); }
-  // The links flow f crosses (empty for a transfer within one server).
-  std::span<const LinkId> Links(FlowId f) const { return solver_.PathLinks(solver_.FlowPath(f)); }
-  int IncomingFlows(ServerId s) const { return in_flows_[s]; }
-  int OutgoingFlows(ServerId s) const { return out_flows_[s]; }
-  const FluidSolver& solver() const { return solver_; }
-  SlotMode slot_mode() const { return slot_mode_; }
+  // --- FlowView ---
+  Seconds now() const override { return now_; }
+  const FlowRecord& flow(FlowId f) const override { return flows_[f]; }
+  const Coflow& coflow(CoflowId c) const override { return coflows_[c]; }
+  int FlowCount() const override { return static_cast<int>(flows_.size()); }
+  const std::vector<FlowId>& active_flows() const override { return active_; }
+  bool Active(FlowId f) const override { return solver_.Active(f); }
+  Bytes Remaining(FlowId f) const override;
+  BytesPerSecond Rate(FlowId f) const override { return solver_.Rate(f); }
+  FlowClass Class(FlowId f) const override { return solver_.Class(f); }
+  std::span<const LinkId> Links(FlowId f) const override {
+    return solver_.PathLinks(solver_.FlowPath(f));
+  }
+  int IncomingFlows(ServerId s) const override { return in_flows_[s]; }
+  int OutgoingFlows(ServerId s) const override { return out_flows_[s]; }
+  SlotMode slot_mode() const override { return slot_mode_; }
+  int LinkCount() const override { return solver_.LinkCount(); }
+  BytesPerSecond LinkCapacity(LinkId l) const override { return solver_.LinkCapacity(l); }
+  BytesPerSecond LinkLoad(LinkId l) const override { return solver_.LinkLoad(l); }
+  Seconds NextCompletionIn() const override { return solver_.NextCompletionIn(); }
+  Seconds NextMarkIn() const override { return solver_.NextMarkIn(); }
 
-  // --- write access for the policy ---
-  void SetClass(FlowId f, FlowClass cls);
-  void SetExplicitRate(FlowId f, BytesPerSecond rate);  // < 0 clears
-  // Byte-count marks (see FluidSolver::SetMark): which flows have sent `sent` bytes.
-  void SetMark(FlowId f, Bytes sent) { solver_.SetMark(f, sent); }
-  void ClearMark(FlowId f) { solver_.ClearMark(f); }
-  void TakeMarked(std::vector<FlowId>& out) { solver_.TakeMarked(out); }
+  // --- ClassSink ---
+  void SetClass(FlowId f, FlowClass cls) override;
+  void SetExplicitRate(FlowId f, BytesPerSecond rate) override;
+  void SetMark(FlowId f, Bytes sent) override { solver_.SetMark(f, sent); }
+  void ClearMark(FlowId f) override { solver_.ClearMark(f); }
+  void TakeMarked(std::vector<FlowId>& out) override { solver_.TakeMarked(out); }
+
+  const Cluster& cluster() const { return cluster_; }
+  // For tests and benchmarks of the network itself; policies never see it.
+  const FluidSolver& solver() const { return solver_; }
 
  private:
   const Cluster& cluster_;

@@ -1,6 +1,6 @@
 // NetworkPolicy: decides the priority class (and optionally an explicit rate) of every flow
 // (SPEC §7). The fluid solver turns classes into rates: strict priority across classes, max-min
-// within one. A policy reads the Network and writes only through SetClass/SetExplicitRate.
+// within one. A policy reads a FlowView and writes only through a ClassSink.
 #pragma once
 
 #include <memory>
@@ -12,14 +12,10 @@
 #include "common/registry.h"
 #include "common/settings.h"
 #include "common/units.h"
-#include "network/fluid_solver.h"
+#include "network/flow_view.h"
 
 namespace slotflow {
 
-class Network;
-
-// The task scheduler's view of the bottleneck (Duopoly §3): cans switches priorities on it.
-enum class SlotMode { kSufficient, kInsufficient };
 
 // Priority classes: a positive count, or kUnlimited (every distinct key its own class).
 inline constexpr int kUnlimitedQueues = 0;
@@ -31,20 +27,24 @@ std::vector<SettingSpec> ClassSettings(std::string_view default_queues);
 // Just `queues`, for policies that rank without thresholds.
 SettingSpec QueuesSetting(std::string_view default_queues);
 
+// Each call gets the network as a read-only FlowView and a ClassSink to write classes, explicit
+// rates and marks through.
 class NetworkPolicy {
  public:
   virtual ~NetworkPolicy() = default;
 
   // New flows, before they get a rate: set their class (default 0) or an explicit rate.
-  virtual void OnFlowsStarted(Network& /*net*/, std::span<const FlowId> /*flows*/) {}
-  virtual void OnFlowsFinished(Network& /*net*/, std::span<const FlowId> /*flows*/) {}
+  virtual void OnFlowsStarted(const FlowView& /*net*/, ClassSink& /*out*/,
+                              std::span<const FlowId> /*flows*/) {}
+  virtual void OnFlowsFinished(const FlowView& /*net*/, ClassSink& /*out*/,
+                               std::span<const FlowId> /*flows*/) {}
   // Called whenever something changed, just before rates are solved: re-rank here.
-  virtual void BeforeSolve(Network& /*net*/) {}
+  virtual void BeforeSolve(const FlowView& /*net*/, ClassSink& /*out*/) {}
   // Called after rates are solved: the absolute time at which classes must be revisited (a
   // threshold crossing, SPEC §3); kForever when they never change on their own.
-  virtual Seconds NextReclassifyTime(const Network& /*net*/) { return kForever; }
+  virtual Seconds NextReclassifyTime(const FlowView& /*net*/) { return kForever; }
   // The task scheduler's mode signal (Duopoly §4); most policies ignore it.
-  virtual void OnSlotMode(Network& /*net*/, SlotMode /*mode*/) {}
+  virtual void OnSlotMode(const FlowView& /*net*/, ClassSink& /*out*/, SlotMode /*mode*/) {}
 };
 
 using NetworkPolicyRegistry = Registry<NetworkPolicy>;

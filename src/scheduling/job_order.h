@@ -5,9 +5,12 @@
 #include <string_view>
 #include <vector>
 
-#include "scheduling/task_scheduler.h"
+#include "common/settings.h"
+#include "sim/state.h"
 
 namespace slotflow {
+
+enum class JobOrder { kFifo, kSjf, kFair };
 
 // The `order` setting every task scheduler declares (default fifo).
 SettingSpec JobOrderSetting();

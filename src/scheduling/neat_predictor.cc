@@ -178,7 +178,7 @@ Seconds CompressedLinkState::Predict(NeatPolicy policy, BytesPerSecond bandwidth
 // ---------------------------------------------------------------------------------------------
 // Network view
 
-LinkTransfer AsLinkTransfer(const Network& net, NeatPolicy policy, FlowId f) {
+LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f) {
   const Bytes remaining = net.Remaining(f);
   if (!IsCoflowPolicy(policy)) return LinkTransfer{remaining, remaining};
   const FlowSpec& spec = net.flow(f).spec;
@@ -186,8 +186,9 @@ LinkTransfer AsLinkTransfer(const Network& net, NeatPolicy policy, FlowId f) {
   return LinkTransfer{size, remaining};
 }
 
-void EdgeLoads::Compute(const Network& net, NeatPolicy policy, Bytes new_size) {
-  cluster_ = &net.cluster();
+void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
+                        Bytes new_size) {
+  cluster_ = &cluster;
   const size_t n = static_cast<size_t>(cluster_->size());
   up_.assign(n, 0);
   down_.assign(n, 0);

@@ -32,7 +32,7 @@
 
 #include "cluster/cluster.h"
 #include "common/units.h"
-#include "network/network.h"
+#include "network/flow_view.h"
 
 namespace slotflow {
 
@@ -127,7 +127,7 @@ class CompressedLinkState {
 // coflow's total bytes, as the coflow network policies rank it; a flow without a coflow, a block
 // read, is a coflow of its own of its original size, as cans treats it), flow policies its
 // remaining bytes. on_link = its remaining bytes.
-LinkTransfer AsLinkTransfer(const Network& net, NeatPolicy policy, FlowId f);
+LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f);
 
 // Per-server edge-link summaries for one query (a new transfer of size `new_size` under
 // `policy`), built in one pass over the network's active flows: for every server its uplink's
@@ -137,7 +137,7 @@ LinkTransfer AsLinkTransfer(const Network& net, NeatPolicy policy, FlowId f);
 // O(active flows + servers).
 class EdgeLoads {
  public:
-  void Compute(const Network& net, NeatPolicy policy, Bytes new_size);
+  void Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size);
 
   Bytes up(ServerId s) const { return up_[s]; }
   Bytes down(ServerId s) const { return down_[s]; }

@@ -10,7 +10,7 @@
 #include "engine/event_queue.h"
 #include "metrics/report.h"
 #include "network/network.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 #include "sim/state.h"
 #include "workload/job.h"
 

@@ -5,7 +5,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "network/network.h"
+
 namespace slotflow {
+
+SimState::SimState(const Cluster& cluster, Network& network)
+    : cluster_(cluster), network_(network), flows_(network) {}
 
 void SimState::AddFreeSlots(ServerId s, int delta) {
   ServerRuntime& sv = servers_[s];

@@ -7,12 +7,11 @@
 
 #include "cluster/cluster.h"
 #include "common/random.h"
-#include "network/network.h"
+#include "network/flow_view.h"
 #include "workload/job.h"
 
 namespace slotflow {
 
-using TaskId = int32_t;
 
 // A task's life (Duopoly §1): waiting (job not arrived or parents not done) → ready → placed,
 // fetching its input → computing → done. A task is placed once and never moved.
@@ -65,13 +64,16 @@ struct ServerRuntime {
   int receiving = 0;  // tasks here fetching input over the network
 };
 
+class Network;
+
 class SimState {
  public:
-  SimState(const Cluster& cluster, Network& network) : cluster_(cluster), network_(network) {}
+  SimState(const Cluster& cluster, Network& network);
 
-  Seconds now() const { return network_.now(); }
+  Seconds now() const { return flows_.now(); }
   const Cluster& cluster() const { return cluster_; }
-  const Network& network() const { return network_; }
+  // The flows in flight, their progress and the load on every link (read-only).
+  const FlowView& flows() const { return flows_; }
 
   const std::vector<JobRuntime>& jobs() const { return jobs_; }
   const JobRuntime& job(JobIndex j) const { return jobs_[j]; }
@@ -118,6 +120,7 @@ class SimState {
 
   const Cluster& cluster_;
   Network& network_;
+  const FlowView& flows_;  // network_, read-only
   std::vector<JobRuntime> jobs_;
   std::vector<JobIndex> active_jobs_;
   std::vector<TaskRuntime> tasks_;

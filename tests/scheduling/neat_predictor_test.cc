@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "network/network.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -208,7 +209,7 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   net.Resolve();
 
   EdgeLoads loads;
-  loads.Compute(net, NeatPolicy::kTcf, 6);
+  loads.Compute(cluster, net, NeatPolicy::kTcf, 6);
   EXPECT_DOUBLE_EQ(loads.down(2), 3);  // 2 (coflow 4) + 1 (lone 1); coflow 10 waits
   EXPECT_DOUBLE_EQ(loads.up(0), 2);
   EXPECT_DOUBLE_EQ(loads.up(1), 0);
@@ -226,12 +227,12 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   std::vector<FlowId> done;
   net.AdvanceTo(1.5, done);
   ASSERT_TRUE(done.empty());
-  loads.Compute(net, NeatPolicy::kFair, 3);  // flow view: min(remaining, 3)
+  loads.Compute(cluster, net, NeatPolicy::kFair, 3);  // flow view: min(remaining, 3)
   EXPECT_NEAR(loads.down(2), 1.5 + 3 + 0.5, 1e-9);
   EXPECT_NEAR(loads.down_min_remaining(2), 0.5, 1e-9);
   EXPECT_FALSE(loads.Preferred(2, 1));
   EXPECT_TRUE(loads.Preferred(2, 0.5));
-  loads.Compute(net, NeatPolicy::kTcf, 4);  // coflow 4 and the lone 1 count, by remaining
+  loads.Compute(cluster, net, NeatPolicy::kTcf, 4);  // coflow 4 and the lone 1 count, by remaining
   EXPECT_NEAR(loads.down(2), 2, 1e-9);
   EXPECT_TRUE(loads.Preferred(0, 4));
 }

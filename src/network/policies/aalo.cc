@@ -33,11 +33,11 @@ class AaloPolicy : public NetworkPolicy {
                     ? kUnlimitedAaloQueues
                     : args.settings.Queues("queues")) {}
 
-  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     if (total_capacity_ == 0) {
-      for (LinkId l = 0; l < net.solver().LinkCount(); ++l) {
-        max_capacity_ = std::max(max_capacity_, net.solver().LinkCapacity(l));
-        total_capacity_ += net.solver().LinkCapacity(l);
+      for (LinkId l = 0; l < net.LinkCount(); ++l) {
+        max_capacity_ = std::max(max_capacity_, net.LinkCapacity(l));
+        total_capacity_ += net.LinkCapacity(l);
       }
     }
     tracker_.Started(net, flows);
@@ -50,11 +50,11 @@ class AaloPolicy : public NetworkPolicy {
       } else {
         watch_.Touch(WatchId(k), net.now());  // more flows: a higher bound on its rate
       }
-      net.SetClass(f, ClassOf(net, k, it->second));
+      out.SetClass(f, ClassOf(net, k, it->second));
     }
   }
 
-  void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     emptied_.clear();
     tracker_.Finished(net, flows, emptied_);
     // A coflow whose flows all ended leaves the queues; if more of its flows start later (the
@@ -66,7 +66,7 @@ class AaloPolicy : public NetworkPolicy {
   }
 
   // Demote every coflow whose sent bytes reached its queue's upper threshold.
-  void BeforeSolve(Network& net) override {
+  void BeforeSolve(const FlowView& net, ClassSink& out) override {
     reached_.clear();
     watch_.TakeReached(net.now(), Progress{this, net}, reached_);
     for (int32_t id : reached_) {
@@ -74,15 +74,15 @@ class AaloPolicy : public NetworkPolicy {
       int& queue = queue_of_.at(k);
       // At least one queue down: the watch says the threshold is reached (within rounding).
       queue = std::max(queue + 1, Queue(tracker_.Sent(net, k)));
-      for (FlowId f : tracker_.at(k).active) net.SetClass(f, ClassOf(net, k, queue));
+      for (FlowId f : tracker_.at(k).active) out.SetClass(f, ClassOf(net, k, queue));
       Watch(net, k, queue);
     }
   }
 
   // The next flow completion triggers a solve and another call, so crossings after it need not
   // be found now.
-  Seconds NextReclassifyTime(const Network& net) override {
-    return watch_.NextTime(net.now(), net.now() + net.solver().NextCompletionIn(),
+  Seconds NextReclassifyTime(const FlowView& net) override {
+    return watch_.NextTime(net.now(), net.now() + net.NextCompletionIn(),
                            Progress{this, net});
   }
 
@@ -90,7 +90,7 @@ class AaloPolicy : public NetworkPolicy {
   // A coflow's bytes sent, rate and a bound on its rate, for the watch.
   struct Progress {
     AaloPolicy* self;
-    const Network& net;
+    const FlowView& net;
     ThresholdWatch::Progress operator()(int32_t id) const {
       const CoflowTracker::Entry& e = self->tracker_.at(KeyOfWatchId(id));
       ThresholdWatch::Progress p;
@@ -114,7 +114,7 @@ class AaloPolicy : public NetworkPolicy {
   }
 
   // Watches the coflow until it reaches the end of `queue` (the last queue has none).
-  void Watch(const Network& net, CoflowTracker::Key k, int queue) {
+  void Watch(const FlowView& net, CoflowTracker::Key k, int queue) {
     if (queue >= queues_ - 1) return;
     const double threshold = Threshold(queue);
     watch_.Watch(WatchId(k), threshold, 1e-9 * threshold, net.now());
@@ -134,7 +134,7 @@ class AaloPolicy : public NetworkPolicy {
   }
 
   // Queue first, then arrival (µs) for FIFO inside the queue.
-  FlowClass ClassOf(const Network& net, CoflowTracker::Key k, int queue) {
+  FlowClass ClassOf(const FlowView& net, CoflowTracker::Key k, int queue) {
     const Seconds arrival =
         k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
     return (static_cast<FlowClass>(queue) << 40) +

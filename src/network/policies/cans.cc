@@ -36,7 +36,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "network/network.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -73,7 +72,7 @@ class CansPolicy : public NetworkPolicy {
         multiplier_(args.settings.Number("multiplier")),
         which_(ParseWhich(args.settings.Choice("priority"))) {}
 
-  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     const bool unlimited = queues_ == kUnlimitedQueues;
     if (unlimited) AssignTies(net, flows);
     const bool by_coflow = UseCoflow(net.slot_mode());
@@ -84,17 +83,17 @@ class CansPolicy : public NetworkPolicy {
       Classes& c = classes_[f];
       c.coflow = ClassOf(CoflowBytes(net, spec), unlimited ? coflow_ties_[i] : 0);
       c.macroflow = ClassOf(MacroflowBytes(spec), unlimited ? macroflow_ties_[i] : 0);
-      net.SetClass(f, by_coflow ? c.coflow : c.macroflow);
+      out.SetClass(f, by_coflow ? c.coflow : c.macroflow);
     }
   }
 
   // Duopoly §4: the mode decides which priority every active flow uses.
-  void OnSlotMode(Network& net, SlotMode mode) override {
+  void OnSlotMode(const FlowView& net, ClassSink& out, SlotMode mode) override {
     if (which_ != Which::kByMode) return;
     const bool by_coflow = UseCoflow(mode);
     for (FlowId f : net.active_flows()) {
       if (static_cast<size_t>(f) >= classes_.size()) continue;  // not yet seen: classed on start
-      net.SetClass(f, by_coflow ? classes_[f].coflow : classes_[f].macroflow);
+      out.SetClass(f, by_coflow ? classes_[f].coflow : classes_[f].macroflow);
     }
   }
 
@@ -116,7 +115,7 @@ class CansPolicy : public NetworkPolicy {
     return mode == SlotMode::kSufficient;
   }
 
-  static Bytes CoflowBytes(const Network& net, const FlowSpec& spec) {
+  static Bytes CoflowBytes(const FlowView& net, const FlowSpec& spec) {
     return spec.coflow >= 0 ? net.coflow(spec.coflow).total_bytes : spec.size;
   }
   static Bytes MacroflowBytes(const FlowSpec& spec) {
@@ -145,7 +144,7 @@ class CansPolicy : public NetworkPolicy {
   // Unlimited queues: gives every coflow and macroflow seen for the first time in this batch its
   // tie index among equal sizes, in id order, then lone flows (no coflow / no macroflow) in flow
   // id order; coflow_ties_[i] / macroflow_ties_[i] are then those of flows[i].
-  void AssignTies(const Network& net, std::span<const FlowId> flows) {
+  void AssignTies(const FlowView& net, std::span<const FlowId> flows) {
     new_coflows_.clear();
     new_macroflows_.clear();
     for (FlowId f : flows) {

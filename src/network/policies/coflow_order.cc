@@ -36,7 +36,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
         first_threshold_(args.settings.Number("first_threshold")),
         multiplier_(args.settings.Number("multiplier")) {}
 
-  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     tracker_.Started(net, flows);
     for (FlowId f : flows) {
       const CoflowTracker::Key k = CoflowTracker::KeyOf(net, f);
@@ -51,7 +51,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
         ranks_dirty_ = true;
         continue;  // classes come from the ranking in BeforeSolve
       }
-      if (key_ != CoflowKey::kBottleneck) net.SetClass(f, ClassOf(net, k));
+      if (key_ != CoflowKey::kBottleneck) out.SetClass(f, ClassOf(net, k));
     }
     if (key_ != CoflowKey::kBottleneck) return;
     // A coflow whose bottleneck grew may need a new class for its earlier flows too: once per
@@ -62,13 +62,13 @@ class CoflowOrderPolicy : public NetworkPolicy {
       auto [it, added] = class_of_.try_emplace(k, cls);
       if (!added && it->second != cls) {
         it->second = cls;
-        for (FlowId g : tracker_.at(k).active) net.SetClass(g, cls);
+        for (FlowId g : tracker_.at(k).active) out.SetClass(g, cls);
       }
-      net.SetClass(f, cls);
+      out.SetClass(f, cls);
     }
   }
 
-  void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     emptied_.clear();
     tracker_.Finished(net, flows, emptied_);
     for (auto k : emptied_) {
@@ -79,7 +79,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     if (!emptied_.empty() && RankedFifo()) ranks_dirty_ = true;
   }
 
-  void BeforeSolve(Network& net) override {
+  void BeforeSolve(const FlowView& net, ClassSink& out) override {
     if (!ranks_dirty_) return;
     ranks_dirty_ = false;
     // coflow-fifo with Q queues: rank the active coflows by arrival.
@@ -90,7 +90,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     std::sort(order_.begin(), order_.end());
     for (size_t i = 0; i < order_.size(); ++i) {
       const FlowClass cls = std::min<FlowClass>(static_cast<FlowClass>(i), queues_ - 1);
-      for (FlowId f : tracker_.at(order_[i].first.second).active) net.SetClass(f, cls);
+      for (FlowId f : tracker_.at(order_[i].first.second).active) out.SetClass(f, cls);
     }
   }
 
@@ -100,11 +100,11 @@ class CoflowOrderPolicy : public NetworkPolicy {
     return key_ == CoflowKey::kArrival && queues_ != kUnlimitedQueues;
   }
 
-  Seconds Arrival(const Network& net, CoflowTracker::Key k) {
+  Seconds Arrival(const FlowView& net, CoflowTracker::Key k) {
     return k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
   }
 
-  double KeyValue(const Network& net, CoflowTracker::Key k) {
+  double KeyValue(const FlowView& net, CoflowTracker::Key k) {
     const bool real = k >= 0;
     const FlowId single = real ? -1 : static_cast<FlowId>(-k - 1);
     switch (key_) {
@@ -122,7 +122,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     return 0;
   }
 
-  FlowClass ClassOf(const Network& net, CoflowTracker::Key k) {
+  FlowClass ClassOf(const FlowView& net, CoflowTracker::Key k) {
     const double key = KeyValue(net, k);
     if (queues_ == kUnlimitedQueues) return ThresholdClass(key, queues_, 0, 0);
     const double first = key_ == CoflowKey::kWidth ? kFirstWidthThreshold : first_threshold_;

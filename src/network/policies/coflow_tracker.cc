@@ -4,7 +4,7 @@
 
 namespace slotflow {
 
-void CoflowTracker::Started(const Network& net, std::span<const FlowId> flows) {
+void CoflowTracker::Started(const FlowView& net, std::span<const FlowId> flows) {
   for (FlowId f : flows) {
     Entry& e = entries_[KeyOf(net, f)];
     position_[f] = static_cast<uint32_t>(e.active.size());
@@ -17,7 +17,7 @@ void CoflowTracker::Started(const Network& net, std::span<const FlowId> flows) {
   }
 }
 
-void CoflowTracker::Finished(const Network& net, std::span<const FlowId> flows,
+void CoflowTracker::Finished(const FlowView& net, std::span<const FlowId> flows,
                              std::vector<Key>& emptied) {
   for (FlowId f : flows) {
     const Key k = KeyOf(net, f);
@@ -35,14 +35,14 @@ void CoflowTracker::Finished(const Network& net, std::span<const FlowId> flows,
   }
 }
 
-Bytes CoflowTracker::Sent(const Network& net, Key k) const {
+Bytes CoflowTracker::Sent(const FlowView& net, Key k) const {
   const Entry& e = entries_.at(k);
   Bytes sent = e.finished_bytes;
   for (FlowId f : e.active) sent += net.Sent(f);
   return sent;
 }
 
-BytesPerSecond CoflowTracker::Rate(const Network& net, Key k) const {
+BytesPerSecond CoflowTracker::Rate(const FlowView& net, Key k) const {
   BytesPerSecond rate = 0;
   for (FlowId f : entries_.at(k).active) rate += net.Rate(f);
   return rate;

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "network/network.h"
+#include "network/network_policy.h"
 
 namespace slotflow {
 
@@ -25,21 +25,21 @@ class CoflowTracker {
     Bytes largest_flow = 0;
   };
 
-  static Key KeyOf(const Network& net, FlowId f) {
+  static Key KeyOf(const FlowView& net, FlowId f) {
     const CoflowId c = net.flow(f).spec.coflow;
     return c >= 0 ? c : -(static_cast<Key>(f) + 1);
   }
 
-  void Started(const Network& net, std::span<const FlowId> flows);
+  void Started(const FlowView& net, std::span<const FlowId> flows);
   // Appends to `emptied` the keys of coflows left with no active flow. A real coflow keeps its
   // entry (more of its flows may start later); a single-flow pseudo-coflow is erased.
-  void Finished(const Network& net, std::span<const FlowId> flows, std::vector<Key>& emptied);
+  void Finished(const FlowView& net, std::span<const FlowId> flows, std::vector<Key>& emptied);
 
   Entry& at(Key k) { return entries_.at(k); }
   const std::unordered_map<Key, Entry>& entries() const { return entries_; }
   // Bytes delivered so far: finished flows plus the sent part of active ones.
-  Bytes Sent(const Network& net, Key k) const;
-  BytesPerSecond Rate(const Network& net, Key k) const;
+  Bytes Sent(const FlowView& net, Key k) const;
+  BytesPerSecond Rate(const FlowView& net, Key k) const;
 
  private:
   std::unordered_map<Key, Entry> entries_;

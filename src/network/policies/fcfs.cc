@@ -12,7 +12,6 @@
 #include <set>
 #include <span>
 
-#include "network/network.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -22,32 +21,32 @@ class FcfsPolicy : public NetworkPolicy {
  public:
   explicit FcfsPolicy(const PolicyArgs& args) : queues_(args.settings.Queues("queues")) {}
 
-  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       if (!net.Active(f)) continue;  // already over (an empty flow)
       if (queues_ == kUnlimitedQueues) {
-        net.SetClass(f, f);
+        out.SetClass(f, f);
       } else {
         active_.insert(f);
-        net.SetClass(f, queues_ - 1);
+        out.SetClass(f, queues_ - 1);
       }
     }
-    Rerank(net);
+    Rerank(net, out);
   }
 
-  void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     if (queues_ == kUnlimitedQueues) return;
     for (FlowId f : flows) active_.erase(f);
-    Rerank(net);
+    Rerank(net, out);
   }
 
  private:
   // The Q−1 oldest active flows get classes 0..Q−2; the rest keep Q−1 (they only ever move up).
-  void Rerank(Network& net) {
+  void Rerank(const FlowView& net, ClassSink& out) {
     if (queues_ == kUnlimitedQueues) return;
     FlowClass rank = 0;
     for (auto it = active_.begin(); it != active_.end() && rank < queues_ - 1; ++it, ++rank) {
-      net.SetClass(*it, rank);
+      out.SetClass(*it, rank);
     }
   }
 

@@ -19,7 +19,7 @@ FlowThresholdPolicy::FlowThresholdPolicy(const PolicyArgs& args, Rank rank)
   }
 }
 
-Bytes FlowThresholdPolicy::Quantity(const Network& net, FlowId f) const {
+Bytes FlowThresholdPolicy::Quantity(const FlowView& net, FlowId f) const {
   return rank_ == Rank::kSent ? net.Sent(f) : net.Remaining(f);
 }
 
@@ -34,50 +34,50 @@ FlowClass FlowThresholdPolicy::ClassOf(Bytes quantity) const {
   return static_cast<FlowClass>(thresholds_.size());
 }
 
-void FlowThresholdPolicy::Watch(Network& net, FlowId f, FlowClass cls) {
+void FlowThresholdPolicy::Watch(const FlowView& net, ClassSink& out, FlowId f, FlowClass cls) {
   const Bytes size = net.flow(f).spec.size;
   const auto k = static_cast<size_t>(cls);
   if (rank_ == Rank::kSent && k < thresholds_.size() && size > thresholds_[k]) {
-    net.SetMark(f, thresholds_[k] * (1 - kRelTol));
+    out.SetMark(f, thresholds_[k] * (1 - kRelTol));
   } else if (rank_ == Rank::kRemaining && k >= 1 && k <= thresholds_.size()) {
     // At the crossing itself; the solver finds a mark reached within its rounding tolerance.
-    net.SetMark(f, size - thresholds_[k - 1]);
+    out.SetMark(f, size - thresholds_[k - 1]);
   } else {
-    net.ClearMark(f);
+    out.ClearMark(f);
   }
 }
 
-void FlowThresholdPolicy::OnFlowsStarted(Network& net, std::span<const FlowId> flows) {
+void FlowThresholdPolicy::OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) {
   for (FlowId f : flows) {
     if (!net.Active(f)) continue;  // already over (an empty flow)
     const FlowClass cls = ClassOf(Quantity(net, f));
-    net.SetClass(f, cls);
-    if (!Unlimited()) Watch(net, f, cls);
+    out.SetClass(f, cls);
+    if (!Unlimited()) Watch(net, out, f, cls);
   }
 }
 
-void FlowThresholdPolicy::BeforeSolve(Network& net) {
+void FlowThresholdPolicy::BeforeSolve(const FlowView& net, ClassSink& out) {
   if (Unlimited()) {
-    for (FlowId f : net.active_flows()) net.SetClass(f, ClassOf(Quantity(net, f)));
+    for (FlowId f : net.active_flows()) out.SetClass(f, ClassOf(Quantity(net, f)));
     return;
   }
   reached_.clear();
-  net.TakeMarked(reached_);
+  out.TakeMarked(reached_);
   for (FlowId f : reached_) {
     // At least one class on: the mark is reached (within rounding).
     const FlowClass now_in = ClassOf(Quantity(net, f));
     const FlowClass cls = rank_ == Rank::kSent ? std::max(now_in, net.Class(f) + 1)
                                                : std::min(now_in, net.Class(f) - 1);
-    net.SetClass(f, cls);
-    Watch(net, f, cls);
+    out.SetClass(f, cls);
+    Watch(net, out, f, cls);
   }
 }
 
-Seconds FlowThresholdPolicy::NextReclassifyTime(const Network& net) {
+Seconds FlowThresholdPolicy::NextReclassifyTime(const FlowView& net) {
   // Both crossings are exact events: LAS demotes the moment a flow's bytes sent reach a
   // threshold, SRPT promotes the moment its bytes left drop below one (SPEC §7).
   if (Unlimited()) return kForever;
-  const Seconds in = net.solver().NextMarkIn();
+  const Seconds in = net.NextMarkIn();
   if (in == kForever) return kForever;
   // Always move forward, even if the gap is below what now + in can resolve: one tick of the
   // clock then carries the flow past its mark.

@@ -17,7 +17,6 @@
 #include <span>
 #include <vector>
 
-#include "network/network.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -30,16 +29,16 @@ class FlowThresholdPolicy : public NetworkPolicy {
   };
   FlowThresholdPolicy(const PolicyArgs& args, Rank rank);
 
-  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override;
-  void BeforeSolve(Network& net) override;
-  Seconds NextReclassifyTime(const Network& net) override;
+  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override;
+  void BeforeSolve(const FlowView& net, ClassSink& out) override;
+  Seconds NextReclassifyTime(const FlowView& net) override;
 
  private:
   bool Unlimited() const { return queues_ == kUnlimitedQueues; }
-  Bytes Quantity(const Network& net, FlowId f) const;
+  Bytes Quantity(const FlowView& net, FlowId f) const;
   FlowClass ClassOf(Bytes quantity) const;
   // Marks the bytes sent at which f leaves class cls, if it can before it ends.
-  void Watch(Network& net, FlowId f, FlowClass cls);
+  void Watch(const FlowView& net, ClassSink& out, FlowId f, FlowClass cls);
 
   const Rank rank_;
   const int queues_;

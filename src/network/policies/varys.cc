@@ -40,7 +40,6 @@
 #include <tuple>
 #include <vector>
 
-#include "network/network.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -54,7 +53,7 @@ class VarysPolicy : public NetworkPolicy {
  public:
   explicit VarysPolicy(const PolicyArgs&) {}
 
-  void OnFlowsStarted(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       const CoflowId c = net.flow(f).spec.coflow;
       if (c < 0) continue;
@@ -64,18 +63,18 @@ class VarysPolicy : public NetworkPolicy {
     stale_ = true;  // a new coflow, or new flows of a running one
   }
 
-  void OnFlowsFinished(Network& net, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       const CoflowId c = net.flow(f).spec.coflow;
       if (c < 0 || --coflow_active_[c] == 0) stale_ = true;  // a coflow ended
     }
   }
 
-  void BeforeSolve(Network& net) override {
+  void BeforeSolve(const FlowView& net, ClassSink& out) override {
     if (!stale_) return;  // MADD rates still hold (see the header)
     stale_ = false;
     const std::vector<FlowId>& active = net.active_flows();
-    const int links = net.cluster().LinkCount();
+    const int links = net.LinkCount();
     if (static_cast<int>(link_bytes_.size()) < links) {
       link_bytes_.assign(links, 0);
       free_.assign(links, 0);
@@ -93,13 +92,13 @@ class VarysPolicy : public NetworkPolicy {
     });
 
     // MADD on the capacity still free (step 3).
-    for (LinkId l : touched_) free_[l] = net.cluster().LinkCapacity(l);
+    for (LinkId l : touched_) free_[l] = net.LinkCapacity(l);
     for (int32_t k : order_) {
       const CoflowState& c = coflows_[k];
       double tau = 0;
       for (int32_t i = c.link_begin; i < c.link_end; ++i) {
         const LinkId l = link_use_[i].link;
-        if (free_[l] <= kExhausted * net.cluster().LinkCapacity(l)) {
+        if (free_[l] <= kExhausted * net.LinkCapacity(l)) {
           tau = kForever;
           break;
         }
@@ -108,7 +107,7 @@ class VarysPolicy : public NetworkPolicy {
       // τ = 0: the coflow crosses no link (local reads); the solver paces it alone.
       const bool scheduled = tau > 0 && tau < kForever;
       for (int32_t i = c.flow_begin; i < c.flow_end; ++i) {
-        net.SetExplicitRate(members_[i], scheduled ? remaining_[i] / tau : -1);
+        out.SetExplicitRate(members_[i], scheduled ? remaining_[i] / tau : -1);
       }
       if (!scheduled) continue;
       for (int32_t i = c.link_begin; i < c.link_end; ++i) {
@@ -133,7 +132,7 @@ class VarysPolicy : public NetworkPolicy {
 
   // Step 1: coflows_ gets one entry per active coflow (or lone flow), members_ their flows
   // contiguously, remaining_ each member's remaining bytes.
-  void BucketByCoflow(const Network& net, const std::vector<FlowId>& active) {
+  void BucketByCoflow(const FlowView& net, const std::vector<FlowId>& active) {
     coflows_.clear();
     slot_.resize(active.size());
     used_coflow_ids_.clear();
@@ -177,7 +176,7 @@ class VarysPolicy : public NetworkPolicy {
   }
 
   // Per coflow: bytes remaining on each link it uses, and Γ on whole capacities.
-  void SumLinkBytes(const Network& net, int links) {
+  void SumLinkBytes(const FlowView& net, int links) {
     link_use_.clear();
     touched_.clear();
     in_coflow_.assign(links, 0);
@@ -196,7 +195,7 @@ class VarysPolicy : public NetworkPolicy {
       double gamma = 0;
       for (LinkId l : coflow_links_) {
         link_use_.push_back(LinkUse{l, link_bytes_[l]});
-        gamma = std::max(gamma, link_bytes_[l] / net.cluster().LinkCapacity(l));
+        gamma = std::max(gamma, link_bytes_[l] / net.LinkCapacity(l));
         link_bytes_[l] = 0;
         in_coflow_[l] = 0;
         if (!seen_[l]) {

@@ -4,7 +4,7 @@
 // leaves a slot empty while a task is ready.
 #include "common/random.h"
 #include "scheduling/job_order.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {

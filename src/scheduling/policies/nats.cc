@@ -21,7 +21,7 @@
 
 #include "common/random.h"
 #include "scheduling/job_order.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {
@@ -67,13 +67,13 @@ class NatsScheduler : public TaskScheduler {
 
   void OnHeartbeat(const SimState& state) override {
     const Cluster& cluster = state.cluster();
-    const FluidSolver& solver = state.network().solver();
+    const FlowView& flows = state.flows();
     double sum = 0;
     int busy = 0;
     for (ServerId s = 0; s < cluster.size(); ++s) {
       // Only downlinks carrying traffic count (a local disk read never touches one).
       const LinkId l = cluster.Downlink(s);
-      const double load = solver.LinkLoad(l);
+      const double load = flows.LinkLoad(l);
       if (load <= 0) continue;
       sum += load / cluster.LinkCapacity(l);
       ++busy;
@@ -211,7 +211,7 @@ class NatsScheduler : public TaskScheduler {
     const TaskRuntime& task = state.task(t);
     if (insufficient) return task.spec->input;
     const CoflowId c = state.job(task.job).stages[task.stage].coflow;
-    return c >= 0 ? state.network().coflow(c).total_bytes : task.spec->input;
+    return c >= 0 ? state.flows().coflow(c).total_bytes : task.spec->input;
   }
 
   // SelectServerForTask (SPEC §8): a free slot on a server where no task is receiving; else on
@@ -239,7 +239,7 @@ class NatsScheduler : public TaskScheduler {
   // Smallest active macroflow or coflow arriving at each server.
   void SummariseReceivers(const SimState& state, bool insufficient) const {
     receivers_summarised_ = true;
-    const Network& net = state.network();
+    const FlowView& net = state.flows();
     smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
     for (FlowId f : net.active_flows()) {
       const FlowSpec& fs = net.flow(f).spec;

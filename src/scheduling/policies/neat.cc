@@ -30,7 +30,7 @@
 
 #include "scheduling/job_order.h"
 #include "scheduling/neat_predictor.h"
-#include "scheduling/task_scheduler.h"
+#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {
@@ -89,7 +89,7 @@ class NeatScheduler : public TaskScheduler {
   }
 
   ServerId BestServer(const SimState& state, TaskId t) {
-    const Network& net = state.network();
+    const FlowView& net = state.flows();
     const TaskRuntime& task = state.task(t);
     local_.resize(static_cast<size_t>(state.cluster().size()), 0);
 
@@ -120,7 +120,7 @@ class NeatScheduler : public TaskScheduler {
       for (ServerId r : task.replicas) local_[r] = total;
     }
 
-    loads_.Compute(net, policy_, new_size);
+    loads_.Compute(state.cluster(), net, policy_, new_size);
 
     // Uplink predictions per source; the two largest give "max over sources other than d".
     Seconds up1 = 0, up2 = 0;

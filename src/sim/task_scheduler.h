@@ -9,12 +9,10 @@
 #include <string>
 
 #include "common/registry.h"
-#include "network/network_policy.h"
+#include "network/flow.h"
 #include "sim/state.h"
 
 namespace slotflow {
-
-enum class JobOrder { kFifo, kSjf, kFair };
 
 struct Placement {
   TaskId task;

@@ -1,0 +1,40 @@
+// What a flow and a coflow are (SPEC §4): the data a network policy ranks by.
+#pragma once
+
+#include "common/ids.h"
+#include "common/units.h"
+
+namespace slotflow {
+
+// A coflow = all flows into one stage of one job (SPEC §4). Sizes are from the job's
+// description, known when the job arrives.
+struct Coflow {
+  JobIndex job = -1;
+  int stage = -1;
+  Seconds arrival = 0;    // job submission
+  Bytes total_bytes = 0;  // the stage's total shuffle bytes
+  int width = 0;          // number of (sender task, receiver task) pairs
+  Bytes length = 0;       // largest single pair
+};
+
+struct FlowSpec {
+  ServerId src = kNoServer;
+  ServerId dst = kNoServer;
+  Bytes size = 0;
+  JobIndex job = -1;
+  CoflowId coflow = -1;
+  int32_t macroflow = -1;         // the receiving task (all flows into one reduce task)
+  Bytes macroflow_bytes = 0;      // that task's total input (its macroflow size, SPEC §4)
+  bool read_source_disk = false;  // a block read also crosses the source's disk when modelled
+};
+
+struct FlowRecord {
+  FlowSpec spec;
+  Seconds start = 0;
+  Seconds finish = -1;
+};
+
+// The task scheduler's view of the bottleneck (Duopoly §3): cans switches priorities on it.
+enum class SlotMode { kSufficient, kInsufficient };
+
+}  // namespace slotflow

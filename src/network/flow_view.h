@@ -1,0 +1,60 @@
+// FlowView: what policies may read of the network — flows and coflows, their progress and
+// rates, and link capacities and loads. ClassSink: the only things a network policy may write —
+// flow classes, explicit rates, and byte-count marks it wants to hear about. Neither lets a
+// policy start flows, move time or see the rate solver.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "common/ids.h"
+#include "common/units.h"
+#include "network/flow.h"
+
+namespace slotflow {
+
+class FlowView {
+ public:
+  virtual ~FlowView() = default;
+
+  virtual Seconds now() const = 0;
+  virtual const FlowRecord& flow(FlowId f) const = 0;
+  virtual const Coflow& coflow(CoflowId c) const = 0;
+  virtual int FlowCount() const = 0;
+  // Flows started and not finished, in no particular order.
+  virtual const std::vector<FlowId>& active_flows() const = 0;
+  virtual bool Active(FlowId f) const = 0;
+  virtual Bytes Remaining(FlowId f) const = 0;
+  Bytes Sent(FlowId f) const { return flow(f).spec.size - Remaining(f); }
+  virtual BytesPerSecond Rate(FlowId f) const = 0;
+  virtual FlowClass Class(FlowId f) const = 0;
+  // The links flow f crosses (empty for a transfer within one server).
+  virtual std::span<const LinkId> Links(FlowId f) const = 0;
+  virtual int IncomingFlows(ServerId s) const = 0;
+  virtual int OutgoingFlows(ServerId s) const = 0;
+  virtual SlotMode slot_mode() const = 0;
+
+  virtual int LinkCount() const = 0;
+  virtual BytesPerSecond LinkCapacity(LinkId l) const = 0;
+  // The sum of the current rates of the flows crossing l.
+  virtual BytesPerSecond LinkLoad(LinkId l) const = 0;
+  // Time until the next flow completes at the current rates (kForever if none).
+  virtual Seconds NextCompletionIn() const = 0;
+  // Time until the earliest mark (ClassSink::SetMark) is reached at the current rates.
+  virtual Seconds NextMarkIn() const = 0;
+};
+
+class ClassSink {
+ public:
+  virtual ~ClassSink() = default;
+  virtual void SetClass(FlowId f, FlowClass cls) = 0;
+  virtual void SetExplicitRate(FlowId f, BytesPerSecond rate) = 0;  // < 0 clears
+  // A mark: tell me when flow f has sent `sent` bytes (see TakeMarked). One per flow; a new mark
+  // replaces the old; a flow's mark goes when it completes.
+  virtual void SetMark(FlowId f, Bytes sent) = 0;
+  virtual void ClearMark(FlowId f) = 0;
+  // Appends the flows whose marks have been reached (in increasing id order) and clears them.
+  virtual void TakeMarked(std::vector<FlowId>& out) = 0;
+};
+
+}  // namespace slotflow
