@@ -16,11 +16,11 @@
 #include "common/random.h"
 #include "network/network_policy.h"
 #include "sim/task_scheduler.h"
+#include "engine/engine.h"
+#include "network/network.h"
+#include "sim/lifecycle.h"
 #include "sim/state.h"
 #include "workload/job.h"
-// The bench target's include path does not contain tests/, and the peer lives there because
-// it exists only to build states by hand (for the tests and for this benchmark).
-#include "../tests/sim_state_test_peer.h"
 
 namespace slotflow {
 namespace {
@@ -32,14 +32,15 @@ constexpr double kFreeSlotFraction = 0.1;
 struct Bench {
   explicit Bench(const ClusterSpec& spec)
       : cluster(spec),
-        net(cluster, NetworkPolicyRegistry::Get().Make("fair")),
+        net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock()),
         state(cluster, net),
-        peer(state) {}
+        life(cluster, net, engine, state) {}
 
   Cluster cluster;
+  Engine engine;
   Network net;
   SimState state;
-  SimStateTestPeer peer;
+  TaskLifecycle life;
   std::deque<JobSpec> specs;  // stable addresses: tasks point into them
 };
 
@@ -78,9 +79,9 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
     const bool smallest = k == (l0_reducing ? 1 : 0);
     job.size_estimate = smallest ? 1 : 2 + rng.Uniform();
     b->specs.push_back(std::move(job));
-    const JobIndex j = b->peer.AddJob(b->specs.back(), &rng);
+    const JobIndex j = b->life.AddJob(b->specs.back(), &rng);
     if (smallest) l0 = j;
-    b->peer.Arrive(j);
+    b->life.Arrive(j);
     (k % 2 == 0 ? mapping : shuffling).push_back(j);
   }
 
@@ -90,8 +91,8 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
   for (JobIndex j : shuffling) {
     const StageRuntime& maps = b->state.job(j).stages[0];
     for (TaskId t = maps.first_task; t < maps.first_task + maps.task_count; ++t) {
-      b->peer.Place(t, b->state.task(t).replicas.front());
-      b->peer.Finish(t);
+      b->life.Place(t, b->state.task(t).replicas.front());
+      b->life.OnComputeDone(t);
     }
   }
   // Some reduce tasks fetch (one flow per source server), until there are enough flows; the
@@ -102,7 +103,7 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
       if (j == l0) continue;
       const auto& ready = b->state.job(j).ready;
       if (ready.size() <= 1 || b->state.free_slots() <= keep_free) continue;
-      b->peer.Place(ready.front(), RandomFreeServer(b->state, rng));
+      b->life.Place(ready.front(), RandomFreeServer(b->state, rng));
       placed = true;
       if (b->net.active_flows().size() >= kTargetFlows) break;
     }
@@ -116,7 +117,7 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
       const auto& ready = b->state.job(j).ready;
       if (ready.size() <= 1 || b->state.free_slots() <= keep_free) continue;
       const TaskId t = ready.front();
-      b->peer.Place(t, MapServer(b->state, t, rng));
+      b->life.Place(t, MapServer(b->state, t, rng));
       placed = true;
     }
   }
@@ -127,7 +128,7 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
 void Run(benchmark::State& bs, bool l0_reducing) {
   const std::unique_ptr<Bench> b = MakeBench(static_cast<int>(bs.range(0)), l0_reducing);
   auto nats = TaskSchedulerRegistry::Get().Make("nats", {{"order", "sjf"}}, 1);
-  nats->OnHeartbeat(b->state);
+  nats->OnTick(b->state);
   std::optional<Placement> p;
   for (auto _ : bs) {
     p = nats->Next(b->state);

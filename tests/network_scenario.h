@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "engine/engine.h"
 #include "network/network.h"
 
 namespace slotflow::testing {
@@ -39,48 +40,48 @@ struct NetworkScenario {
   SlotMode initial_mode = SlotMode::kSufficient;
   std::vector<std::pair<Seconds, SlotMode>> mode_switches;
 
-  // Finish time of every flow, in the order of `flows`.
+  // Finish time of every flow, in the order of `flows`. Flow starts and mode switches are
+  // events on the engine's loop, which drives the network as a run does.
   std::vector<double> Run() const {
     ClusterSpec cs;
     cs.classes = {ServerClass{.name = "n", .count = servers, .slots = 1, .nic = nic}};
     Cluster cluster(cs);
-    Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config));
+    Engine engine;
+    Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config), engine.clock());
     for (const Coflow& c : coflows) net.AddCoflow(c);
     net.SetSlotMode(initial_mode);
+    std::vector<double> finish(flows.size(), -1);
+    std::map<FlowId, size_t> index;
+    const int32_t switch_kind =
+        engine.AddKind([&](int64_t i) { net.SetSlotMode(mode_switches[i].second); });
+    const int32_t start_kind = engine.AddKind([&](int64_t i) {
+      const FlowAt& fa = flows[i];
+      FlowSpec fs;
+      fs.src = fa.src;
+      fs.dst = fa.dst;
+      fs.size = fa.size;
+      fs.coflow = fa.coflow;
+      fs.macroflow = fa.macroflow;
+      fs.macroflow_bytes = fa.macroflow_bytes;
+      index[net.StartFlow(fs)] = static_cast<size_t>(i);
+    });
+    // At one time, mode switches come before flow starts (scheduling order breaks ties).
+    for (size_t i = 0; i < mode_switches.size(); ++i) {
+      engine.Schedule(mode_switches[i].first, switch_kind, static_cast<int64_t>(i));
+    }
     std::vector<size_t> order(flows.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return flows[a].start < flows[b].start; });
-    std::vector<double> finish(flows.size(), -1);
-    std::map<FlowId, size_t> index;
-    size_t next = 0, next_switch = 0;
+    for (size_t i : order) engine.Schedule(flows[i].start, start_kind, static_cast<int64_t>(i));
     std::vector<FlowId> done;
-    for (int guard = 0; guard < 1000000; ++guard) {
-      const Seconds t_start = next < order.size() ? flows[order[next]].start : kForever;
-      const Seconds t_switch =
-          next_switch < mode_switches.size() ? mode_switches[next_switch].first : kForever;
-      const Seconds t = std::min({t_start, t_switch, net.NextEventTime()});
-      if (t == kForever) break;
-      done.clear();
-      net.AdvanceTo(t, done);
-      for (FlowId f : done) finish[index[f]] = net.now();
-      while (next_switch < mode_switches.size() && mode_switches[next_switch].first <= t) {
-        net.SetSlotMode(mode_switches[next_switch++].second);
-      }
-      while (next < order.size() && flows[order[next]].start <= t) {
-        const FlowAt& fa = flows[order[next]];
-        FlowSpec fs;
-        fs.src = fa.src;
-        fs.dst = fa.dst;
-        fs.size = fa.size;
-        fs.coflow = fa.coflow;
-        fs.macroflow = fa.macroflow;
-        fs.macroflow_bytes = fa.macroflow_bytes;
-        index[net.StartFlow(fs)] = order[next];
-        ++next;
-      }
-      net.Resolve();
-    }
+    const ContinuousProcess fluid{[&] { return net.NextEventTime(); },
+                                  [&](Seconds t) {
+                                    done.clear();
+                                    net.AdvanceTo(t, done);
+                                    for (FlowId f : done) finish[index[f]] = net.now();
+                                  }};
+    engine.Run(fluid, [&] { net.Resolve(); });
     return finish;
   }
 };

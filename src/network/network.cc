@@ -5,12 +5,14 @@
 
 namespace slotflow {
 
-Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy)
+Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy,
+                 const Clock& clock)
     : cluster_(cluster),
       policy_(std::move(policy)),
       solver_(cluster.link_capacities()),
       in_flows_(cluster.size(), 0),
-      out_flows_(cluster.size(), 0) {}
+      out_flows_(cluster.size(), 0),
+      clock_(clock) {}
 
 Network::~Network() = default;
 
@@ -21,7 +23,7 @@ CoflowId Network::AddCoflow(const Coflow& c) {
 
 FlowId Network::StartFlow(const FlowSpec& spec) {
   const FlowId f = static_cast<FlowId>(flows_.size());
-  flows_.push_back(FlowRecord{spec, now_, -1});
+  flows_.push_back(FlowRecord{spec, now(), -1});
   std::array<LinkId, 5> links{};
   size_t n = 0;
   if (spec.read_source_disk && cluster_.Disk(spec.src) >= 0) links[n++] = cluster_.Disk(spec.src);
@@ -49,19 +51,19 @@ void Network::SetSlotMode(SlotMode mode) {
 }
 
 Seconds Network::NextEventTime() const {
-  return std::min(now_ + solver_.NextCompletionIn(), reclassify_at_);
+  return std::min(fluid_at_ + solver_.NextCompletionIn(), reclassify_at_);
 }
 
 void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
   // When t is the next completion, advance by exactly that interval so the finishing flow
-  // reaches zero even where now_ + dt rounds back to now_.
+  // reaches zero even where fluid_at_ + dt rounds back to fluid_at_.
   const Seconds to_completion = solver_.NextCompletionIn();
-  solver_.Advance(now_ + to_completion <= t ? to_completion : t - now_);
-  now_ = std::max(now_, t);
+  solver_.Advance(fluid_at_ + to_completion <= t ? to_completion : t - fluid_at_);
+  fluid_at_ = std::max(fluid_at_, t);
   finished_scratch_.clear();
   solver_.PopCompleted(finished_scratch_);
   for (FlowId f : finished_scratch_) {
-    flows_[f].finish = now_;
+    flows_[f].finish = fluid_at_;
     const int32_t pos = active_pos_[f];
     active_[pos] = active_.back();
     active_pos_[active_[pos]] = pos;
@@ -74,7 +76,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     policy_->OnFlowsFinished(*this, *this, finished_scratch_);
     policy_pass_needed_ = true;
   }
-  if (now_ >= reclassify_at_) policy_pass_needed_ = true;
+  if (fluid_at_ >= reclassify_at_) policy_pass_needed_ = true;
   completed.insert(completed.end(), finished_scratch_.begin(), finished_scratch_.end());
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "engine/engine.h"
 #include "network/flow.h"
 #include "network/flow_view.h"
 #include "network/fluid_solver.h"
@@ -17,7 +18,8 @@ namespace slotflow {
 // Network is the FlowView and ClassSink its policy is handed; the simulator drives it.
 class Network final : public FlowView, public ClassSink {
  public:
-  Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy);
+  // Reads the time from `clock` (the engine's); AdvanceTo moves the fluid to it.
+  Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock);
   ~Network();
 
   // Starts a flow now; it gets a class and a rate at the next Resolve().
@@ -26,14 +28,15 @@ class Network final : public FlowView, public ClassSink {
 
   // Time of the next network event: a flow completion or a policy re-rank.
   Seconds NextEventTime() const;
-  // Moves the fluid to time t (t <= NextEventTime()); appends the flows that completed.
+  // Moves the fluid to time t (the clock's time, t <= NextEventTime()); appends the flows
+  // that completed.
   void AdvanceTo(Seconds t, std::vector<FlowId>& completed);
   // Lets the policy classify new flows / re-rank, then recomputes rates if anything changed.
   void Resolve();
   void SetSlotMode(SlotMode mode);
 
   // --- FlowView ---
-  Seconds now() const override { return now_; }
+  Seconds now() const override { return clock_.now(); }
   const FlowRecord& flow(FlowId f) const override { return flows_[f]; }
   const Coflow& coflow(CoflowId c) const override { return coflows_[c]; }
   int FlowCount() const override { return static_cast<int>(flows_.size()); }
@@ -76,7 +79,8 @@ class Network final : public FlowView, public ClassSink {
   std::vector<FlowId> pending_;      // started since the last Resolve(), not yet seen by the policy
   std::vector<int> in_flows_, out_flows_;
   std::vector<FlowId> finished_scratch_;
-  Seconds now_ = 0;
+  const Clock& clock_;
+  Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced
   Seconds reclassify_at_ = kForever;
   bool policy_pass_needed_ = false;
   SlotMode slot_mode_ = SlotMode::kSufficient;

@@ -1,17 +1,19 @@
-// Simulator: the discrete-event loop that runs a workload on a cluster under one task
-// scheduler and one network policy. Time jumps from event to event (job arrival, flow
-// completion, compute completion, policy re-rank, heartbeat); rates change only there.
+// Simulator: runs a workload on a cluster under one task scheduler and one network policy. It
+// wires the engine's loop (src/engine), the fluid network and the task life cycle
+// (sim/lifecycle.h), asks the scheduler for placements after every step that may need them, and
+// collects the results. Time jumps from event to event; rates change only there.
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "cluster/cluster.h"
-#include "engine/event_queue.h"
+#include "engine/engine.h"
 #include "metrics/report.h"
 #include "network/network.h"
-#include "sim/task_scheduler.h"
+#include "sim/lifecycle.h"
 #include "sim/state.h"
+#include "sim/task_scheduler.h"
 #include "workload/job.h"
 
 namespace slotflow {
@@ -41,34 +43,23 @@ class Simulator {
   const Network& network() const { return network_; }
 
  private:
-  enum EventKind : int32_t { kJobArrival, kComputeDone, kHeartbeat };
-
   void Build(const Workload& workload);
-  void Handle(const Event& e);
-  void ArriveJob(JobIndex j);
-  void MakeReady(TaskId t);
-  void Place(TaskId t, ServerId s);
-  void StartFetch(TaskId t);
-  void StartCompute(TaskId t);
-  void FinishTask(TaskId t);
-  void OnFlowDone(FlowId f);
+  void ScheduleTriggers(Seconds origin);
+  void OfferServer(ServerId s);
   void RunScheduler();
+  void Settle();
+  void ShowProgress();
   RunResult Collect(double wall_s);
 
   const Cluster& cluster_;
   SimulationConfig config_;
   std::unique_ptr<TaskScheduler> scheduler_;
+  Engine engine_;
   Network network_;
   SimState state_;
-  EventQueue queue_;
-  std::vector<TaskId> flow_task_;  // receiving task of each flow
-  std::vector<FlowId> started_;    // StartFetch scratch: the flows a placement started
-  bool schedule_needed_ = false;
-  int64_t events_ = 0;
+  TaskLifecycle lifecycle_;
+  std::vector<FlowId> completed_;  // the flows that ended at the current step
   int64_t reservations_ = 0;
-  int unfinished_jobs_ = 0;
-  double busy_slot_seconds_ = 0;
-  Seconds heartbeat_origin_ = 0;
 };
 
 }  // namespace slotflow

@@ -1,5 +1,5 @@
-// SimState: the run-time state of a simulation (jobs, tasks, slots, network) that task
-// schedulers read. Only the Simulator mutates it; policies return decisions (SPEC §6).
+// SimState: the run-time state of a simulation (jobs, tasks, slots, flows) that task schedulers
+// read. Only the TaskLifecycle changes it; policies return decisions (SPEC §6).
 #pragma once
 
 #include <cstdint>
@@ -13,9 +13,10 @@
 namespace slotflow {
 
 
-// A task's life (Duopoly §1): waiting (job not arrived or parents not done) → ready → placed,
-// fetching its input → computing → done. A task is placed once and never moved.
-enum class TaskState : uint8_t { kWaiting, kReady, kFetching, kComputing, kDone };
+// A task's life (Duopoly §1; sim/lifecycle.h): waiting (job not arrived or parents not done) →
+// ready → placed, reading its input → computing → writing its output → done. A task is placed
+// once and never moved.
+enum class TaskState : uint8_t { kWaiting, kReady, kReading, kComputing, kWriting, kDone };
 
 struct TaskRuntime {
   JobIndex job = -1;
@@ -64,11 +65,9 @@ struct ServerRuntime {
   int receiving = 0;  // tasks here fetching input over the network
 };
 
-class Network;
-
 class SimState {
  public:
-  SimState(const Cluster& cluster, Network& network);
+  SimState(const Cluster& cluster, const FlowView& flows) : cluster_(cluster), flows_(flows) {}
 
   Seconds now() const { return flows_.now(); }
   const Cluster& cluster() const { return cluster_; }
@@ -91,36 +90,10 @@ class SimState {
   int ready_tasks() const { return ready_total_; }
 
  private:
-  friend class Simulator;
-  friend class SimStateTestPeer;  // tests and benchmarks build states by hand
-
-  // The task life-cycle steps that touch only this state, shared by the Simulator and the
-  // hand-built states of tests (the Simulator adds events, flows and its counters).
-  // Adds a job: its stages, tasks and the coflow of every non-root stage; it has not arrived
-  // yet. `spec` must outlive the state (tasks point into it). With `replica_rng`, root tasks
-  // with input get their block's replicas on distinct random servers (SPEC §4); without, none.
-  JobIndex AddJob(const JobSpec& spec, Rng* replica_rng);
-  // Adds delta free slots to server s, keeping the free-server list.
-  void AddFreeSlots(ServerId s, int delta);
-  // Task t becomes ready. A pinned task is not queued: the caller places it on its server
-  // (returns false); any other joins its job's ready list (returns true).
-  bool MakeReady(TaskId t);
-  // A ready task takes server s (and a slot there, unless pinned): it is now fetching.
-  // Throws std::logic_error if the placement is not allowed.
-  void Occupy(TaskId t, ServerId s);
-  // A placed task starts the flows of its input (SPEC §4: a block read from the least loaded
-  // replica holder, or one flow per source server of its parents' outputs) and appends their
-  // ids to `started`. With flows its server is now receiving; without, the caller starts the
-  // compute.
-  void StartFetch(TaskId t, std::vector<FlowId>& started);
-  // A task is done: its slot is freed and, when its stage is done, the tasks of child stages
-  // whose parents are all done are appended to `now_ready` (SPEC §4 barrier). True when its
-  // job is finished.
-  bool Complete(TaskId t, std::vector<TaskId>& now_ready);
+  friend class TaskLifecycle;  // the only writer
 
   const Cluster& cluster_;
-  Network& network_;
-  const FlowView& flows_;  // network_, read-only
+  const FlowView& flows_;
   std::vector<JobRuntime> jobs_;
   std::vector<JobIndex> active_jobs_;
   std::vector<TaskRuntime> tasks_;

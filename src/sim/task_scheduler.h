@@ -1,6 +1,13 @@
-// TaskScheduler: decides which ready task runs on which server (SPEC §6). The simulator asks
-// for one placement at a time and applies it, until the scheduler answers "nothing"; any slots
-// still free are then deliberately left empty (reserved) until the next trigger.
+// TaskScheduler: decides which ready task runs on which server (SPEC §6). A scheduler reads the
+// SimState view and returns decisions; it never changes the state, starts flows or moves time.
+// Two ways to be asked:
+//  - Next(): after every step in which something changed (a job arrived, a task ended, tasks
+//    became ready), the simulator asks for one placement at a time and applies it, until the
+//    answer is "nothing"; slots still free are then deliberately left empty (reserved).
+//  - Offer(): with server_heartbeat() > 0 a server's free slots are offered only at that
+//    server's heartbeat, one call per free slot, as Hadoop's JobTracker assigns tasks in its
+//    answers to TaskTracker heartbeats; Next() is then not used.
+// A scheduler may also ask for a cluster-wide tick (nats' congestion monitor).
 #pragma once
 
 #include <cstdint>
@@ -26,9 +33,17 @@ class TaskScheduler {
   // The next placement given the current state, or nullopt to stop for now.
   virtual std::optional<Placement> Next(const SimState& state) = 0;
 
-  // A periodic trigger (delay-scheduling heartbeat, congestion monitor); 0 = none.
-  virtual Seconds heartbeat() const { return 0; }
-  virtual void OnHeartbeat(const SimState& /*state*/) {}
+  // Per-server heartbeats: the interval (0 = none) and the choice for one free slot of server
+  // s, or nullopt to leave it empty until the next heartbeat. Server s beats at
+  // origin + (s / servers + k) · interval, k = 0, 1, ... (staggered, ours).
+  virtual Seconds server_heartbeat() const { return 0; }
+  virtual std::optional<TaskId> Offer(const SimState& /*state*/, ServerId /*s*/) {
+    return std::nullopt;
+  }
+
+  // A cluster-wide tick: the interval (0 = none) and what to do at it.
+  virtual Seconds tick_interval() const { return 0; }
+  virtual void OnTick(const SimState& /*state*/) {}
   // The mode signal for compute-aware network policies (Duopoly §3); nullopt = no opinion.
   virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
 };

@@ -77,6 +77,11 @@ void Workload::Validate(int servers) const {
         if (t.pinned != kNoServer && (t.pinned < 0 || t.pinned >= servers))
           throw bad(j, tp + ".server",
                     fmt::format("server {} is outside the cluster (0..{})", t.pinned, servers - 1));
+        for (ServerId r : t.replicas) {
+          if (r < 0 || r >= servers)
+            throw bad(j, tp + ".replicas",
+                      fmt::format("server {} is outside the cluster (0..{})", r, servers - 1));
+        }
         if (!t.from.empty()) {
           if (t.from.size() != parent_tasks)
             throw bad(j, tp + ".from",

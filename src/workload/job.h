@@ -27,6 +27,8 @@ struct TaskSpec {
   // A pinned task runs on this server as soon as it is ready, without taking a slot (used for
   // pinned coflows and for data that already sits on a server in the worked examples).
   ServerId pinned = kNoServer;
+  // Root-stage task: the servers holding its input block; empty = chosen at random (SPEC §4).
+  std::vector<ServerId> replicas;
 };
 
 struct StageSpec {

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "scenario.h"
-#include "sim_state_test_peer.h"
+#include "engine/engine.h"
+#include "network/network.h"
+#include "sim/lifecycle.h"
 
 namespace slotflow::testing {
 namespace {
@@ -38,15 +40,15 @@ Decision Decide(TaskScheduler& nats, const SimState& state) {
 
 Decision At(TaskId t, ServerId s) { return std::make_pair(t, s); }
 
-// A cluster, a fair network and a SimState built through SimStateTestPeer, with helpers that
-// put jobs at the stage a test needs.
+// A cluster, a fair network and a SimState built through the task life cycle's own steps (as a
+// run takes them; time does not advance), with helpers that put jobs at the stage a test needs.
 class Bed {
  public:
   explicit Bed(const ClusterSpec& spec)
       : cluster_(spec),
-        net_(cluster_, NetworkPolicyRegistry::Get().Make("fair")),
+        net_(cluster_, NetworkPolicyRegistry::Get().Make("fair"), engine_.clock()),
         state_(cluster_, net_),
-        peer_(state_) {}
+        life_(cluster_, net_, engine_, state_) {}
   Bed(int servers, int slots) : Bed(UnitCluster(servers, slots)) {}
 
   const SimState& state() const { return state_; }
@@ -56,8 +58,8 @@ class Bed {
   JobIndex Submit(JobSpec spec, double estimate) {
     spec.size_estimate = estimate;
     specs_.push_back(std::move(spec));  // a deque keeps earlier specs where tasks point
-    const JobIndex j = peer_.AddJob(specs_.back());
-    peer_.Arrive(j);
+    const JobIndex j = life_.AddJob(specs_.back(), nullptr);
+    life_.Arrive(j);
     return j;
   }
 
@@ -68,13 +70,9 @@ class Bed {
   // A job in its map stage: one ready map task per entry, each reading a block held by the
   // listed servers.
   JobIndex MapJob(const std::vector<std::vector<ServerId>>& replicas, double estimate) {
-    const JobIndex j = Submit(
-        Job("maps", 0, {StageSpec{"map", {}, std::vector<TaskSpec>(replicas.size(), Task(1, 0))}}),
-        estimate);
-    for (size_t k = 0; k < replicas.size(); ++k) {
-      peer_.SetReplicas(TaskOf(j, 0, static_cast<int>(k)), replicas[k]);
-    }
-    return j;
+    std::vector<TaskSpec> maps(replicas.size(), Task(1, 0));
+    for (size_t k = 0; k < replicas.size(); ++k) maps[k].replicas = replicas[k];
+    return Submit(Job("maps", 0, {StageSpec{"map", {}, maps}}), estimate);
   }
 
   // A job in its reduce stage: its one map ran on `map_server` and finished, so its reduce
@@ -86,8 +84,8 @@ class Bed {
     const JobIndex j = Submit(
         Job("reduces", 0, {StageSpec{"map", {}, {Task(0, 0)}}, StageSpec{"reduce", {0}, reduces}}),
         estimate);
-    peer_.Place(TaskOf(j, 0, 0), map_server);
-    peer_.Finish(TaskOf(j, 0, 0));
+    life_.Place(TaskOf(j, 0, 0), map_server);
+    life_.OnComputeDone(TaskOf(j, 0, 0));
     return j;
   }
 
@@ -99,7 +97,7 @@ class Bed {
     for (const auto& r : reduces) inputs.push_back(r.second);
     const JobIndex j = ReduceJob(src, inputs, kBackground);
     for (size_t k = 0; k < reduces.size(); ++k) {
-      peer_.Place(TaskOf(j, 1, static_cast<int>(k)), reduces[k].first);
+      life_.Place(TaskOf(j, 1, static_cast<int>(k)), reduces[k].first);
     }
     return j;
   }
@@ -111,18 +109,20 @@ class Bed {
     std::vector<TaskId> tasks;
     for (int k = 0; k < n; ++k) {
       tasks.push_back(TaskOf(j, 0, k));
-      peer_.Place(tasks.back(), s);
+      life_.Place(tasks.back(), s);
     }
     return tasks;
   }
 
-  void Finish(TaskId t) { peer_.Finish(t); }
+  // A computing task's compute ends (a task with no output is then done).
+  void Finish(TaskId t) { life_.OnComputeDone(t); }
 
  private:
   Cluster cluster_;
+  Engine engine_;
   Network net_;
   SimState state_;
-  SimStateTestPeer peer_;
+  TaskLifecycle life_;
   std::deque<JobSpec> specs_;
 };
 
@@ -414,7 +414,7 @@ TEST(NatsCongestion, CongestedNetworkPlacesTheFirstJobsMapTask) {
     auto nats = MakeNats();
     ASSERT_EQ(nats->mode(c.bed->state()), SlotMode::kSufficient);
     ASSERT_DOUBLE_EQ(c.bed->net().solver().LinkLoad(c.bed->state().cluster().Downlink(0)), nic);
-    nats->OnHeartbeat(c.bed->state());
+    nats->OnTick(c.bed->state());
     EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.m_map, 0)) << "source nic " << nic;
   }
 }
@@ -422,7 +422,7 @@ TEST(NatsCongestion, CongestedNetworkPlacesTheFirstJobsMapTask) {
 TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
   CongestionCase c = CongestionBed(0.75);  // utilisation 0.75 < 0.8
   auto nats = MakeNats();
-  nats->OnHeartbeat(c.bed->state());
+  nats->OnTick(c.bed->state());
   EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.n_reduce, 0));
   // Before any heartbeat the network counts as not congested either.
   CongestionCase busy = CongestionBed(1.0);
@@ -431,7 +431,7 @@ TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
 }
 
 TEST(NatsCongestion, MonitorsEveryHundredMilliseconds) {
-  EXPECT_DOUBLE_EQ(MakeNats()->heartbeat(), 0.1);
+  EXPECT_DOUBLE_EQ(MakeNats()->tick_interval(), 0.1);
 }
 
 // --- End to end ---

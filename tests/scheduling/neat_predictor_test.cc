@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "engine/engine.h"
 #include "network/network.h"
 #include "network/network_policy.h"
 
@@ -189,7 +190,8 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   ClusterSpec cs;
   cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
   Cluster cluster(cs);
-  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"));
+  Engine engine;
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
   Coflow small, large;
   small.total_bytes = 4;
   large.total_bytes = 10;

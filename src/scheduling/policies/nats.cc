@@ -63,9 +63,9 @@ class NatsScheduler : public TaskScheduler {
         congestion_threshold_(args.settings.Number("congestion_threshold")),
         rng_(args.seed ^ kSeedSalt) {}
 
-  Seconds heartbeat() const override { return monitor_interval_; }
+  Seconds tick_interval() const override { return monitor_interval_; }
 
-  void OnHeartbeat(const SimState& state) override {
+  void OnTick(const SimState& state) override {
     const Cluster& cluster = state.cluster();
     const FlowView& flows = state.flows();
     double sum = 0;

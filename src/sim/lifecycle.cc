@@ -1,0 +1,282 @@
+#include "sim/lifecycle.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace slotflow {
+
+TaskLifecycle::TaskLifecycle(const Cluster& cluster, Network& network, Engine& engine,
+                             SimState& state)
+    : cluster_(cluster), network_(network), engine_(engine), s_(state) {
+  compute_done_kind_ = engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
+  s_.servers_.resize(cluster_.size());
+  for (const Server& sv : cluster_.servers()) AddFreeSlots(sv.id, sv.slots);
+}
+
+void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
+  ServerRuntime& sv = s_.servers_[s];
+  const bool had = sv.free_slots > 0;
+  sv.free_slots += delta;
+  s_.free_slot_total_ += delta;
+  const bool has = sv.free_slots > 0;
+  auto& free = s_.free_servers_;
+  if (had && !has) {
+    free.erase(std::lower_bound(free.begin(), free.end(), s));
+  } else if (!had && has) {
+    free.insert(std::lower_bound(free.begin(), free.end(), s), s);
+  }
+}
+
+namespace {
+
+// Input blocks live on `replicas` distinct random servers (SPEC §4).
+std::vector<ServerId> RandomReplicas(int replicas, int servers, Rng& rng) {
+  std::vector<ServerId> out;
+  while (static_cast<int>(out.size()) < replicas) {
+    const auto r = static_cast<ServerId>(rng.UniformInt(servers));
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
+  return out;
+}
+
+// The coflow of the flows into a non-root stage (SPEC §4): its sizes from the job's spec.
+Coflow StageCoflow(const JobSpec& spec, JobIndex j, int stage, Bytes input_bytes) {
+  const StageSpec& st = spec.stages[stage];
+  int parent_tasks = 0;
+  for (int p : st.parents) parent_tasks += static_cast<int>(spec.stages[p].tasks.size());
+  Coflow c;
+  c.job = j;
+  c.stage = stage;
+  c.arrival = spec.submit;
+  c.total_bytes = input_bytes;
+  c.width = parent_tasks * static_cast<int>(st.tasks.size());
+  for (const TaskSpec& ts : st.tasks) {
+    if (ts.from.empty()) {
+      c.length = std::max(c.length, ts.input / parent_tasks);
+    } else {
+      for (Bytes b : ts.from) c.length = std::max(c.length, b);
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor) {
+  const auto j = static_cast<JobIndex>(s_.jobs_.size());
+  JobRuntime& job = s_.jobs_.emplace_back();
+  job.spec = &spec;
+  job.index = j;
+  job.size_estimate = spec.SizeEstimate() * estimate_factor;
+  job.stages.resize(spec.stages.size());
+  job.unfinished_tasks = spec.TaskCount();
+  const int replicas = std::min(cluster_.spec().replicas, cluster_.size());
+  for (size_t s = 0; s < spec.stages.size(); ++s) {
+    const StageSpec& st = spec.stages[s];
+    StageRuntime& sr = job.stages[s];
+    sr.first_task = static_cast<TaskId>(s_.tasks_.size());
+    sr.task_count = static_cast<int>(st.tasks.size());
+    sr.unfinished_tasks = sr.task_count;
+    sr.unfinished_parents = static_cast<int>(st.parents.size());
+    for (int p : st.parents) job.stages[p].children.push_back(static_cast<int>(s));
+    for (size_t k = 0; k < st.tasks.size(); ++k) {
+      TaskRuntime& t = s_.tasks_.emplace_back();
+      t.job = j;
+      t.stage = static_cast<int>(s);
+      t.index = static_cast<int>(k);
+      t.spec = &st.tasks[k];
+      t.root = st.parents.empty();
+      if (t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
+        if (!t.spec->replicas.empty()) {
+          t.replicas = t.spec->replicas;
+        } else if (replica_rng != nullptr) {
+          t.replicas = RandomReplicas(replicas, cluster_.size(), *replica_rng);
+        }
+      }
+      sr.input_bytes += t.spec->input;
+    }
+    if (!st.parents.empty()) {
+      sr.coflow = network_.AddCoflow(StageCoflow(spec, j, static_cast<int>(s), sr.input_bytes));
+    }
+  }
+  ++unfinished_jobs_;
+  return j;
+}
+
+void TaskLifecycle::Arrive(JobIndex j) {
+  JobRuntime& job = s_.jobs_[j];
+  job.arrived = true;
+  s_.active_jobs_.push_back(j);
+  for (const StageRuntime& sr : job.stages) {
+    if (sr.unfinished_parents != 0) continue;
+    for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) MakeReady(t);
+  }
+  schedule_needed = true;
+}
+
+void TaskLifecycle::MakeReady(TaskId t) {
+  TaskRuntime& task = s_.tasks_[t];
+  task.state = TaskState::kReady;
+  task.ready_at = s_.now();
+  if (task.spec->pinned != kNoServer) {  // runs where it is pinned, without a slot
+    Place(t, task.spec->pinned);
+    return;
+  }
+  auto& ready = s_.jobs_[task.job].ready;
+  ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
+  ++s_.ready_total_;
+  schedule_needed = true;
+}
+
+void TaskLifecycle::Place(TaskId t, ServerId s) {
+  Occupy(t, s);
+  StartRead(t);
+}
+
+void TaskLifecycle::Occupy(TaskId t, ServerId s) {
+  TaskRuntime& task = s_.tasks_[t];
+  if (task.state != TaskState::kReady) {
+    throw std::logic_error(fmt::format("scheduler placed task {} which is not ready", t));
+  }
+  if (s < 0 || s >= cluster_.size()) {
+    throw std::logic_error(fmt::format("scheduler placed task {} on unknown server {}", t, s));
+  }
+  JobRuntime& job = s_.jobs_[task.job];
+  if (task.HoldsSlot()) {
+    if (s_.servers_[s].free_slots <= 0) {
+      throw std::logic_error(
+          fmt::format("scheduler placed task {} on server {} with no free slot", t, s));
+    }
+    job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
+    --s_.ready_total_;
+    AddFreeSlots(s, -1);
+    ++s_.servers_[s].running;
+  } else if (s != task.spec->pinned) {
+    throw std::logic_error(fmt::format("pinned task {} placed off its server", t));
+  }
+  ++job.running;
+  if (job.first_start < 0) job.first_start = s_.now();
+  task.server = s;
+  task.placed_at = s_.now();
+  task.state = TaskState::kReading;
+}
+
+FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool block_read,
+                                CoflowId coflow) {
+  TaskRuntime& task = s_.tasks_[t];
+  FlowSpec fs;
+  fs.src = src;
+  fs.dst = task.server;
+  fs.size = bytes;
+  fs.job = task.job;
+  fs.coflow = coflow;
+  fs.macroflow = t;
+  fs.macroflow_bytes = task.spec->input;
+  fs.read_source_disk = block_read;
+  const FlowId f = network_.StartFlow(fs);
+  if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
+  flow_task_[f] = t;
+  ++task.pending_flows;
+  if (src != task.server) task.network_bytes += bytes;
+  return f;
+}
+
+// A root task reads its block: locally (a flow over the local disk only when disks are
+// modelled), else from the least loaded replica holder (SPEC §4: fewest outgoing flows). Any
+// other task receives one flow per source server of its parents' outputs; local bytes are free.
+void TaskLifecycle::StartRead(TaskId t) {
+  TaskRuntime& task = s_.tasks_[t];
+  JobRuntime& job = s_.jobs_[task.job];
+  const ServerId dst = task.server;
+  if (task.root) {
+    if (task.spec->input > 0) {
+      const auto& reps = task.replicas;
+      task.local_read = reps.empty() || std::find(reps.begin(), reps.end(), dst) != reps.end();
+      if (task.local_read) {
+        ++job.local_reads;
+        if (cluster_.Disk(dst) >= 0) StartFlow(t, dst, task.spec->input, true, -1);
+      } else {
+        ++job.remote_reads;
+        ServerId src = reps.front();
+        for (ServerId r : reps) {
+          if (network_.OutgoingFlows(r) < network_.OutgoingFlows(src)) src = r;
+        }
+        StartFlow(t, src, task.spec->input, true, -1);
+      }
+    }
+  } else {
+    const CoflowId coflow = job.stages[task.stage].coflow;
+    for (const auto& [src, bytes] : s_.InputSources(t)) {
+      if (src != dst) StartFlow(t, src, bytes, false, coflow);
+    }
+  }
+  if (task.pending_flows > 0) {
+    ++s_.servers_[dst].receiving;
+  } else {
+    StartCompute(t);
+  }
+}
+
+void TaskLifecycle::OnFlowDone(FlowId f) {
+  const TaskId t = flow_task_[f];
+  TaskRuntime& task = s_.tasks_[t];
+  if (--task.pending_flows > 0) return;
+  --s_.servers_[task.server].receiving;
+  StartCompute(t);
+}
+
+// Compute time = work / (slot_rate × cpu_speed) (SPEC §2), or the spec's seconds / cpu_speed.
+void TaskLifecycle::StartCompute(TaskId t) {
+  TaskRuntime& task = s_.tasks_[t];
+  task.state = TaskState::kComputing;
+  task.compute_at = s_.now();
+  const double speed = cluster_.server(task.server).cpu_speed;
+  Seconds duration;
+  if (task.spec->compute >= 0) {
+    duration = task.spec->compute / speed;
+  } else {
+    const Bytes work = task.spec->work >= 0 ? task.spec->work : task.spec->input;
+    duration = work / (cluster_.spec().slot_rate * speed);
+  }
+  engine_.Schedule(s_.now() + duration, compute_done_kind_, t);
+}
+
+void TaskLifecycle::OnComputeDone(TaskId t) { Complete(t); }
+
+void TaskLifecycle::Complete(TaskId t) {
+  TaskRuntime& task = s_.tasks_[t];
+  task.state = TaskState::kDone;
+  task.finish_at = s_.now();
+  JobRuntime& job = s_.jobs_[task.job];
+  if (task.HoldsSlot()) {
+    busy_slot_seconds_ += s_.now() - task.placed_at;
+    AddFreeSlots(task.server, +1);
+    --s_.servers_[task.server].running;
+  }
+  --job.running;
+  schedule_needed = true;
+  std::vector<TaskId> now_ready;  // allocates only when a stage completes
+  StageRuntime& sr = job.stages[task.stage];
+  if (--sr.unfinished_tasks == 0) {
+    // Barrier: a child stage's tasks are ready when all its parents are done (SPEC §4).
+    for (int c : sr.children) {
+      StageRuntime& cs = job.stages[c];
+      if (--cs.unfinished_parents != 0) continue;
+      for (TaskId ct = cs.first_task; ct < cs.first_task + cs.task_count; ++ct) {
+        now_ready.push_back(ct);
+      }
+    }
+  }
+  if (--job.unfinished_tasks == 0) {
+    job.finished = true;
+    job.finish = s_.now();
+    auto& active = s_.active_jobs_;
+    active.erase(std::find(active.begin(), active.end(), job.index));
+    --unfinished_jobs_;
+  }
+  for (TaskId ct : now_ready) MakeReady(ct);
+}
+
+}  // namespace slotflow

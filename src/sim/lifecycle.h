@@ -1,0 +1,64 @@
+// TaskLifecycle: the one place where tasks move through their life (SPEC §4; Duopoly §1):
+// waiting → ready → placed, reading input (network and/or disk) → computing → writing output
+// (local disk, when modelled) → done. A phase with no modelled resource takes no time. The
+// simulator's events call these steps, and tests build their states by calling the same ones.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "common/random.h"
+#include "engine/engine.h"
+#include "network/network.h"
+#include "sim/state.h"
+#include "workload/job.h"
+
+namespace slotflow {
+
+class TaskLifecycle {
+ public:
+  // Every server's slots start free. Compute completions are events on `engine`.
+  TaskLifecycle(const Cluster& cluster, Network& network, Engine& engine, SimState& state);
+
+  // Adds a job that has not arrived yet: its stages, tasks and the coflow of every non-root
+  // stage. `spec` must outlive the state (tasks point into it). Root tasks that read input get
+  // the replicas their spec names, else (with `replica_rng`) `replicas` distinct random
+  // servers (SPEC §4), else none. Its size estimate (for SJF) is multiplied by
+  // `estimate_factor` (Duopoly §3.1's estimation error).
+  JobIndex AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor = 1);
+  // The job arrives: it is active and the tasks of its root stages are ready.
+  void Arrive(JobIndex j);
+  // A ready task takes server s (and a slot there, unless pinned) and starts reading its input.
+  // Throws std::logic_error if the placement is not allowed (a scheduler bug).
+  void Place(TaskId t, ServerId s);
+  // A flow finished: its task may move on to computing (input read) or be done (output written).
+  void OnFlowDone(FlowId f);
+  // The task's compute is over: it writes its output, or is done at once.
+  void OnComputeDone(TaskId t);
+
+  // Set by every step that may give a scheduler something new to decide; cleared by the caller.
+  bool schedule_needed = false;
+  int unfinished_jobs() const { return unfinished_jobs_; }
+  double busy_slot_seconds() const { return busy_slot_seconds_; }
+
+ private:
+  void AddFreeSlots(ServerId s, int delta);
+  void MakeReady(TaskId t);
+  void Occupy(TaskId t, ServerId s);
+  void StartRead(TaskId t);
+  void StartCompute(TaskId t);
+  void Complete(TaskId t);
+  FlowId StartFlow(TaskId t, ServerId src, Bytes bytes, bool block_read, CoflowId coflow);
+
+  const Cluster& cluster_;
+  Network& network_;
+  Engine& engine_;
+  SimState& s_;
+  int32_t compute_done_kind_;
+  std::vector<TaskId> flow_task_;  // the task each flow belongs to
+  int unfinished_jobs_ = 0;
+  double busy_slot_seconds_ = 0;
+};
+
+}  // namespace slotflow
