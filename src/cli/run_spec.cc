@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "cluster/cluster_config.h"
@@ -89,6 +90,27 @@ void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
   if (o.oversubscription) c.oversubscription = *o.oversubscription;
   if (o.slot_rate) c.slot_rate = *o.slot_rate;
   if (o.topology) c.topology = *o.topology;
+}
+
+// A task that fits no server's memory would wait for ever: refuse the workload instead.
+void CheckTasksFit(const Cluster& cluster, const Workload& workload) {
+  Bytes largest = 0;  // the most memory a task can find on one server; infinite if unmodelled
+  for (const Server& s : cluster.servers()) {
+    if (s.slots <= 0) continue;
+    largest = std::max(largest, s.memory > 0 ? s.memory : kForever);
+  }
+  for (const JobSpec& job : workload.jobs) {
+    for (const StageSpec& st : job.stages) {
+      for (const TaskSpec& t : st.tasks) {
+        if (t.pinned == kNoServer && t.memory > largest) {
+          throw InputError(workload.source, 0,
+                           fmt::format("job '{}' stage '{}' memory", job.name, st.name),
+                           fmt::format("a task needs {} but no server has that much memory",
+                                       FormatBytes(t.memory)));
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -213,7 +235,9 @@ PreparedRun Prepare(const RunSpec& spec) {
   }
   workload.Validate(cluster.ServerCount());
   if (spec.mode == RunMode::kNetwork) name += " (network mode)";
-  return PreparedRun{Cluster(cluster), std::move(workload), name};
+  PreparedRun run{Cluster(cluster), std::move(workload), name};
+  CheckTasksFit(run.cluster, run.workload);
+  return run;
 }
 
 uint64_t ParseSeed(std::string_view text, std::string_view field) {

@@ -19,7 +19,7 @@ struct ServerClass {
   double cpu_speed = 1.0;        // relative; compute time = work / (slot_rate * cpu_speed)
   BytesPerSecond nic = 1e9 / 8;  // up and down, each direction
   BytesPerSecond disk = 0;       // 0 = not modelled (unlimited)
-  Bytes memory = 0;              // informational; 0 = unspecified
+  Bytes memory = 0;              // 0 = not modelled (any task fits)
 };
 
 enum class TopologyKind { kBigSwitch, kTwoTier };

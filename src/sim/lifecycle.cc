@@ -12,7 +12,10 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, Network& network, Engine& e
     : cluster_(cluster), network_(network), engine_(engine), s_(state) {
   compute_done_kind_ = engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
   s_.servers_.resize(cluster_.size());
-  for (const Server& sv : cluster_.servers()) AddFreeSlots(sv.id, sv.slots);
+  for (const Server& sv : cluster_.servers()) {
+    AddFreeSlots(sv.id, sv.slots);
+    s_.servers_[sv.id].free_memory = sv.memory;
+  }
 }
 
 void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
@@ -101,8 +104,42 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
       sr.coflow = network_.AddCoflow(StageCoflow(spec, j, static_cast<int>(s), sr.input_bytes));
     }
   }
+  SetOutputs(j);
   ++unfinished_jobs_;
   return j;
+}
+
+// A task's output is what its spec says, else what its child stages' tasks read from it. It
+// costs time only on a modelled disk, so it is worked out only then.
+void TaskLifecycle::SetOutputs(JobIndex j) {
+  const JobRuntime& job = s_.jobs_[j];
+  for (size_t s = 0; s < job.stages.size(); ++s) {
+    const StageRuntime& sr = job.stages[s];
+    for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
+      const Bytes given = s_.tasks_[t].spec->output;
+      s_.tasks_[t].output = given >= 0 ? given : 0;
+    }
+  }
+  if (cluster_.size() == 0 || cluster_.Disk(0) < 0) return;
+  for (size_t s = 0; s < job.stages.size(); ++s) {
+    const StageSpec& st = job.spec->stages[s];
+    if (st.parents.empty()) continue;
+    std::vector<TaskId> parents;
+    for (int p : st.parents) {
+      const StageRuntime& ps = job.stages[p];
+      for (TaskId pt = ps.first_task; pt < ps.first_task + ps.task_count; ++pt) {
+        parents.push_back(pt);
+      }
+    }
+    for (const TaskSpec& child : st.tasks) {
+      for (size_t k = 0; k < parents.size(); ++k) {
+        TaskRuntime& parent = s_.tasks_[parents[k]];
+        if (parent.spec->output >= 0) continue;
+        parent.output += child.from.empty() ? child.input / static_cast<double>(parents.size())
+                                            : child.from[k];
+      }
+    }
+  }
 }
 
 void TaskLifecycle::Arrive(JobIndex j) {
@@ -144,11 +181,12 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
     throw std::logic_error(fmt::format("scheduler placed task {} on unknown server {}", t, s));
   }
   JobRuntime& job = s_.jobs_[task.job];
+  if (!s_.CanHost(t, s)) {
+    throw std::logic_error(fmt::format(
+        "scheduler placed task {} on server {}, which has no free slot or memory for it", t, s));
+  }
   if (task.HoldsSlot()) {
-    if (s_.servers_[s].free_slots <= 0) {
-      throw std::logic_error(
-          fmt::format("scheduler placed task {} on server {} with no free slot", t, s));
-    }
+    if (cluster_.server(s).memory > 0) s_.servers_[s].free_memory -= task.spec->memory;
     job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
     --s_.ready_total_;
     AddFreeSlots(s, -1);
@@ -163,7 +201,7 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
   task.state = TaskState::kReading;
 }
 
-FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool block_read,
+FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosses_disk,
                                 CoflowId coflow) {
   TaskRuntime& task = s_.tasks_[t];
   FlowSpec fs;
@@ -174,7 +212,7 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool block_
   fs.coflow = coflow;
   fs.macroflow = t;
   fs.macroflow_bytes = task.spec->input;
-  fs.read_source_disk = block_read;
+  fs.read_source_disk = crosses_disk;
   const FlowId f = network_.StartFlow(fs);
   if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
   flow_task_[f] = t;
@@ -223,6 +261,10 @@ void TaskLifecycle::OnFlowDone(FlowId f) {
   const TaskId t = flow_task_[f];
   TaskRuntime& task = s_.tasks_[t];
   if (--task.pending_flows > 0) return;
+  if (task.state == TaskState::kWriting) {
+    Complete(t);
+    return;
+  }
   --s_.servers_[task.server].receiving;
   StartCompute(t);
 }
@@ -243,7 +285,16 @@ void TaskLifecycle::StartCompute(TaskId t) {
   engine_.Schedule(s_.now() + duration, compute_done_kind_, t);
 }
 
-void TaskLifecycle::OnComputeDone(TaskId t) { Complete(t); }
+// The output goes to the local disk when it is modelled: a flow over that disk alone.
+void TaskLifecycle::OnComputeDone(TaskId t) {
+  TaskRuntime& task = s_.tasks_[t];
+  if (task.output <= 0 || cluster_.Disk(task.server) < 0) {
+    Complete(t);
+    return;
+  }
+  task.state = TaskState::kWriting;
+  StartFlow(t, task.server, task.output, /*crosses_disk=*/true, -1);
+}
 
 void TaskLifecycle::Complete(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
@@ -251,6 +302,9 @@ void TaskLifecycle::Complete(TaskId t) {
   task.finish_at = s_.now();
   JobRuntime& job = s_.jobs_[task.job];
   if (task.HoldsSlot()) {
+    if (cluster_.server(task.server).memory > 0) {
+      s_.servers_[task.server].free_memory += task.spec->memory;
+    }
     busy_slot_seconds_ += s_.now() - task.placed_at;
     AddFreeSlots(task.server, +1);
     --s_.servers_[task.server].running;

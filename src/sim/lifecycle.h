@@ -49,7 +49,9 @@ class TaskLifecycle {
   void StartRead(TaskId t);
   void StartCompute(TaskId t);
   void Complete(TaskId t);
-  FlowId StartFlow(TaskId t, ServerId src, Bytes bytes, bool block_read, CoflowId coflow);
+  void SetOutputs(JobIndex j);
+  // A flow from src to t's server; `crosses_disk`: it also crosses src's disk when modelled.
+  FlowId StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosses_disk, CoflowId coflow);
 
   const Cluster& cluster_;
   Network& network_;

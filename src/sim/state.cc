@@ -9,6 +9,25 @@
 namespace slotflow {
 
 
+bool SimState::CanHost(TaskId t, ServerId s) const {
+  const TaskRuntime& task = tasks_[t];
+  if (!task.HoldsSlot()) return true;  // pinned: runs where it is pinned, outside the slots
+  if (servers_[s].free_slots <= 0) return false;
+  return cluster_.server(s).memory <= 0 || task.spec->memory <= servers_[s].free_memory;
+}
+
+SimState::Utilisation SimState::ServerUtilisation(ServerId s) const {
+  const Server& sv = cluster_.server(s);
+  Utilisation u;
+  if (sv.slots > 0) u.cpu = static_cast<double>(servers_[s].running) / sv.slots;
+  if (sv.memory > 0) u.memory = 1 - servers_[s].free_memory / sv.memory;
+  auto load = [&](LinkId l) { return l < 0 ? 0.0 : flows_.LinkLoad(l) / flows_.LinkCapacity(l); };
+  u.disk = load(cluster_.Disk(s));
+  u.uplink = load(cluster_.Uplink(s));
+  u.downlink = load(cluster_.Downlink(s));
+  return u;
+}
+
 std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
   const TaskRuntime& task = tasks_[t];
   const JobRuntime& job = jobs_[task.job];

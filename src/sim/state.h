@@ -28,6 +28,7 @@ struct TaskRuntime {
   bool root = false;               // in a stage without parents: reads an input block
   std::vector<ServerId> replicas;  // root tasks with input: servers holding its block
   bool local_read = false;         // root task placed on a replica holder
+  Bytes output = 0;                // bytes it writes to its server's disk after computing
   int pending_flows = 0;
   Bytes network_bytes = 0;  // bytes it receives over the network
   Seconds ready_at = -1, placed_at = -1, compute_at = -1, finish_at = -1;
@@ -61,6 +62,7 @@ struct JobRuntime {
 
 struct ServerRuntime {
   int free_slots = 0;
+  Bytes free_memory = 0;  // when the server's memory is modelled
   int running = 0;    // slot-holding tasks placed here and not done
   int receiving = 0;  // tasks here fetching input over the network
 };
@@ -80,6 +82,15 @@ class SimState {
   const std::vector<JobIndex>& active_jobs() const { return active_jobs_; }
   const TaskRuntime& task(TaskId t) const { return tasks_[t]; }
   const ServerRuntime& server(ServerId s) const { return servers_[s]; }
+  // Whether task t may start on server s now: a free slot and, where memory is modelled, enough
+  // of it free (a pinned task runs where it is pinned, outside the slots and memory).
+  bool CanHost(TaskId t, ServerId s) const;
+  // How busy server s is now, each in [0, 1]: slots in use, memory in use (0 when not
+  // modelled), its disk's and its NIC's load over capacity (0 when the disk is not modelled).
+  struct Utilisation {
+    double cpu = 0, memory = 0, disk = 0, uplink = 0, downlink = 0;
+  };
+  Utilisation ServerUtilisation(ServerId s) const;
   // Servers with at least one free slot, in increasing id order.
   const std::vector<ServerId>& servers_with_free_slots() const { return free_servers_; }
   int free_slots() const { return free_slot_total_; }

@@ -74,6 +74,9 @@ void Workload::Validate(int servers) const {
           throw bad(j, tp + ".input", "must be a non-negative size");
         if (!std::isfinite(t.compute)) throw bad(j, tp + ".compute", "must be finite");
         if (!std::isfinite(t.work)) throw bad(j, tp + ".work", "must be finite");
+        if (!std::isfinite(t.output)) throw bad(j, tp + ".output", "must be finite");
+        if (!std::isfinite(t.memory) || t.memory < 0)
+          throw bad(j, tp + ".memory", "must be a non-negative size");
         if (t.pinned != kNoServer && (t.pinned < 0 || t.pinned >= servers))
           throw bad(j, tp + ".server",
                     fmt::format("server {} is outside the cluster (0..{})", t.pinned, servers - 1));

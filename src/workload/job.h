@@ -29,6 +29,11 @@ struct TaskSpec {
   ServerId pinned = kNoServer;
   // Root-stage task: the servers holding its input block; empty = chosen at random (SPEC §4).
   std::vector<ServerId> replicas;
+  // Bytes written to its server's disk after computing (a phase only when disks are modelled);
+  // < 0 = the bytes its child stages' tasks read from it (0 for a task of a last stage).
+  Bytes output = -1;
+  // Memory the task holds while placed; it starts only on a server where it fits.
+  Bytes memory = 0;
 };
 
 struct StageSpec {

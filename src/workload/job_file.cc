@@ -174,7 +174,8 @@ class JobFileReader {
   StageSpec ReadStage(const toml::table& t, size_t index, const std::string& prefix,
                       const JobSpec& job) {
     CheckKeys(t, file_, prefix,
-              {"name", "parents", "tasks", "input", "compute", "work", "servers", "from", "task"});
+              {"name", "parents", "tasks", "input", "compute", "work", "servers", "from", "task",
+               "output", "memory"});
     StageSpec stage;
     stage.name = fmt::format("stage{}", index);
     if (const auto* n = t.get("name")) {
@@ -222,6 +223,13 @@ class JobFileReader {
       input = Located<Bytes>{GetBytes(*n, file_, Field(prefix, "input")), Line(*n)};
     }
     const ComputeSpec compute = ReadCompute(t, prefix);
+    auto optional_bytes = [&](const toml::table& table, const std::string& p, const char* key,
+                              std::optional<Bytes> fallback) -> std::optional<Bytes> {
+      if (const auto* n = table.get(key)) return GetBytes(*n, file_, Field(p, key));
+      return fallback;
+    };
+    const std::optional<Bytes> stage_output = optional_bytes(t, prefix, "output", std::nullopt);
+    const std::optional<Bytes> stage_memory = optional_bytes(t, prefix, "memory", std::nullopt);
 
     const toml::array* task_list = nullptr;
     if (const auto* n = t.get("task")) {
@@ -272,7 +280,26 @@ class JobFileReader {
       const std::string tp = fmt::format("{}.task[{}]", prefix, i);
       if (task_list != nullptr) {
         own = &GetTable((*task_list)[i], file_, tp);
-        CheckKeys(*own, file_, tp, {"input", "compute", "work", "server", "from"});
+        CheckKeys(*own, file_, tp,
+                  {"input", "compute", "work", "server", "from", "output", "memory", "replicas"});
+      }
+      const std::optional<Bytes> output =
+          own ? optional_bytes(*own, tp, "output", stage_output) : stage_output;
+      const std::optional<Bytes> memory =
+          own ? optional_bytes(*own, tp, "memory", stage_memory) : stage_memory;
+      if (output) task.output = *output;
+      if (memory) task.memory = *memory;
+      if (const auto* n = own ? own->get("replicas") : nullptr) {
+        const std::string field = Field(tp, "replicas");
+        if (!root) Fail(file_, Line(*n), field, "only tasks of a root stage read input blocks");
+        const toml::array& list = GetArray(*n, file_, field);
+        for (size_t k = 0; k < list.size(); ++k) {
+          const ServerId r = ReadServer(list[k], fmt::format("{}[{}]", field, k));
+          if (std::find(task.replicas.begin(), task.replicas.end(), r) != task.replicas.end()) {
+            Fail(file_, Line(list[k]), field, fmt::format("server {} is listed twice", r));
+          }
+          task.replicas.push_back(r);
+        }
       }
 
       // Pinning: the stage's servers list, or the task's own server.

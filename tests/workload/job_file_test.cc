@@ -161,6 +161,32 @@ submit = 1
   EXPECT_DOUBLE_EQ(j.stages[1].tasks[1].input, 7);
 }
 
+TEST(JobFile, OutputMemoryAndReplicas) {
+  const JobFile f = ParseJobFile(R"(
+[cluster]
+servers = 4
+[[job]]
+  [[job.stage]]
+  tasks = 2
+  input = "64MiB"
+  output = "10MB"
+  memory = "1GiB"
+  [[job.stage.task]]
+  replicas = [0, 3]
+  [[job.stage.task]]
+  output = 0
+  memory = "2GiB"
+)",
+                                 "res.toml");
+  const StageSpec& st = f.workload.jobs[0].stages[0];
+  EXPECT_EQ(st.tasks[0].replicas, (std::vector<ServerId>{0, 3}));
+  EXPECT_DOUBLE_EQ(st.tasks[0].output, 10e6);  // the stage's
+  EXPECT_DOUBLE_EQ(st.tasks[0].memory, 1024.0 * kMiB);
+  EXPECT_TRUE(st.tasks[1].replicas.empty());
+  EXPECT_DOUBLE_EQ(st.tasks[1].output, 0);  // its own
+  EXPECT_DOUBLE_EQ(st.tasks[1].memory, 2048.0 * kMiB);
+}
+
 // Pinned servers are range-checked only when the file has a cluster.
 TEST(JobFile, PinnedServersWithoutClusterAreLeftToTheCaller) {
   const JobFile f = ParseJobFile("[[job]]\n[[job.stage]]\ntasks = 1\nservers = [99]\n", "m.toml");
@@ -213,6 +239,16 @@ INSTANTIATE_TEST_SUITE_P(
                    "job[0].stage[0].inptu"},
         BadJobFile{"task_key", "[[job]]\n[[job.stage]]\n[[job.stage.task]]\nservre = 1\n", 4,
                    "job[0].stage[0].task[0].servre"},
+        BadJobFile{"replica_twice",
+                   "[cluster]\nservers = 4\n[[job]]\n[[job.stage]]\n[[job.stage.task]]\n"
+                   "replicas = [1, 1]\n",
+                   6, "job[0].stage[0].task[0].replicas"},
+        BadJobFile{"replicas_of_a_reduce",
+                   "[[job]]\n[[job.stage]]\ntasks = 1\n[[job.stage]]\nparents = [\"stage0\"]\n"
+                   "[[job.stage.task]]\nreplicas = [1]\n",
+                   7, "job[0].stage[1].task[0].replicas"},
+        BadJobFile{"negative_memory", "[[job]]\n[[job.stage]]\nmemory = \"-1GB\"\n", 3,
+                   "job[0].stage[0].memory"},
         BadJobFile{"cluster_key", "[cluster]\nslot = 2\n[[job]]\n[[job.stage]]\ntasks = 1\n", 2,
                    "cluster.slot"},
         BadJobFile{"no_stage", "[[job]]\nname = \"A\"\n", 1, "job[0].stage"},

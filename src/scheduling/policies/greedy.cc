@@ -26,15 +26,20 @@ class GreedyScheduler : public TaskScheduler {
     for (JobIndex j : jobs_) {
       const auto& ready = state.job(j).ready;
       if (ready.empty()) continue;
-      // Prefer a task that can read locally; else the job's first ready task.
+      // Prefer a task that can read locally; else the job's first ready task on a random free
+      // server (the next one along that it fits, where memory is modelled).
       for (TaskId t : ready) {
         for (ServerId r : state.task(t).replicas) {
-          if (state.server(r).free_slots > 0) return Placement{t, r};
+          if (state.CanHost(t, r)) return Placement{t, r};
         }
       }
-      const ServerId s =
-          free[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(free.size())))];
-      return Placement{ready.front(), s};
+      const auto first = static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(free.size())));
+      for (TaskId t : ready) {
+        for (size_t k = 0; k < free.size(); ++k) {
+          const ServerId s = free[(first + k) % free.size()];
+          if (state.CanHost(t, s)) return Placement{t, s};
+        }
+      }
     }
     return std::nullopt;
   }

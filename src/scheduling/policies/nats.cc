@@ -148,7 +148,7 @@ class NatsScheduler : public TaskScheduler {
       if (!task.root) continue;
       any_root = true;
       int candidates = 0;
-      for (ServerId r : task.replicas) candidates += state.server(r).free_slots > 0;
+      for (ServerId r : task.replicas) candidates += state.CanHost(t, r);
       if (candidates == 0 || candidates >= best_candidates) continue;
       best_candidates = candidates;
       best_task = t;
@@ -158,7 +158,7 @@ class NatsScheduler : public TaskScheduler {
       CountLocalPending(state);
       std::vector<ServerId> ties;
       for (ServerId r : state.task(best_task).replicas) {
-        if (state.server(r).free_slots <= 0) continue;
+        if (!state.CanHost(best_task, r)) continue;
         if (!ties.empty()) {
           const ServerId b = ties.front();
           const auto key = [&](ServerId s) {
@@ -181,8 +181,9 @@ class NatsScheduler : public TaskScheduler {
     if (target == kNoServer) return std::nullopt;
     std::vector<TaskId> roots;
     for (TaskId t : ready) {
-      if (state.task(t).root) roots.push_back(t);
+      if (state.task(t).root && state.CanHost(t, target)) roots.push_back(t);
     }
+    if (roots.empty()) return std::nullopt;
     return Placement{
         roots[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(roots.size())))], target};
   }
@@ -220,6 +221,7 @@ class NatsScheduler : public TaskScheduler {
   ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient) const {
     ServerId idle = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
+      if (!state.CanHost(t, s)) continue;
       if (state.server(s).receiving == 0 &&
           (idle == kNoServer || state.server(s).running < state.server(idle).running)) {
         idle = s;
@@ -230,7 +232,7 @@ class NatsScheduler : public TaskScheduler {
     const Bytes mine = UnitSize(state, t, insufficient);
     ServerId best = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
-      if (smallest_unit_[s] <= mine) continue;
+      if (smallest_unit_[s] <= mine || !state.CanHost(t, s)) continue;
       if (best == kNoServer || state.server(s).receiving < state.server(best).receiving) best = s;
     }
     return best;

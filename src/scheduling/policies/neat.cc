@@ -65,7 +65,8 @@ class NeatScheduler : public TaskScheduler {
       for (TaskId t : ready) {
         if (state.task(t).spec->input > state.task(largest).spec->input) largest = t;
       }
-      return Placement{largest, BestServer(state, largest)};
+      const ServerId s = BestServer(state, largest);
+      if (s != kNoServer) return Placement{largest, s};
     }
     return std::nullopt;
   }
@@ -77,7 +78,7 @@ class NeatScheduler : public TaskScheduler {
     for (TaskId t : ready) {
       ServerId best = kNoServer;
       for (ServerId r : state.task(t).replicas) {
-        if (state.server(r).free_slots <= 0) continue;
+        if (!state.CanHost(t, r)) continue;
         if (best == kNoServer || state.server(r).running < state.server(best).running ||
             (state.server(r).running == state.server(best).running && r < best)) {
           best = r;
@@ -141,12 +142,14 @@ class NeatScheduler : public TaskScheduler {
     bool any_preferred = false;
     int most_free = 0;
     for (ServerId d : free) {
+      if (!state.CanHost(t, d)) continue;
       any_preferred = any_preferred || Preferred(d, total);
       most_free = std::max(most_free, state.server(d).free_slots);
     }
     ServerId best = kNoServer;
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
     for (ServerId d : free) {
+      if (!state.CanHost(t, d)) continue;
       if (any_preferred ? !Preferred(d, total) : state.server(d).free_slots != most_free) continue;
       const Bytes incoming = std::max(0.0, total - local_[d]);
       Seconds time = 0;

@@ -1,0 +1,109 @@
+// Resources beyond the network (SPEC §2, §3, §4): a task reads its input (over the source's
+// disk when disks are modelled), computes, and writes its output to its own disk; disks are
+// shared like links; memory limits where a task may start; per-server utilisation is readable.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/engine.h"
+#include "network/network.h"
+#include "scenario.h"
+#include "sim/lifecycle.h"
+
+namespace slotflow::testing {
+namespace {
+
+ClusterSpec WithDisk(ClusterSpec c, BytesPerSecond disk) {
+  for (ServerClass& sc : c.classes) sc.disk = disk;
+  return c;
+}
+
+TaskSpec Writing(Bytes input, Seconds compute, Bytes output) {
+  TaskSpec t = Task(input, compute);
+  t.output = output;
+  if (input > 0) t.replicas = {0};
+  return t;
+}
+
+// One server, disk 1 unit/s: read 2 units of input from the local disk (2 s), compute 1 s,
+// write 3 units (3 s) → 6. Without a modelled disk only the compute takes time.
+TEST(Disk, ATaskReadsComputesAndWritesInTurn) {
+  Scenario s;
+  s.cluster = WithDisk(UnitCluster(1, 1), 1.0);
+  s.workload.source = "disk";
+  s.workload.jobs = {Job("A", 0, {StageSpec{"map", {}, {Writing(2, 1, 3)}}})};
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 6);
+  s.cluster = UnitCluster(1, 1);
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1);
+}
+
+// Two tasks on one server write 1 unit each at once: they share the disk, 1/2 each → both end
+// at 1 + 2 = 3.
+TEST(Disk, ConcurrentWritesShareTheDisk) {
+  Scenario s;
+  s.cluster = WithDisk(UnitCluster(1, 2), 1.0);
+  s.workload.source = "disk";
+  s.workload.jobs = {Job("A", 0, {StageSpec{"map", {}, {Writing(0, 1, 1), Writing(0, 1, 1)}}})};
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 3);
+}
+
+// Without an explicit output a task writes what its child stages read from it: the map writes
+// the reducer's 2 units (2 s) before the reducer can start; the reducer's bytes are then local.
+TEST(Disk, AMapWritesWhatItsReducersRead) {
+  Scenario s;
+  s.cluster = WithDisk(UnitCluster(1, 1), 1.0);
+  s.workload.source = "disk";
+  s.workload.jobs = {
+      Job("A", 0, {StageSpec{"map", {}, {Task(0, 1)}}, StageSpec{"reduce", {0}, {Task(2, -1)}}})};
+  // map: compute 1, write 2 → 3; reduce: compute 2 (its input at slot rate 1) → 5.
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 5);
+  s.cluster = UnitCluster(1, 1);
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 3);
+}
+
+// Two slots but memory for one 3-unit task at a time: the tasks run one after the other, under
+// every scheduler; without modelled memory they run together.
+TEST(Memory, ATaskStartsOnlyWhereItFits) {
+  for (const std::string scheduler : {"greedy", "nats", "neat"}) {
+    Scenario s;
+    s.cluster = UnitCluster(1, 2);
+    s.cluster.classes[0].memory = 4;
+    s.workload.source = "memory";
+    TaskSpec t = Task(0, 1);
+    t.memory = 3;
+    s.workload.jobs = {Job("A", 0, {StageSpec{"map", {}, {t, t}}})};
+    s.scheduler = scheduler;
+    EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 2) << scheduler;
+    s.cluster.classes[0].memory = 0;
+    EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1) << scheduler;
+  }
+}
+
+TEST(Utilisation, SlotsMemoryDiskAndNicAreReadable) {
+  ClusterSpec spec = WithDisk(UnitCluster(2, 2), 1.0);
+  spec.classes[0].memory = 4;
+  const Cluster cluster(spec);
+  Engine engine;
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  SimState state(cluster, net);
+  TaskLifecycle life(cluster, net, engine, state);
+  TaskSpec reader = Task(2, 1);
+  reader.memory = 1;
+  reader.replicas = {1};  // read remotely: server 1's disk and uplink, server 0's downlink
+  const JobSpec job = Job("A", 0, {StageSpec{"map", {}, {reader}}});
+  life.Arrive(life.AddJob(job, nullptr));
+  life.Place(0, 0);
+  net.Resolve();
+  const SimState::Utilisation u0 = state.ServerUtilisation(0);
+  EXPECT_DOUBLE_EQ(u0.cpu, 0.5);
+  EXPECT_DOUBLE_EQ(u0.memory, 0.25);
+  EXPECT_DOUBLE_EQ(u0.downlink, 1);
+  EXPECT_DOUBLE_EQ(u0.disk, 0);
+  const SimState::Utilisation u1 = state.ServerUtilisation(1);
+  EXPECT_DOUBLE_EQ(u1.cpu, 0);
+  EXPECT_DOUBLE_EQ(u1.disk, 1);
+  EXPECT_DOUBLE_EQ(u1.uplink, 1);
+}
+
+}  // namespace
+}  // namespace slotflow::testing
