@@ -171,25 +171,69 @@ class JobFileReader {
     return from;
   }
 
+  // What a stage gives its tasks: the defaults they share and the per-task lists.
+  struct StageDefaults {
+    bool root = true;
+    size_t parent_tasks = 0;
+    std::optional<Located<Bytes>> input;
+    ComputeSpec compute;
+    std::optional<Bytes> output, memory;
+    const toml::array* task_list = nullptr;
+    const toml::array* servers = nullptr;
+    const toml::array* from = nullptr;
+  };
+
+  std::optional<Bytes> OptionalBytes(const toml::table& table, const std::string& prefix,
+                                     const char* key, std::optional<Bytes> fallback) const {
+    if (const auto* n = table.get(key)) return GetBytes(*n, file_, Field(prefix, key));
+    return fallback;
+  }
+
   StageSpec ReadStage(const toml::table& t, size_t index, const std::string& prefix,
                       const JobSpec& job) {
     CheckKeys(t, file_, prefix,
               {"name", "parents", "tasks", "input", "compute", "work", "servers", "from", "task",
                "output", "memory"});
     StageSpec stage;
-    stage.name = fmt::format("stage{}", index);
+    stage.name = ReadStageName(t, index, prefix, job);
+    StageDefaults d;
+    stage.parents = ReadParents(t, prefix, job, d.parent_tasks);
+    d.root = stage.parents.empty();
+    // Stage-level values are the defaults of every task.
+    if (const auto* n = t.get("input")) {
+      d.input = Located<Bytes>{GetBytes(*n, file_, Field(prefix, "input")), Line(*n)};
+    }
+    d.compute = ReadCompute(t, prefix);
+    d.output = OptionalBytes(t, prefix, "output", std::nullopt);
+    d.memory = OptionalBytes(t, prefix, "memory", std::nullopt);
+    const int64_t count = ReadTaskLists(t, prefix, d);
+    stage.tasks.resize(count);
+    for (int64_t i = 0; i < count; ++i) {
+      stage.tasks[i] = ReadTask(d, i, prefix);
+    }
+    return stage;
+  }
+
+  std::string ReadStageName(const toml::table& t, size_t index, const std::string& prefix,
+                            const JobSpec& job) {
+    std::string name = fmt::format("stage{}", index);
     if (const auto* n = t.get("name")) {
-      stage.name = GetString(*n, file_, Field(prefix, "name"));
-      if (stage.name.empty()) Fail(file_, Line(*n), Field(prefix, "name"), "must not be empty");
+      name = GetString(*n, file_, Field(prefix, "name"));
+      if (name.empty()) Fail(file_, Line(*n), Field(prefix, "name"), "must not be empty");
       for (const StageSpec& earlier : job.stages) {
-        if (earlier.name == stage.name) {
+        if (earlier.name == name) {
           Fail(file_, Line(*n), Field(prefix, "name"),
-               fmt::format("duplicate stage name '{}' in this job", stage.name));
+               fmt::format("duplicate stage name '{}' in this job", name));
         }
       }
     }
+    return name;
+  }
 
-    size_t parent_tasks = 0;
+  // The indices of the stage's parents; adds up their tasks in `parent_tasks`.
+  std::vector<int> ReadParents(const toml::table& t, const std::string& prefix,
+                               const JobSpec& job, size_t& parent_tasks) {
+    StageSpec stage;  // collects the parents
     if (const auto* n = t.get("parents")) {
       const std::string field = Field(prefix, "parents");
       const toml::array& list = GetArray(*n, file_, field);
@@ -215,23 +259,13 @@ class JobFileReader {
         parent_tasks += job.stages[found].tasks.size();
       }
     }
-    const bool root = stage.parents.empty();
+    return stage.parents;
+  }
 
-    // Stage-level values are the defaults of every task.
-    std::optional<Located<Bytes>> input;
-    if (const auto* n = t.get("input")) {
-      input = Located<Bytes>{GetBytes(*n, file_, Field(prefix, "input")), Line(*n)};
-    }
-    const ComputeSpec compute = ReadCompute(t, prefix);
-    auto optional_bytes = [&](const toml::table& table, const std::string& p, const char* key,
-                              std::optional<Bytes> fallback) -> std::optional<Bytes> {
-      if (const auto* n = table.get(key)) return GetBytes(*n, file_, Field(p, key));
-      return fallback;
-    };
-    const std::optional<Bytes> stage_output = optional_bytes(t, prefix, "output", std::nullopt);
-    const std::optional<Bytes> stage_memory = optional_bytes(t, prefix, "memory", std::nullopt);
-
-    const toml::array* task_list = nullptr;
+  // The task count and the per-task lists (servers, from, [[task]]); returns the count.
+  int64_t ReadTaskLists(const toml::table& t, const std::string& prefix, StageDefaults& d) {
+    const bool root = d.root;
+    const toml::array*& task_list = d.task_list;
     if (const auto* n = t.get("task")) {
       task_list = &GetTableArray(*n, file_, Field(prefix, "task"), "job.stage.task");
     }
@@ -251,7 +285,7 @@ class JobFileReader {
            "give a task count (tasks = N) or a list of [[job.stage.task]] entries");
     }
 
-    const toml::array* servers = nullptr;
+    const toml::array*& servers = d.servers;
     if (const auto* n = t.get("servers")) {
       servers = &GetArray(*n, file_, Field(prefix, "servers"));
       if (servers->size() != static_cast<size_t>(count)) {
@@ -259,7 +293,7 @@ class JobFileReader {
              fmt::format("has {} entries but the stage has {} tasks", servers->size(), count));
       }
     }
-    const toml::array* from = nullptr;
+    const toml::array*& from = d.from;
     if (const auto* n = t.get("from")) {
       from = &GetArray(*n, file_, Field(prefix, "from"));
       if (root) {
@@ -272,98 +306,104 @@ class JobFileReader {
                          from->size(), count));
       }
     }
+    return count;
+  }
 
-    stage.tasks.resize(count);
-    for (int64_t i = 0; i < count; ++i) {
-      TaskSpec& task = stage.tasks[i];
-      const toml::table* own = nullptr;
-      const std::string tp = fmt::format("{}.task[{}]", prefix, i);
-      if (task_list != nullptr) {
-        own = &GetTable((*task_list)[i], file_, tp);
-        CheckKeys(*own, file_, tp,
-                  {"input", "compute", "work", "server", "from", "output", "memory", "replicas"});
-      }
-      const std::optional<Bytes> output =
-          own ? optional_bytes(*own, tp, "output", stage_output) : stage_output;
-      const std::optional<Bytes> memory =
-          own ? optional_bytes(*own, tp, "memory", stage_memory) : stage_memory;
-      if (output) task.output = *output;
-      if (memory) task.memory = *memory;
-      if (const auto* n = own ? own->get("replicas") : nullptr) {
-        const std::string field = Field(tp, "replicas");
-        if (!root) Fail(file_, Line(*n), field, "only tasks of a root stage read input blocks");
-        const toml::array& list = GetArray(*n, file_, field);
-        for (size_t k = 0; k < list.size(); ++k) {
-          const ServerId r = ReadServer(list[k], fmt::format("{}[{}]", field, k));
-          if (std::find(task.replicas.begin(), task.replicas.end(), r) != task.replicas.end()) {
-            Fail(file_, Line(list[k]), field, fmt::format("server {} is listed twice", r));
-          }
-          task.replicas.push_back(r);
-        }
-      }
-
-      // Pinning: the stage's servers list, or the task's own server.
-      if (servers != nullptr) {
-        task.pinned = ReadServer((*servers)[i], fmt::format("{}.servers[{}]", prefix, i));
-      }
-      if (const auto* n = own ? own->get("server") : nullptr) {
-        if (servers != nullptr) {
-          Fail(file_, Line(*n), Field(tp, "server"),
-               "the stage already pins its tasks with `servers`; give one or the other");
-        }
-        task.pinned = ReadServer(*n, Field(tp, "server"));
-      }
-
-      std::optional<Located<Bytes>> task_input = input;
-      if (const auto* n = own ? own->get("input") : nullptr) {
-        task_input = Located<Bytes>{GetBytes(*n, file_, Field(tp, "input")), Line(*n)};
-      }
-      // Input: the sum of `from` when given (per parent task), else the input value.
-      bool has_from = false;
-      int from_line = 0;
-      std::string from_field;
-      if (from != nullptr) {
-        has_from = true;
-        from_field = fmt::format("{}.from[{}]", prefix, i);
-        from_line = Line((*from)[i]);
-        task.from = ReadFrom((*from)[i], from_field, parent_tasks, root);
-      }
-      if (const auto* n = own ? own->get("from") : nullptr) {
-        if (from != nullptr) {
-          Fail(file_, Line(*n), Field(tp, "from"),
-               "the stage already gives `from` for its tasks; give one or the other");
-        }
-        has_from = true;
-        from_field = Field(tp, "from");
-        from_line = Line(*n);
-        task.from = ReadFrom(*n, from_field, parent_tasks, root);
-        // A stage-level input is a default for tasks without `from`; only the task's own
-        // input must agree with its `from`.
-        if (own->get("input") == nullptr) task_input.reset();
-      }
-      if (has_from) {
-        Bytes sum = 0;
-        for (Bytes b : task.from) sum += b;
-        if (task_input && std::fabs(task_input->value - sum) > 1e-9 * std::max(sum, 1.0)) {
-          Fail(file_, from_line, from_field,
-               fmt::format("sums to {} bytes but the task's input is {} bytes (line {}); the "
-                           "input of a task with `from` is the sum, so give one of them",
-                           sum, task_input->value, task_input->line));
-        }
-        task.input = sum;
-      } else if (task_input) {
-        task.input = task_input->value;
-      }
-
-      // Compute: the task's own compute/work replaces the stage's.
-      ComputeSpec c = compute;
-      if (own != nullptr && (own->get("compute") != nullptr || own->get("work") != nullptr)) {
-        c = ReadCompute(*own, tp);
-      }
-      if (c.compute) task.compute = *c.compute;
-      if (c.work) task.work = *c.work;
+  TaskSpec ReadTask(const StageDefaults& d, int64_t i, const std::string& prefix) {
+    TaskSpec task;
+    const toml::table* own = nullptr;
+    const std::string tp = fmt::format("{}.task[{}]", prefix, i);
+    if (d.task_list != nullptr) {
+      own = &GetTable((*d.task_list)[i], file_, tp);
+      CheckKeys(*own, file_, tp,
+                {"input", "compute", "work", "server", "from", "output", "memory", "replicas"});
     }
-    return stage;
+    const std::optional<Bytes> output = own ? OptionalBytes(*own, tp, "output", d.output) : d.output;
+    const std::optional<Bytes> memory = own ? OptionalBytes(*own, tp, "memory", d.memory) : d.memory;
+    if (output) task.output = *output;
+    if (memory) task.memory = *memory;
+    if (const auto* n = own ? own->get("replicas") : nullptr) {
+      task.replicas = ReadReplicas(*n, Field(tp, "replicas"), d.root);
+    }
+    // Pinning: the stage's servers list, or the task's own server.
+    if (d.servers != nullptr) {
+      task.pinned = ReadServer((*d.servers)[i], fmt::format("{}.servers[{}]", prefix, i));
+    }
+    if (const auto* n = own ? own->get("server") : nullptr) {
+      if (d.servers != nullptr) {
+        Fail(file_, Line(*n), Field(tp, "server"),
+             "the stage already pins its tasks with `servers`; give one or the other");
+      }
+      task.pinned = ReadServer(*n, Field(tp, "server"));
+    }
+    ReadTaskInput(d, own, i, prefix, task);
+    // Compute: the task's own compute/work replaces the stage's.
+    ComputeSpec c = d.compute;
+    if (own != nullptr && (own->get("compute") != nullptr || own->get("work") != nullptr)) {
+      c = ReadCompute(*own, tp);
+    }
+    if (c.compute) task.compute = *c.compute;
+    if (c.work) task.work = *c.work;
+    return task;
+  }
+
+  std::vector<ServerId> ReadReplicas(const toml::node& n, const std::string& field, bool root) {
+    if (!root) Fail(file_, Line(n), field, "only tasks of a root stage read input blocks");
+    std::vector<ServerId> replicas;
+    const toml::array& list = GetArray(n, file_, field);
+    for (size_t k = 0; k < list.size(); ++k) {
+      const ServerId r = ReadServer(list[k], fmt::format("{}[{}]", field, k));
+      if (std::find(replicas.begin(), replicas.end(), r) != replicas.end()) {
+        Fail(file_, Line(list[k]), field, fmt::format("server {} is listed twice", r));
+      }
+      replicas.push_back(r);
+    }
+    return replicas;
+  }
+
+  // Input: the sum of `from` when given (per parent task), else the input value.
+  void ReadTaskInput(const StageDefaults& d, const toml::table* own, int64_t i,
+                     const std::string& prefix, TaskSpec& task) {
+    const std::string tp = fmt::format("{}.task[{}]", prefix, i);
+    std::optional<Located<Bytes>> task_input = d.input;
+    if (const auto* n = own ? own->get("input") : nullptr) {
+      task_input = Located<Bytes>{GetBytes(*n, file_, Field(tp, "input")), Line(*n)};
+    }
+    bool has_from = false;
+    int from_line = 0;
+    std::string from_field;
+    if (d.from != nullptr) {
+      has_from = true;
+      from_field = fmt::format("{}.from[{}]", prefix, i);
+      from_line = Line((*d.from)[i]);
+      task.from = ReadFrom((*d.from)[i], from_field, d.parent_tasks, d.root);
+    }
+    if (const auto* n = own ? own->get("from") : nullptr) {
+      if (d.from != nullptr) {
+        Fail(file_, Line(*n), Field(tp, "from"),
+             "the stage already gives `from` for its tasks; give one or the other");
+      }
+      has_from = true;
+      from_field = Field(tp, "from");
+      from_line = Line(*n);
+      task.from = ReadFrom(*n, from_field, d.parent_tasks, d.root);
+      // A stage-level input is a default for tasks without `from`; only the task's own
+      // input must agree with its `from`.
+      if (own->get("input") == nullptr) task_input.reset();
+    }
+    if (!has_from) {
+      if (task_input) task.input = task_input->value;
+      return;
+    }
+    Bytes sum = 0;
+    for (Bytes b : task.from) sum += b;
+    if (task_input && std::fabs(task_input->value - sum) > 1e-9 * std::max(sum, 1.0)) {
+      Fail(file_, from_line, from_field,
+           fmt::format("sums to {} bytes but the task's input is {} bytes (line {}); the "
+                       "input of a task with `from` is the sum, so give one of them",
+                       sum, task_input->value, task_input->line));
+    }
+    task.input = sum;
   }
 
   const std::string& file_;
