@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "common/random.h"
-#include "network/network_policy.h"
-#include "sim/task_scheduler.h"
 #include "engine/engine.h"
 #include "network/network.h"
+#include "network/network_policy.h"
 #include "sim/lifecycle.h"
 #include "sim/state.h"
+#include "sim/task_scheduler.h"
 #include "workload/job.h"
 
 namespace slotflow {

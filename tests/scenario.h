@@ -8,8 +8,8 @@
 #include <string>
 
 #include "network/network_policy.h"
-#include "sim/task_scheduler.h"
 #include "sim/simulator.h"
+#include "sim/task_scheduler.h"
 #include "workload/job.h"
 
 namespace slotflow::testing {
@@ -49,9 +49,10 @@ struct Scenario {
   RunResult Run() const {
     workload.Validate(cluster.ServerCount());
     Cluster c(cluster);
-    Simulator sim(
-        c, workload, TaskSchedulerRegistry::Get().Make(scheduler, scheduler_settings, simulation.seed),
-        NetworkPolicyRegistry::Get().Make(network, network_settings, simulation.seed), simulation);
+    Simulator sim(c, workload,
+                  TaskSchedulerRegistry::Get().Make(scheduler, scheduler_settings, simulation.seed),
+                  NetworkPolicyRegistry::Get().Make(network, network_settings, simulation.seed),
+                  simulation);
     return sim.Run();
   }
 

@@ -274,8 +274,7 @@ void PrintSettings(const std::vector<SettingSpec>& settings, std::string_view pr
     fmt::print("  no settings\n");
     return;
   }
-  fmt::print("  {:<32} {:<10} {:<8} {:<22} {}\n", "setting", "default", "unit", "valid",
-             "meaning");
+  fmt::print("  {:<32} {:<10} {:<8} {:<22} {}\n", "setting", "default", "unit", "valid", "meaning");
   for (const SettingSpec& s : settings) {
     fmt::print("  {:<32} {:<10} {:<8} {:<22} {}\n", fmt::format("{}.{}", prefix, s.name),
                s.default_value, SettingUnit(s.kind), SettingRange(s), s.meaning);

@@ -178,7 +178,9 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
         return 0;
       });
     } else {
-      throw InputError(path, Line(node), k, "unknown key (known: seed, system, [cluster], [workload], [scheduler], [network])");
+      throw InputError(
+          path, Line(node), k,
+          "unknown key (known: seed, system, [cluster], [workload], [scheduler], [network])");
     }
   }
 }
@@ -273,9 +275,9 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
 void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string_view::npos) {
-    throw InputError("", 0, "--set",
-                     fmt::format("expected KEY=VALUE (e.g. network.queues=8), got '{}'",
-                                 assignment));
+    throw InputError(
+        "", 0, "--set",
+        fmt::format("expected KEY=VALUE (e.g. network.queues=8), got '{}'", assignment));
   }
   const std::string key(assignment.substr(0, eq));
   SetPolicySetting(spec, key, std::string(assignment.substr(eq + 1)), "", 0, "--set " + key);
@@ -290,25 +292,24 @@ void ApplySystem(RunSpec& spec, const std::string& name, const std::string& fiel
   for (const auto& [key, value] : system.settings) {
     SetPolicySetting(preset, key, value, "", 0, fmt::format("system {} ({})", name, key));
   }
-  spec.scheduler_settings.insert(spec.scheduler_settings.begin(),
-                                 preset.scheduler_settings.begin(),
+  spec.scheduler_settings.insert(spec.scheduler_settings.begin(), preset.scheduler_settings.begin(),
                                  preset.scheduler_settings.end());
   spec.network_settings.insert(spec.network_settings.begin(), preset.network_settings.begin(),
                                preset.network_settings.end());
 }
 
 ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
-  return ResolvedPolicies{
-      TaskSchedulerRegistry::Get().Resolve(spec.scheduler, spec.scheduler_settings, "scheduler",
-                                           "scheduler"),
-      NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings, "network",
-                                           "network policy")};
+  return ResolvedPolicies{TaskSchedulerRegistry::Get().Resolve(
+                              spec.scheduler, spec.scheduler_settings, "scheduler", "scheduler"),
+                          NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings,
+                                                               "network", "network policy")};
 }
 
 RunResult Execute(const RunSpec& spec, const PreparedRun& run) {
   ResolvedPolicies settings = ResolvePolicies(spec);
   std::vector<std::pair<std::string, std::string>> in_force;
-  for (const auto& [k, v] : settings.scheduler.InForce()) in_force.emplace_back("scheduler." + k, v);
+  for (const auto& [k, v] : settings.scheduler.InForce())
+    in_force.emplace_back("scheduler." + k, v);
   for (const auto& [k, v] : settings.network.InForce()) in_force.emplace_back("network." + k, v);
   const uint64_t seed = spec.simulation.seed;
   auto scheduler = TaskSchedulerRegistry::Get().Make(

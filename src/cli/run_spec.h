@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "cluster/cluster.h"
-#include "network/network_policy.h"
 #include "common/settings.h"
-#include "sim/task_scheduler.h"
+#include "network/network_policy.h"
 #include "sim/simulator.h"
+#include "sim/task_scheduler.h"
 #include "workload/job.h"
 
 namespace slotflow {

@@ -21,6 +21,17 @@
 #define SLOTFLOW_CONCAT(a, b) SLOTFLOW_CONCAT_INNER(a, b)
 #define SLOTFLOW_UNIQUE_NAME(prefix) SLOTFLOW_CONCAT(prefix, __COUNTER__)
 
+// Registers a factory (PolicyArgs → std::unique_ptr<product>) in `registry` under `name`, with
+// the settings the policy declares. The policy interfaces wrap these in their own macros.
+#define SLOTFLOW_REGISTER_WITH(registry, name, description, settings, factory) \
+  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_) =               \
+      registry::Get().Add(name, description, settings, factory)
+// The same for a type constructed from a PolicyArgs.
+#define SLOTFLOW_REGISTER_TYPE(registry, product, name, description, settings, type) \
+  SLOTFLOW_REGISTER_WITH(                                                            \
+      registry, name, description, settings,                                         \
+      [](const ::slotflow::PolicyArgs& args) { return std::unique_ptr<product>(new type(args)); })
+
 namespace slotflow {
 
 // `kind` names the product in messages: "scheduler", "network policy".

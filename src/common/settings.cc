@@ -73,9 +73,9 @@ double ParseValue(const SettingSpec& spec, std::string_view text, std::string_vi
       if (canonical == "unlimited") return 0;
       v = static_cast<double>(ParseInteger(text, field));
       if (v < 1 || v > static_cast<double>(kMaxQueues)) {
-        throw InputError("", 0, std::string(field),
-                         fmt::format("expected a count in [1, {}] or 'unlimited', got '{}'",
-                                     kMaxQueues, text));
+        throw InputError(
+            "", 0, std::string(field),
+            fmt::format("expected a count in [1, {}] or 'unlimited', got '{}'", kMaxQueues, text));
       }
       return v;
     case SettingKind::kInteger:
@@ -166,13 +166,14 @@ Settings::Settings(const std::vector<SettingSpec>& specs,
 
 Settings::Settings(const std::vector<SettingSpec>& specs,
                    const std::map<std::string, std::string>& given, std::string_view what)
-    : Settings(specs,
-               [&] {
-                 std::vector<SettingAssignment> list;
-                 for (const auto& [k, v] : given) list.push_back({k, v, "", 0, k});
-                 return list;
-               }(),
-               what) {}
+    : Settings(
+          specs,
+          [&] {
+            std::vector<SettingAssignment> list;
+            for (const auto& [k, v] : given) list.push_back({k, v, "", 0, k});
+            return list;
+          }(),
+          what) {}
 
 size_t Settings::Index(std::string_view name) const {
   for (size_t i = 0; i < specs_.size(); ++i) {

@@ -115,7 +115,8 @@ void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out) {
 
 void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
   fmt::print(out, "{}scheduler {}  network {}  workload {}\n",
-             s.system.empty() ? "" : "system " + s.system + "  ", s.scheduler, s.network, s.workload);
+             s.system.empty() ? "" : "system " + s.system + "  ", s.scheduler, s.network,
+             s.workload);
   fmt::print(out, "  jobs {:>8}{}\n", s.jobs,
              s.unfinished_jobs ? fmt::format("   ({} did not finish)", s.unfinished_jobs) : "");
   fmt::print(out,

@@ -5,8 +5,7 @@
 
 namespace slotflow {
 
-Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy,
-                 const Clock& clock)
+Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock)
     : cluster_(cluster),
       policy_(std::move(policy)),
       solver_(cluster.link_capacities()),

@@ -10,8 +10,9 @@ SettingSpec QueuesSetting(std::string_view default_queues) {
   return {.name = "queues",
           .kind = SettingKind::kQueues,
           .default_value = std::string(default_queues),
-          .meaning = "priority classes (strict priority between them), or unlimited: every "
-                     "distinct key its own class"};
+          .meaning =
+              "priority classes (strict priority between them), or unlimited: every "
+              "distinct key its own class"};
 }
 
 std::vector<SettingSpec> ClassSettings(std::string_view default_queues) {

@@ -16,7 +16,6 @@
 
 namespace slotflow {
 
-
 // Priority classes: a positive count, or kUnlimited (every distinct key its own class).
 inline constexpr int kUnlimitedQueues = 0;
 
@@ -51,7 +50,8 @@ using NetworkPolicyRegistry = Registry<NetworkPolicy>;
 
 // Maps a non-negative key to one of `queues` classes by exponentially spaced thresholds:
 // class 0 holds keys below T, class k keys in [T·E^(k−1), T·E^k), the last class the rest.
-// queues == kUnlimitedQueues → an order-preserving encoding of the key: every distinct key its own class.
+// queues == kUnlimitedQueues → an order-preserving encoding of the key: every distinct key its own
+// class.
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier);
 // The threshold at which a key moves to the next class (kForever if in the last class).
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier);
@@ -59,13 +59,9 @@ double NextThreshold(double key, int queues, Bytes first_threshold, double multi
 }  // namespace slotflow
 
 // Registers `type` (constructed from a PolicyArgs) under `name` with its declared settings.
-#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, settings, type)      \
-  SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(name, description, settings,             \
-                                        [](const ::slotflow::PolicyArgs& args) { \
-                                          return std::unique_ptr<::slotflow::NetworkPolicy>( \
-                                              new type(args));                   \
-                                        })
+#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, settings, type)                  \
+  SLOTFLOW_REGISTER_TYPE(::slotflow::NetworkPolicyRegistry, ::slotflow::NetworkPolicy, name, \
+                         description, settings, type)
 // The same with any factory: PolicyArgs → std::unique_ptr<NetworkPolicy>.
 #define SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(name, description, settings, factory) \
-  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_network_policy_) =     \
-      ::slotflow::NetworkPolicyRegistry::Get().Add(name, description, settings, factory)
+  SLOTFLOW_REGISTER_WITH(::slotflow::NetworkPolicyRegistry, name, description, settings, factory)

@@ -12,8 +12,9 @@ SettingSpec JobOrderSetting() {
   return {.name = "order",
           .kind = SettingKind::kChoice,
           .default_value = "fifo",
-          .meaning = "job order: fifo (submission), sjf (smallest estimated size first), fair "
-                     "(fewest running tasks first)",
+          .meaning =
+              "job order: fifo (submission), sjf (smallest estimated size first), fair "
+              "(fewest running tasks first)",
           .choices = {"fifo", "sjf", "fair"}};
 }
 

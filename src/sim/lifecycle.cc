@@ -10,7 +10,8 @@ namespace slotflow {
 TaskLifecycle::TaskLifecycle(const Cluster& cluster, Network& network, Engine& engine,
                              SimState& state)
     : cluster_(cluster), network_(network), engine_(engine), s_(state) {
-  compute_done_kind_ = engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
+  compute_done_kind_ =
+      engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
   s_.servers_.resize(cluster_.size());
   for (const Server& sv : cluster_.servers()) {
     AddFreeSlots(sv.id, sv.slots);
@@ -135,8 +136,8 @@ void TaskLifecycle::SetOutputs(JobIndex j) {
       for (size_t k = 0; k < parents.size(); ++k) {
         TaskRuntime& parent = s_.tasks_[parents[k]];
         if (parent.spec->output >= 0) continue;
-        parent.output += child.from.empty() ? child.input / static_cast<double>(parents.size())
-                                            : child.from[k];
+        parent.output +=
+            child.from.empty() ? child.input / static_cast<double>(parents.size()) : child.from[k];
       }
     }
   }

@@ -24,15 +24,13 @@ Simulator::~Simulator() = default;
 
 void Simulator::Build(const Workload& workload) {
   Rng rng(config_.seed);
-  const int32_t arrival = engine_.AddKind([this](int64_t j) {
-    lifecycle_.Arrive(static_cast<JobIndex>(j));
-  });
+  const int32_t arrival =
+      engine_.AddKind([this](int64_t j) { lifecycle_.Arrive(static_cast<JobIndex>(j)); });
   for (const JobSpec& spec : workload.jobs) {
     // The estimate error is drawn before the job's replicas (the order fixes the outputs).
-    const double error =
-        config_.estimate_error > 0
-            ? rng.Uniform(1 - config_.estimate_error, 1 + config_.estimate_error)
-            : 1.0;
+    const double error = config_.estimate_error > 0
+                             ? rng.Uniform(1 - config_.estimate_error, 1 + config_.estimate_error)
+                             : 1.0;
     engine_.Schedule(spec.submit, arrival, lifecycle_.AddJob(spec, &rng, error));
   }
   if (!workload.jobs.empty()) ScheduleTriggers(workload.jobs.front().submit);
@@ -93,13 +91,12 @@ void Simulator::Settle() {
 RunResult Simulator::Run() {
   const auto wall_start = std::chrono::steady_clock::now();
   auto last_progress = wall_start;
-  const ContinuousProcess fluid{
-      [this] { return network_.NextEventTime(); },
-      [this](Seconds t) {
-        completed_.clear();
-        network_.AdvanceTo(t, completed_);
-        for (FlowId f : completed_) lifecycle_.OnFlowDone(f);
-      }};
+  const ContinuousProcess fluid{[this] { return network_.NextEventTime(); },
+                                [this](Seconds t) {
+                                  completed_.clear();
+                                  network_.AdvanceTo(t, completed_);
+                                  for (FlowId f : completed_) lifecycle_.OnFlowDone(f);
+                                }};
   engine_.Run(fluid, [&] {
     Settle();
     if (config_.progress && (engine_.steps() & 0x3fff) == 0) {

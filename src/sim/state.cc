@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-
 namespace slotflow {
-
 
 bool SimState::CanHost(TaskId t, ServerId s) const {
   const TaskRuntime& task = tasks_[t];

@@ -12,7 +12,6 @@
 
 namespace slotflow {
 
-
 // A task's life (Duopoly §1; sim/lifecycle.h): waiting (job not arrived or parents not done) →
 // ready → placed, reading its input → computing → writing its output → done. A task is placed
 // once and never moved.
@@ -63,8 +62,8 @@ struct JobRuntime {
 struct ServerRuntime {
   int free_slots = 0;
   Bytes free_memory = 0;  // when the server's memory is modelled
-  int running = 0;    // slot-holding tasks placed here and not done
-  int receiving = 0;  // tasks here fetching input over the network
+  int running = 0;        // slot-holding tasks placed here and not done
+  int receiving = 0;      // tasks here fetching input over the network
 };
 
 class SimState {

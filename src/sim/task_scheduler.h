@@ -53,13 +53,9 @@ using TaskSchedulerRegistry = Registry<TaskScheduler>;
 }  // namespace slotflow
 
 // Registers `type` (constructed from a PolicyArgs) under `name` with its declared settings.
-#define SLOTFLOW_REGISTER_TASK_SCHEDULER(name, description, settings, type)      \
-  SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(name, description, settings,             \
-                                        [](const ::slotflow::PolicyArgs& args) { \
-                                          return std::unique_ptr<::slotflow::TaskScheduler>( \
-                                              new type(args));                   \
-                                        })
+#define SLOTFLOW_REGISTER_TASK_SCHEDULER(name, description, settings, type)                  \
+  SLOTFLOW_REGISTER_TYPE(::slotflow::TaskSchedulerRegistry, ::slotflow::TaskScheduler, name, \
+                         description, settings, type)
 // The same with any factory: PolicyArgs → std::unique_ptr<TaskScheduler>.
 #define SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(name, description, settings, factory) \
-  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_task_scheduler_) =     \
-      ::slotflow::TaskSchedulerRegistry::Get().Add(name, description, settings, factory)
+  SLOTFLOW_REGISTER_WITH(::slotflow::TaskSchedulerRegistry, name, description, settings, factory)

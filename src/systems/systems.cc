@@ -17,7 +17,10 @@ const std::vector<SystemSpec>& Systems() {
     return s;
   };
   static const std::vector<SystemSpec> systems = {
-      {"duopoly", "nats + cans, 8 queues (Duopoly)", "nats", "cans",
+      {"duopoly",
+       "nats + cans, 8 queues (Duopoly)",
+       "nats",
+       "cans",
        {{"scheduler.order", "sjf"}, {"network.queues", "8"}}},
       {"duopoly-I", "duopoly with unlimited priorities (ablation I)", "nats", "cans",
        sjf_unlimited},
@@ -27,8 +30,8 @@ const std::vector<SystemSpec>& Systems() {
        "cans", with({{"network.priority", "macroflow"}})},
       {"duopoly-IF", "duopoly-I with nats replaced by random free-slot placement (ablation IF)",
        "greedy", "cans", sjf_unlimited},
-      {"duopoly-IA", "duopoly-I with the all-ready-tasks mode signal (ablation IA)", "nats",
-       "cans", with({{"scheduler.mode_signal", "all-ready"}})},
+      {"duopoly-IA", "duopoly-I with the all-ready-tasks mode signal (ablation IA)", "nats", "cans",
+       with({{"scheduler.mode_signal", "all-ready"}})},
       {"neat", "NEAT coflow placement (CCT under TCF, serial heuristic) + TCF network + SJF",
        "neat", "tcf", sjf_unlimited},
       {"aalo", "greedy placement (never reserves) + Aalo D-CLAS network + SJF", "greedy", "aalo",

@@ -231,8 +231,8 @@ class JobFileReader {
   }
 
   // The indices of the stage's parents; adds up their tasks in `parent_tasks`.
-  std::vector<int> ReadParents(const toml::table& t, const std::string& prefix,
-                               const JobSpec& job, size_t& parent_tasks) {
+  std::vector<int> ReadParents(const toml::table& t, const std::string& prefix, const JobSpec& job,
+                               size_t& parent_tasks) {
     StageSpec stage;  // collects the parents
     if (const auto* n = t.get("parents")) {
       const std::string field = Field(prefix, "parents");
@@ -318,8 +318,10 @@ class JobFileReader {
       CheckKeys(*own, file_, tp,
                 {"input", "compute", "work", "server", "from", "output", "memory", "replicas"});
     }
-    const std::optional<Bytes> output = own ? OptionalBytes(*own, tp, "output", d.output) : d.output;
-    const std::optional<Bytes> memory = own ? OptionalBytes(*own, tp, "memory", d.memory) : d.memory;
+    const std::optional<Bytes> output =
+        own ? OptionalBytes(*own, tp, "output", d.output) : d.output;
+    const std::optional<Bytes> memory =
+        own ? OptionalBytes(*own, tp, "memory", d.memory) : d.memory;
     if (output) task.output = *output;
     if (memory) task.memory = *memory;
     if (const auto* n = own ? own->get("replicas") : nullptr) {

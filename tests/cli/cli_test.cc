@@ -153,9 +153,9 @@ TEST(Cli, SettingsComeFromTheConfigFileAndFlagsAndAreRecorded) {
                                     "[scheduler]\npolicy = \"nats\"\nmonitor_interval = \"50ms\"\n"
                                     "[network]\npolicy = \"cans\"\nqueues = 4\n");
   const fs::path out = TempDir("settings_out");
-  const Result r = Slotflow("run --synthetic-jobs 20 --quiet --config " + config.string() +
-                            " --set network.queues=unlimited --set scheduler.order=sjf --out " +
-                            out.string());
+  const Result r =
+      Slotflow("run --synthetic-jobs 20 --quiet --config " + config.string() +
+               " --set network.queues=unlimited --set scheduler.order=sjf --out " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(Slurp(out / "summary.json"));
   EXPECT_EQ(j["scheduler"], "nats");
@@ -181,7 +181,8 @@ TEST(Cli, ASystemIsAPresetThatFlagsOverride) {
   const fs::path out = TempDir("system_out");
   const Result r = Slotflow("run --jobs " + kExamples +
                             "duopoly-fig2.toml --system duopoly-IA --set network.queues=3 "
-                            "--quiet --out " + out.string());
+                            "--quiet --out " +
+                            out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(Slurp(out / "summary.json"));
   EXPECT_EQ(j["system"], "duopoly-IA");
@@ -201,7 +202,8 @@ TEST(Cli, PoliciesNameListsSettingsWithDefaults) {
 }
 
 TEST(Cli, CompareAppliesASettingOnlyWherePoliciesDeclareIt) {
-  const Result r = Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --queues 4");
+  const Result r =
+      Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --queues 4");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const Result bad =
       Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --set network.nope=4");

@@ -25,10 +25,18 @@ std::vector<SettingSpec> Specs() {
            .meaning = "i",
            .min = 1e-3,
            .max = 10},
-          {.name = "weight", .kind = SettingKind::kNumber, .default_value = "0.5", .meaning = "w",
-           .min = 0, .max = 1},
-          {.name = "count", .kind = SettingKind::kInteger, .default_value = "3", .meaning = "c",
-           .min = 1, .max = 100},
+          {.name = "weight",
+           .kind = SettingKind::kNumber,
+           .default_value = "0.5",
+           .meaning = "w",
+           .min = 0,
+           .max = 1},
+          {.name = "count",
+           .kind = SettingKind::kInteger,
+           .default_value = "3",
+           .meaning = "c",
+           .min = 1,
+           .max = 100},
           {.name = "order",
            .kind = SettingKind::kChoice,
            .default_value = "fifo",
@@ -81,23 +89,23 @@ TEST(Settings, UnknownKeyNamesTheSourceAndListsTheKnownOnes) {
 }
 
 TEST(Settings, OutOfRangeAndMalformedValuesAreErrors) {
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"queues", "0"},
-           {"queues", "-2"},
-           {"queues", "4294967297"},
-           {"queues", "2.5"},
-           {"threshold", "0"},
-           {"threshold", "-1MB"},
-           {"threshold", "inf"},
-           {"interval", "0s"},
-           {"interval", "11s"},
-           {"weight", "nan"},
-           {"weight", "1.5"},
-           {"weight", "0.5x"},
-           {"count", "0"},
-           {"count", "3.0"},
-           {"count", "99999999999999999999"},
-           {"order", "lifo"}}) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"queues", "0"},
+                                                        {"queues", "-2"},
+                                                        {"queues", "4294967297"},
+                                                        {"queues", "2.5"},
+                                                        {"threshold", "0"},
+                                                        {"threshold", "-1MB"},
+                                                        {"threshold", "inf"},
+                                                        {"interval", "0s"},
+                                                        {"interval", "11s"},
+                                                        {"weight", "nan"},
+                                                        {"weight", "1.5"},
+                                                        {"weight", "0.5x"},
+                                                        {"count", "0"},
+                                                        {"count", "3.0"},
+                                                        {"count", "99999999999999999999"},
+                                                        {"order", "lifo"}}) {
     const std::string e = ErrorOf({{key, value, "", 0, "--set x." + key}});
     EXPECT_NE(e.find("--set x." + key), std::string::npos) << key << "=" << value << ": " << e;
   }

@@ -27,8 +27,8 @@ TEST(Engine, EventsAtOneTimeRunInSchedulingOrderAndTheClockFollows) {
   engine.Schedule(2, a, 2);
   int settles = 0;
   engine.Run(kNothing, [&] { ++settles; });
-  EXPECT_EQ(log, (std::vector<std::string>{"a1@1.000000", "b1@2.000000", "a2@2.000000",
-                                           "a9@2.000000"}));
+  EXPECT_EQ(log,
+            (std::vector<std::string>{"a1@1.000000", "b1@2.000000", "a2@2.000000", "a9@2.000000"}));
   EXPECT_EQ(settles, 2);  // one per distinct time
   EXPECT_EQ(engine.steps(), 2);
 }

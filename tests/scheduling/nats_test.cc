@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "scenario.h"
 #include "engine/engine.h"
 #include "network/network.h"
+#include "scenario.h"
 #include "sim/lifecycle.h"
 
 namespace slotflow::testing {
@@ -28,8 +28,8 @@ using Decision = std::optional<std::pair<TaskId, ServerId>>;
 constexpr double kBackground = 1e12;
 
 std::unique_ptr<TaskScheduler> MakeNats(const std::string& mode_signal = "l0", uint64_t seed = 1) {
-  return TaskSchedulerRegistry::Get().Make(
-      "nats", {{"order", "sjf"}, {"mode_signal", mode_signal}}, seed);
+  return TaskSchedulerRegistry::Get().Make("nats", {{"order", "sjf"}, {"mode_signal", mode_signal}},
+                                           seed);
 }
 
 Decision Decide(TaskScheduler& nats, const SimState& state) {

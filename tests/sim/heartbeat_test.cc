@@ -48,7 +48,8 @@ TEST(ServerHeartbeat, AFreeSlotWaitsForItsServersHeartbeat) {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
   s.workload.source = "heartbeat";
-  s.workload.jobs = {Job("A", 0.3, {StageSpec{"map", {}, {Task(0, 0.6), Task(0, 0.6), Task(0, 0.6)}}})};
+  s.workload.jobs = {
+      Job("A", 0.3, {StageSpec{"map", {}, {Task(0, 0.6), Task(0, 0.6), Task(0, 0.6)}}})};
   s.scheduler = "test-first-offer";
   EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1.9);
   s.scheduler = "greedy";

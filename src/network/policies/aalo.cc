@@ -54,7 +54,8 @@ class AaloPolicy : public NetworkPolicy {
     }
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+                       std::span<const FlowId> flows) override {
     emptied_.clear();
     tracker_.Finished(net, flows, emptied_);
     // A coflow whose flows all ended leaves the queues; if more of its flows start later (the
@@ -82,8 +83,7 @@ class AaloPolicy : public NetworkPolicy {
   // The next flow completion triggers a solve and another call, so crossings after it need not
   // be found now.
   Seconds NextReclassifyTime(const FlowView& net) override {
-    return watch_.NextTime(net.now(), net.now() + net.NextCompletionIn(),
-                           Progress{this, net});
+    return watch_.NextTime(net.now(), net.now() + net.NextCompletionIn(), Progress{this, net});
   }
 
  private:
@@ -121,9 +121,7 @@ class AaloPolicy : public NetworkPolicy {
   }
 
   // Upper bound of queue q: Q1·E^q.
-  double Threshold(int q) const {
-    return first_threshold_ * std::pow(multiplier_, q);
-  }
+  double Threshold(int q) const { return first_threshold_ * std::pow(multiplier_, q); }
 
   int Queue(Bytes sent) const {
     // A relative epsilon so that a coflow reaching the threshold at its scheduled event

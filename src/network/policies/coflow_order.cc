@@ -68,7 +68,8 @@ class CoflowOrderPolicy : public NetworkPolicy {
     }
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+                       std::span<const FlowId> flows) override {
     emptied_.clear();
     tracker_.Finished(net, flows, emptied_);
     for (auto k : emptied_) {
@@ -96,9 +97,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
 
  private:
   // coflow-fifo with a limited number of queues ranks the active coflows instead of keying them.
-  bool RankedFifo() const {
-    return key_ == CoflowKey::kArrival && queues_ != kUnlimitedQueues;
-  }
+  bool RankedFifo() const { return key_ == CoflowKey::kArrival && queues_ != kUnlimitedQueues; }
 
   Seconds Arrival(const FlowView& net, CoflowTracker::Key k) {
     return k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
@@ -164,8 +163,10 @@ SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("tcf", "smallest total coflow first (total
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kTotal);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(
-    "lcf", "lightest-bottleneck coflow first (most bytes on one link)", ClassSettings("8"),
-    [](const PolicyArgs& a) { return Make(a, CoflowKey::kBottleneck); });
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("lcf",
+                                      "lightest-bottleneck coflow first (most bytes on one link)",
+                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                        return Make(a, CoflowKey::kBottleneck);
+                                      });
 
 }  // namespace slotflow

@@ -34,7 +34,8 @@ class FcfsPolicy : public NetworkPolicy {
     Rerank(net, out);
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+                       std::span<const FlowId> flows) override {
     if (queues_ == kUnlimitedQueues) return;
     for (FlowId f : flows) active_.erase(f);
     Rerank(net, out);

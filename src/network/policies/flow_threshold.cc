@@ -47,7 +47,8 @@ void FlowThresholdPolicy::Watch(const FlowView& net, ClassSink& out, FlowId f, F
   }
 }
 
-void FlowThresholdPolicy::OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) {
+void FlowThresholdPolicy::OnFlowsStarted(const FlowView& net, ClassSink& out,
+                                         std::span<const FlowId> flows) {
   for (FlowId f : flows) {
     if (!net.Active(f)) continue;  // already over (an empty flow)
     const FlowClass cls = ClassOf(Quantity(net, f));

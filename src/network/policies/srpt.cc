@@ -8,8 +8,8 @@
 namespace slotflow {
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(
     "srpt",
-                                 "per-flow shortest remaining first (pFabric/PASE), "
-                                 "promoted the moment its bytes left cross exponentially spaced thresholds",
+    "per-flow shortest remaining first (pFabric/PASE), "
+    "promoted the moment its bytes left cross exponentially spaced thresholds",
     ClassSettings("8"), [](const PolicyArgs& args) {
       return std::unique_ptr<NetworkPolicy>(
           new FlowThresholdPolicy(args, FlowThresholdPolicy::Rank::kRemaining));

@@ -63,7 +63,8 @@ class VarysPolicy : public NetworkPolicy {
     stale_ = true;  // a new coflow, or new flows of a running one
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
+  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+                       std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       const CoflowId c = net.flow(f).spec.coflow;
       if (c < 0 || --coflow_active_[c] == 0) stale_ = true;  // a coflow ended

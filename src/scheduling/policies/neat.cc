@@ -42,8 +42,9 @@ std::vector<SettingSpec> NeatSettings() {
   SettingSpec predictor{.name = "predictor",
                         .kind = SettingKind::kChoice,
                         .default_value = "tcf",
-                        .meaning = "the network policy whose completion times are predicted "
-                                   "(NEAT §V; Duopoly's NEAT: tcf)"};
+                        .meaning =
+                            "the network policy whose completion times are predicted "
+                            "(NEAT §V; Duopoly's NEAT: tcf)"};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
   return {JobOrderSetting(), predictor};
 }

@@ -36,19 +36,19 @@ NetworkScenario SmallTaskOfBigJob(const std::string& priority = "by-mode") {
   s.config["priority"] = priority;
   s.coflows = {MakeCoflow(10), MakeCoflow(3)};
   s.flows = {{.start = 0,
-                   .src = 0,
-                   .dst = 1,
-                   .size = 1,
-                   .coflow = 0,
-                   .macroflow = 0,
-                   .macroflow_bytes = 1},
-                  {.start = 0,
-                   .src = 0,
-                   .dst = 2,
-                   .size = 3,
-                   .coflow = 1,
-                   .macroflow = 1,
-                   .macroflow_bytes = 3}};
+              .src = 0,
+              .dst = 1,
+              .size = 1,
+              .coflow = 0,
+              .macroflow = 0,
+              .macroflow_bytes = 1},
+             {.start = 0,
+              .src = 0,
+              .dst = 2,
+              .size = 3,
+              .coflow = 1,
+              .macroflow = 1,
+              .macroflow_bytes = 3}};
   return s;
 }
 
@@ -108,19 +108,19 @@ NetworkScenario DuopolyFig1(const std::string& policy) {
   if (policy != "fair") s.config = Unlimited();  // fair has no classes
   s.coflows = {MakeCoflow(2)};
   s.flows = {{.start = 0,
-                   .src = 0,
-                   .dst = 2,
-                   .size = 1,
-                   .coflow = 0,
-                   .macroflow = 0,
-                   .macroflow_bytes = 1},
-                  {.start = 0,
-                   .src = 0,
-                   .dst = 3,
-                   .size = 1,
-                   .coflow = 0,
-                   .macroflow = 1,
-                   .macroflow_bytes = 1}};
+              .src = 0,
+              .dst = 2,
+              .size = 1,
+              .coflow = 0,
+              .macroflow = 0,
+              .macroflow_bytes = 1},
+             {.start = 0,
+              .src = 0,
+              .dst = 3,
+              .size = 1,
+              .coflow = 0,
+              .macroflow = 1,
+              .macroflow_bytes = 1}};
   s.initial_mode = SlotMode::kInsufficient;
   return s;
 }
@@ -158,19 +158,19 @@ NetworkScenario TwoMacroflows(const SettingsMap& config) {
   s.config = config;
   s.coflows = {MakeCoflow(3)};
   s.flows = {{.start = 0,
-                   .src = 0,
-                   .dst = 1,
-                   .size = 1,
-                   .coflow = 0,
-                   .macroflow = 0,
-                   .macroflow_bytes = 1},
-                  {.start = 0,
-                   .src = 0,
-                   .dst = 2,
-                   .size = 2,
-                   .coflow = 0,
-                   .macroflow = 1,
-                   .macroflow_bytes = 2}};
+              .src = 0,
+              .dst = 1,
+              .size = 1,
+              .coflow = 0,
+              .macroflow = 0,
+              .macroflow_bytes = 1},
+             {.start = 0,
+              .src = 0,
+              .dst = 2,
+              .size = 2,
+              .coflow = 0,
+              .macroflow = 1,
+              .macroflow_bytes = 2}};
   s.initial_mode = SlotMode::kInsufficient;
   return s;
 }
@@ -204,19 +204,19 @@ TEST(CansPolicy, PrioritiesAreFixedAtStart) {
   s.config = Unlimited();
   s.coflows = {MakeCoflow(4), MakeCoflow(3)};
   s.flows = {{.start = 0,
-                   .src = 0,
-                   .dst = 1,
-                   .size = 4,
-                   .coflow = 0,
-                   .macroflow = 0,
-                   .macroflow_bytes = 4},
-                  {.start = 2,
-                   .src = 0,
-                   .dst = 2,
-                   .size = 3,
-                   .coflow = 1,
-                   .macroflow = 1,
-                   .macroflow_bytes = 3}};
+              .src = 0,
+              .dst = 1,
+              .size = 4,
+              .coflow = 0,
+              .macroflow = 0,
+              .macroflow_bytes = 4},
+             {.start = 2,
+              .src = 0,
+              .dst = 2,
+              .size = 3,
+              .coflow = 1,
+              .macroflow = 1,
+              .macroflow_bytes = 3}};
   s.initial_mode = SlotMode::kInsufficient;
   const auto finish = s.Run();
   EXPECT_NEAR(finish[1], 5, kTol);
@@ -231,15 +231,14 @@ TEST(CansPolicy, FlowWithoutCoflowIsACoflowOfItsOwnSize) {
   s.policy = "cans";
   s.config = Unlimited();
   s.coflows = {MakeCoflow(5)};
-  s.flows = {
-      {.start = 0,
-       .src = 0,
-       .dst = 1,
-       .size = 2,
-       .coflow = 0,
-       .macroflow = 0,
-       .macroflow_bytes = 2},
-      {.start = 0, .src = 0, .dst = 2, .size = 1, .macroflow = 1, .macroflow_bytes = 1}};
+  s.flows = {{.start = 0,
+              .src = 0,
+              .dst = 1,
+              .size = 2,
+              .coflow = 0,
+              .macroflow = 0,
+              .macroflow_bytes = 2},
+             {.start = 0, .src = 0, .dst = 2, .size = 1, .macroflow = 1, .macroflow_bytes = 1}};
   const auto finish = s.Run();
   EXPECT_NEAR(finish[1], 1, kTol);
   EXPECT_NEAR(finish[0], 3, kTol);

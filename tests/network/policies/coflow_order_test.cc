@@ -126,10 +126,9 @@ TEST(CoflowOrder, FifoRanksManyNewcomersBetweenTheSameTwoCoflows) {
   s.coflows.push_back(Coflow{.arrival = 0, .total_bytes = 100, .width = 1, .length = 100});
   s.flows.push_back({.start = 0, .src = 1, .dst = 0, .size = 100, .coflow = 0});
   for (int i = 1; i <= kNewcomers; ++i) {
-    s.coflows.push_back(
-        Coflow{.arrival = 30.0 - i, .total_bytes = 100, .width = 1, .length = 100});
-    s.flows.push_back({.start = static_cast<double>(i), .src = i + 1, .dst = 0, .size = 100,
-                       .coflow = i});
+    s.coflows.push_back(Coflow{.arrival = 30.0 - i, .total_bytes = 100, .width = 1, .length = 100});
+    s.flows.push_back(
+        {.start = static_cast<double>(i), .src = i + 1, .dst = 0, .size = 100, .coflow = i});
   }
   const auto t = CoflowFinish(s);
   EXPECT_DOUBLE_EQ(t[0], 100);
