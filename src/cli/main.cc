@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 #include "cli/compare.h"
 #include "cli/run_spec.h"
@@ -28,21 +29,28 @@ struct RawFlags {
   std::optional<double> cpu_speed, oversubscription;
   std::string seed;
   std::vector<std::string> set;
-  std::optional<double> traffic_scale, map_input_ratio, estimate_error;
-  std::optional<int> synthetic_jobs;
+  std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs;
   std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
 };
 
+// A file name given on the command line must not be empty (an empty --trace would otherwise
+// silently run the embedded workload).
+const CLI::Validator kNonEmpty(
+    [](std::string& s) { return s.empty() ? std::string("the file name is empty") : ""; }, "FILE");
+
 void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_option("--trace", f.trace,
-                 "Facebook coflow-benchmark trace file (e.g. FB2010-1Hr-150-0.txt)");
-  cmd.add_option("--jobs", f.jobs, "TOML job file (see docs/job-file.md); may define the cluster");
+                 "Facebook coflow-benchmark trace file (e.g. FB2010-1Hr-150-0.txt)")
+      ->check(kNonEmpty);
+  cmd.add_option("--jobs", f.jobs, "TOML job file (see docs/job-file.md); may define the cluster")
+      ->check(kNonEmpty);
   cmd.add_option("--mode", f.mode,
                  "jobs: tasks are placed by the scheduler (default); network: tasks pinned, no "
                  "compute, only the network policy matters (trace ports become servers)");
   cmd.add_option("--config", f.config,
-                 "TOML config file: seed, system, [cluster], [workload], [scheduler], [network]");
+                 "TOML config file: seed, system, [cluster], [workload], [scheduler], [network]")
+      ->check(kNonEmpty);
   cmd.add_option("--scheduler", f.scheduler,
                  "task-scheduling policy (see `slotflow policies`; default greedy)");
   cmd.add_option("--network", f.network, "network policy (see `slotflow policies`; default fair)");
@@ -77,7 +85,7 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "SJF size estimates multiplied by a random factor in [1-e, 1+e] (default 0)");
   cmd.add_option("--seed", f.seed,
                  "random seed: block replicas, synthetic jobs, random choices (default 1)");
-  cmd.add_option("--out", f.out, "directory for summary.json and jobs.csv");
+  cmd.add_option("--out", f.out, "directory for summary.json and jobs.csv")->check(kNonEmpty);
   cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
 }
 
@@ -111,10 +119,13 @@ RunSpec BuildSpec(const RawFlags& f) {
   if (!f.slot_rate.empty()) o.slot_rate = ParseRate(f.slot_rate, "--slot-rate");
   if (!f.topology.empty()) o.topology = ParseTopology(f.topology, "--topology");
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
-  if (f.traffic_scale) spec.traffic_scale = *f.traffic_scale;
-  if (f.map_input_ratio) spec.map_input_ratio = *f.map_input_ratio;
-  if (f.estimate_error) spec.simulation.estimate_error = *f.estimate_error;
-  if (f.synthetic_jobs) spec.synthetic_jobs = *f.synthetic_jobs;
+  for (const auto& [key, flag, text] :
+       {std::tuple{"traffic_scale", "--traffic-scale", &f.traffic_scale},
+        std::tuple{"map_input_ratio", "--map-input-ratio", &f.map_input_ratio},
+        std::tuple{"estimate_error", "--estimate-error", &f.estimate_error},
+        std::tuple{"synthetic_jobs", "--synthetic-jobs", &f.synthetic_jobs}}) {
+    if (!text->empty()) SetWorkloadValue(spec, key, *text, "", 0, flag);
+  }
   return spec;
 }
 
@@ -133,6 +144,23 @@ void WriteOutputs(const std::string& dir, const RunResult& r) {
   WriteJobsCsv(r.jobs, jobs);
 }
 
+// Exit 0 means every job finished: a run that stalled is an input error (a cluster or workload
+// on which no event can make progress), reported after its outputs are written.
+int CheckFinished(const RunResult& r, const std::string& label) {
+  if (r.summary.unfinished_jobs == 0) return 0;
+  fmt::print(stderr,
+             "slotflow: error: {}{} of {} jobs never finished: {} (check capacities, "
+             "slots and arrival times)\n",
+             label.empty() ? "" : label + ": ", r.summary.unfinished_jobs,
+             r.summary.jobs + r.summary.unfinished_jobs,
+             r.summary.time_limit_hit
+                 ? fmt::format("they would end after {:g} s, beyond which simulated times are "
+                               "not exact",
+                               kMaxSimulatedTime)
+                 : "no event could make progress");
+  return kExitInputError;
+}
+
 int RunCommand(const RawFlags& f) {
   RunSpec spec = BuildSpec(f);
   spec.simulation.progress = isatty(STDERR_FILENO) != 0;
@@ -140,11 +168,7 @@ int RunCommand(const RawFlags& f) {
   const RunResult result = Execute(spec, run);
   if (!f.out.empty()) WriteOutputs(f.out, result);
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
-  if (result.summary.unfinished_jobs > 0) {
-    fmt::print(stderr, "slotflow: warning: {} jobs never finished (no event could make progress)\n",
-               result.summary.unfinished_jobs);
-  }
-  return 0;
+  return CheckFinished(result, "");
 }
 
 std::vector<std::string> SplitList(const std::string& text, const std::string& fallback) {
@@ -242,6 +266,10 @@ int CompareCommand(const RawFlags& f, int threads) {
   FitSettings(entries);
   // Unknown names, keys and values fail before any simulation starts.
   for (const CompareEntry& e : entries) ResolvePolicies(e.spec);
+  if (entries.empty()) {
+    throw InputError("", 0, f.system.empty() ? "--scheduler/--network" : "--system",
+                     "the list is empty");
+  }
   const PreparedRun run = Prepare(spec);
   const std::vector<RunResult> results = RunComparison(entries, run, threads);
   fmt::print("workload {}\n", run.workload_name);
@@ -254,7 +282,11 @@ int CompareCommand(const RawFlags& f, int threads) {
     if (!csv) throw InputError(f.out + "/compare.csv", 0, "--out", "cannot write the file");
     WriteComparisonCsv(entries, results, csv);
   }
-  return 0;
+  int code = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    code = std::max(code, CheckFinished(results[i], entries[i].label));
+  }
+  return code;
 }
 
 void ListPolicies() {
@@ -334,7 +366,13 @@ int main(int argc, char** argv) {
       "policies", "list the task schedulers, network policies and systems, or describe one");
   std::string policy_name;
   policies->add_option("NAME", policy_name, "a scheduler, network policy or system to describe");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "slotflow: error: {}\n", e.what());
+    return kExitInputError;
+  }
   try {
     if (policies->parsed()) {
       if (policy_name.empty()) {

@@ -8,6 +8,7 @@
 
 #include "cluster/cluster_config.h"
 #include "common/error.h"
+#include "common/input_file.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
 #include "workload/fb_trace.h"
@@ -25,16 +26,6 @@ std::string StringOf(const toml::node& n, const std::string& file, const std::st
   throw InputError(file, Line(n), field, "expected a string");
 }
 
-double NumberOf(const toml::node& n, const std::string& file, const std::string& field) {
-  if (n.is_integer() || n.is_floating_point()) return *n.value<double>();
-  throw InputError(file, Line(n), field, "expected a number");
-}
-
-int64_t IntegerOf(const toml::node& n, const std::string& file, const std::string& field) {
-  if (auto v = n.value_exact<int64_t>()) return *v;
-  throw InputError(file, Line(n), field, "expected an integer");
-}
-
 // Re-throws a parse error from a value with the config file's position attached.
 template <class F>
 auto At(const toml::node& n, const std::string& file, const std::string& field, F parse) {
@@ -43,22 +34,6 @@ auto At(const toml::node& n, const std::string& file, const std::string& field, 
   } catch (const InputError& e) {
     throw InputError(file, Line(n), field, e.message());
   }
-}
-
-Bytes SizeOf(const toml::node& n, const std::string& file, const std::string& field) {
-  if (n.is_string())
-    return At(n, file, field, [&] { return ParseBytes(*n.value<std::string>(), field); });
-  const double v = NumberOf(n, file, field);
-  if (v < 0) throw InputError(file, Line(n), field, "must be non-negative");
-  return v;
-}
-
-Seconds TimeOf(const toml::node& n, const std::string& file, const std::string& field) {
-  if (n.is_string())
-    return At(n, file, field, [&] { return ParseSeconds(*n.value<std::string>(), field); });
-  const double v = NumberOf(n, file, field);
-  if (v < 0) throw InputError(file, Line(n), field, "must be non-negative");
-  return v;
 }
 
 // A TOML scalar as the text a user would write after --set: settings parse text, so the
@@ -125,14 +100,13 @@ RunMode ParseRunMode(std::string_view text, std::string_view field) {
 std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
 
 void ApplyConfigFile(const std::string& path, RunSpec& spec) {
+  const std::string text = ReadInputFile(path, "config");
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, std::string_view(path));
   } catch (const toml::parse_error& e) {
-    const auto& src = e.source();
-    const bool missing = src.begin.line == 0;
-    throw InputError(path, static_cast<int>(src.begin.line), "",
-                     missing ? "cannot open the config file" : std::string(e.description()));
+    throw InputError(path, static_cast<int>(e.source().begin.line), "",
+                     std::string(e.description()));
   }
   for (const auto& [key, node] : root) {
     const std::string k(key.str());
@@ -149,18 +123,9 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
           spec.jobs_file = StringOf(wn, path, f);
         else if (wk == "mode")
           spec.mode = At(wn, path, f, [&] { return ParseRunMode(StringOf(wn, path, f), f); });
-        else if (wk == "traffic_scale")
-          spec.traffic_scale = NumberOf(wn, path, f);
-        else if (wk == "map_input_ratio")
-          spec.map_input_ratio = NumberOf(wn, path, f);
-        else if (wk == "synthetic_jobs")
-          spec.synthetic_jobs = static_cast<int>(IntegerOf(wn, path, f));
-        else if (wk == "synthetic_interarrival")
-          spec.synthetic_interarrival = TimeOf(wn, path, f);
-        else if (wk == "estimate_error")
-          spec.simulation.estimate_error = NumberOf(wn, path, f);
         else
-          throw InputError(path, Line(wn), f, "unknown key");
+          SetWorkloadValue(spec, std::string(wk.str()), SettingText(wn, path, f), path, Line(wn),
+                           f);
       }
     } else if (k == "scheduler" || k == "network") {
       if (!node.is_table()) throw InputError(path, Line(node), k, "expected a table");
@@ -240,6 +205,68 @@ PreparedRun Prepare(const RunSpec& spec) {
   PreparedRun run{Cluster(cluster), std::move(workload), name};
   CheckTasksFit(run.cluster, run.workload);
   return run;
+}
+
+// The workload's numeric values and their domains; the config file and the flags both go
+// through SetWorkloadValue, so one rule checks them.
+const std::vector<SettingSpec>& WorkloadValues() {
+  static const std::vector<SettingSpec> values = {
+      {.name = "traffic_scale",
+       .kind = SettingKind::kNumber,
+       .default_value = "1",
+       .meaning = "multiplies every byte count of the workload",
+       .min = 0,
+       .max = 1e6,
+       .min_exclusive = true,
+       .choices = {}},
+      {.name = "map_input_ratio",
+       .kind = SettingKind::kNumber,
+       .default_value = "1",
+       .meaning = "map input = ratio x job shuffle / maps",
+       .min = 0,
+       .max = 1e6,
+       .choices = {}},
+      {.name = "synthetic_jobs",
+       .kind = SettingKind::kInteger,
+       .default_value = "200",
+       .meaning = "jobs in the embedded synthetic workload",
+       .min = 1,
+       .max = 1e6,
+       .choices = {}},
+      {.name = "synthetic_interarrival",
+       .kind = SettingKind::kSeconds,
+       .default_value = "2s",
+       .meaning = "mean time between synthetic job arrivals",
+       .min = 0,
+       .max = 1e6,
+       .min_exclusive = true,
+       .choices = {}},
+      // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
+      {.name = "estimate_error",
+       .kind = SettingKind::kNumber,
+       .default_value = "0",
+       .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
+       .min = 0,
+       .max = 0.999,
+       .choices = {}}};
+  return values;
+}
+
+void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
+                      const std::string& file, int line, const std::string& field) {
+  const SettingAssignment given{key, std::move(text), file, line, field};
+  for (const SettingSpec& s : WorkloadValues()) {
+    if (s.name != key) continue;
+    std::string canonical;
+    const double v = ParseSetting(s, given, canonical);
+    if (key == "traffic_scale") spec.traffic_scale = v;
+    if (key == "map_input_ratio") spec.map_input_ratio = v;
+    if (key == "synthetic_jobs") spec.synthetic_jobs = static_cast<int>(v);
+    if (key == "synthetic_interarrival") spec.synthetic_interarrival = v;
+    if (key == "estimate_error") spec.simulation.estimate_error = v;
+    return;
+  }
+  throw InputError(file, line, field, "unknown key");
 }
 
 uint64_t ParseSeed(std::string_view text, std::string_view field) {

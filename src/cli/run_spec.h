@@ -59,6 +59,11 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec);
 // `field` say where the value came from. InputError for any other prefix.
 void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
                       const std::string& file, int line, const std::string& field);
+// A [workload] value (traffic_scale, map_input_ratio, synthetic_jobs, synthetic_interarrival,
+// estimate_error) from the config file or a flag, checked against its domain; InputError
+// naming `file`:`line` or the flag in `field` when it is unknown or out of range.
+void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
+                      const std::string& file, int line, const std::string& field);
 // A seed: a non-negative integer below 2^64; InputError naming `field` otherwise.
 uint64_t ParseSeed(std::string_view text, std::string_view field);
 // `--set KEY=VALUE`.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "common/error.h"
 
 namespace slotflow {
@@ -14,28 +16,44 @@ int ClusterSpec::ServerCount() const {
 
 void ClusterSpec::Validate() const {
   if (classes.empty()) throw InputError("", 0, "cluster", "the cluster has no servers");
-  int total_slots = 0;
+  int64_t total_slots = 0, servers = 0;
+  auto finite_positive = [](double v) { return v > 0 && std::isfinite(v); };
   for (const auto& c : classes) {
     const std::string p =
         classes.size() == 1 ? "cluster." : fmt::format("cluster.class '{}'.", c.name);
     if (c.count <= 0)
       throw InputError("", 0, p + "servers", fmt::format("must be at least 1, got {}", c.count));
-    if (c.slots < 0)
-      throw InputError("", 0, p + "slots", fmt::format("must be non-negative, got {}", c.slots));
-    if (!(c.cpu_speed > 0)) throw InputError("", 0, p + "cpu_speed", "must be positive");
-    if (!(c.nic > 0)) throw InputError("", 0, p + "nic", "must be positive");
-    if (c.disk < 0) throw InputError("", 0, p + "disk", "must be non-negative");
-    total_slots += c.slots * c.count;
+    servers += c.count;
+    if (servers > kMaxServers) {
+      throw InputError(
+          "", 0, p + "servers",
+          fmt::format("the cluster would have {} servers; the limit is {}", servers, kMaxServers));
+    }
+    if (c.slots < 0 || c.slots > kMaxSlotsPerServer) {
+      throw InputError("", 0, p + "slots",
+                       fmt::format("must be in [0, {}], got {}", kMaxSlotsPerServer, c.slots));
+    }
+    if (!finite_positive(c.cpu_speed))
+      throw InputError("", 0, p + "cpu_speed", "must be a finite positive number");
+    if (!finite_positive(c.nic)) throw InputError("", 0, p + "nic", "must be finite and positive");
+    if (!(c.disk >= 0) || !std::isfinite(c.disk))
+      throw InputError("", 0, p + "disk", "must be finite and non-negative");
+    if (!(c.memory >= 0) || !std::isfinite(c.memory))
+      throw InputError("", 0, p + "memory", "must be finite and non-negative");
+    total_slots += int64_t{c.slots} * c.count;
   }
   if (total_slots == 0) {
     throw InputError("", 0, "cluster.slots",
                      "the cluster has 0 compute slots: no task could ever run");
   }
-  if (!(slot_rate > 0)) throw InputError("", 0, "cluster.slot_rate", "must be positive");
+  if (!finite_positive(slot_rate))
+    throw InputError("", 0, "cluster.slot_rate", "must be finite and positive");
   if (servers_per_rack <= 0)
     throw InputError("", 0, "cluster.servers_per_rack", "must be at least 1");
-  if (!(oversubscription > 0))
-    throw InputError("", 0, "cluster.oversubscription", "must be positive");
+  if (!finite_positive(oversubscription))
+    throw InputError("", 0, "cluster.oversubscription", "must be finite and positive");
+  if (!(rack_link >= 0) || !std::isfinite(rack_link))
+    throw InputError("", 0, "cluster.rack_link", "must be finite and non-negative");
   if (replicas <= 0) throw InputError("", 0, "cluster.replicas", "must be at least 1");
 }
 

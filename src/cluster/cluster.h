@@ -24,6 +24,12 @@ struct ServerClass {
 
 enum class TopologyKind { kBigSwitch, kTwoTier };
 
+// Limits on what one cluster description may ask for, checked before anything is allocated:
+// far beyond the papers' clusters (at most a few hundred servers) yet small enough that a
+// typo cannot exhaust memory.
+inline constexpr int kMaxServers = 100000;
+inline constexpr int kMaxSlotsPerServer = 10000;
+
 struct ClusterSpec {
   std::vector<ServerClass> classes{ServerClass{}};
   TopologyKind topology = TopologyKind::kBigSwitch;
@@ -58,7 +64,7 @@ class Cluster {
   const Server& server(ServerId id) const { return servers_[id]; }
   int size() const { return static_cast<int>(servers_.size()); }
   int racks() const { return racks_; }
-  int TotalSlots() const { return total_slots_; }
+  int64_t TotalSlots() const { return total_slots_; }
 
   // Links: every server has an uplink and a downlink; two-tier adds one uplink and one
   // downlink per rack; a modelled disk is one more link per server.
@@ -81,7 +87,7 @@ class Cluster {
   std::vector<BytesPerSecond> link_capacity_;
   std::vector<LinkId> disk_link_;
   int racks_ = 1;
-  int total_slots_ = 0;
+  int64_t total_slots_ = 0;
   LinkId first_rack_link_ = 0;
 };
 

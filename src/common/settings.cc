@@ -104,6 +104,15 @@ double ParseValue(const SettingSpec& spec, std::string_view text, std::string_vi
 
 }  // namespace
 
+double ParseSetting(const SettingSpec& spec, const SettingAssignment& given,
+                    std::string& canonical) {
+  try {
+    return ParseValue(spec, given.value, given.field, canonical);
+  } catch (const InputError& e) {
+    throw InputError(given.file, given.line, given.field, e.message());
+  }
+}
+
 std::string_view SettingUnit(SettingKind kind) {
   switch (kind) {
     case SettingKind::kBytes:
@@ -156,11 +165,7 @@ Settings::Settings(const std::vector<SettingSpec>& specs,
                        fmt::format("unknown setting '{}' for {} (known: {})", a.key, what,
                                    known.empty() ? "none" : known));
     }
-    try {
-      values_[i].number = ParseValue(specs_[i], a.value, a.field, values_[i].text);
-    } catch (const InputError& e) {
-      throw InputError(a.file, a.line, a.field, e.message());
-    }
+    values_[i].number = ParseSetting(specs_[i], a, values_[i].text);
   }
 }
 

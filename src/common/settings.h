@@ -34,13 +34,19 @@ struct SettingSpec {
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
-  std::vector<std::string> choices;  // kChoice
+  std::vector<std::string> choices = {};  // kChoice
 };
 
 // The unit word shown next to a setting in listings ("bytes", "s", "bytes/s", or "").
 std::string_view SettingUnit(SettingKind kind);
 // "[1, 64]", "> 1", "fifo | sjf | fair", "positive count or unlimited", ...
 std::string SettingRange(const SettingSpec& spec);
+
+struct SettingAssignment;
+// Parses one assignment as `spec` declares it: the number (0 for a choice) and, in `canonical`,
+// the text kept for summaries. InputError naming the assignment's source and field.
+double ParseSetting(const SettingSpec& spec, const SettingAssignment& given,
+                    std::string& canonical);
 
 // One value given for a key, and where it came from (for error messages).
 struct SettingAssignment {

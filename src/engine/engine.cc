@@ -41,10 +41,11 @@ void Engine::Dispatch(const Event& e) {
   }
 }
 
-void Engine::Run(const ContinuousProcess& process, const std::function<void()>& settle) {
+bool Engine::Run(const ContinuousProcess& process, const std::function<void()>& settle) {
   for (;;) {
     const Seconds t = std::min(queue_.NextTime(), process.next_event_time());
-    if (t == kForever) break;
+    if (t == kForever) return true;
+    if (t > kMaxSimulatedTime) return false;
     clock_.now_ = std::max(clock_.now_, t);
     process.advance_to(t);
     ++steps_;

@@ -29,6 +29,10 @@ struct ContinuousProcess {
   std::function<void(Seconds)> advance_to;   // called with the step's time, never beyond it
 };
 
+// The loop stops before an event later than this: past 2^40 s (35,000 years) a double no longer
+// resolves a tenth of a millisecond, so later times would be silently inexact.
+inline constexpr Seconds kMaxSimulatedTime = 1099511627776.0;
+
 class Engine {
  public:
   using Handler = std::function<void(int64_t subject)>;
@@ -50,7 +54,8 @@ class Engine {
   // Runs until neither the queue nor the process has an event. Each step moves the clock to
   // the earliest event time t, advances the process to t, handles every queued event due at t,
   // then calls `settle` (the decisions and rate changes that follow the step's events).
-  void Run(const ContinuousProcess& process, const std::function<void()>& settle);
+  // Returns false when it stopped at kMaxSimulatedTime with events still due.
+  bool Run(const ContinuousProcess& process, const std::function<void()>& settle);
   // Steps taken so far (each a distinct event time).
   int64_t steps() const { return steps_; }
 

@@ -103,13 +103,28 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
   out << j.dump(2) << "\n";
 }
 
+namespace {
+// A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break, with quotes
+// doubled.
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+}  // namespace
+
 void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out) {
   out << "job,submit_s,first_start_s,finish_s,jct_s,bytes,tasks,local_fraction,size_group\n";
   for (const JobResult& j : jobs) {
     // Times with 12 significant digits (10 ns at 10^4 s): the simulator's own precision; more
     // digits show only floating-point rounding. Bytes are exact.
-    fmt::print(out, "{},{:.12g},{:.12g},{:.12g},{:.12g},{},{},{:.12g},{}\n", j.name, j.submit,
-               j.first_start, j.finish, j.jct, j.bytes, j.tasks, j.local_fraction, j.size_group);
+    fmt::print(out, "{},{:.12g},{:.12g},{:.12g},{:.12g},{},{},{:.12g},{}\n", CsvField(j.name),
+               j.submit, j.first_start, j.finish, j.jct, j.bytes, j.tasks, j.local_fraction,
+               j.size_group);
   }
 }
 

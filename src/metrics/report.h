@@ -29,6 +29,7 @@ struct RunSummary {
   uint64_t seed = 1;
   int jobs = 0;
   int unfinished_jobs = 0;
+  bool time_limit_hit = false;  // stopped at the engine's time limit (see engine.h)
   Seconds mean_jct = 0, p50_jct = 0, p95_jct = 0, p99_jct = 0, max_jct = 0;
   std::vector<double> mean_jct_by_group;  // 7 entries; NaN where a group is empty
   std::vector<int> jobs_by_group;

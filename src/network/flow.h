@@ -1,6 +1,8 @@
 // What a flow and a coflow are (SPEC §4): the data a network policy ranks by.
 #pragma once
 
+#include <cstdint>
+
 #include "common/ids.h"
 #include "common/units.h"
 
@@ -13,7 +15,7 @@ struct Coflow {
   int stage = -1;
   Seconds arrival = 0;    // job submission
   Bytes total_bytes = 0;  // the stage's total shuffle bytes
-  int width = 0;          // number of (sender task, receiver task) pairs
+  int64_t width = 0;      // number of (sender task, receiver task) pairs
   Bytes length = 0;       // largest single pair
 };
 

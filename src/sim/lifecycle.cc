@@ -55,7 +55,7 @@ Coflow StageCoflow(const JobSpec& spec, JobIndex j, int stage, Bytes input_bytes
   c.stage = stage;
   c.arrival = spec.submit;
   c.total_bytes = input_bytes;
-  c.width = parent_tasks * static_cast<int>(st.tasks.size());
+  c.width = int64_t{parent_tasks} * static_cast<int64_t>(st.tasks.size());
   for (const TaskSpec& ts : st.tasks) {
     if (ts.from.empty()) {
       c.length = std::max(c.length, ts.input / parent_tasks);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "common/random.h"
@@ -97,7 +98,7 @@ RunResult Simulator::Run() {
                                   network_.AdvanceTo(t, completed_);
                                   for (FlowId f : completed_) lifecycle_.OnFlowDone(f);
                                 }};
-  engine_.Run(fluid, [&] {
+  time_limit_hit_ = !engine_.Run(fluid, [&] {
     Settle();
     if (config_.progress && (engine_.steps() & 0x3fff) == 0) {
       const auto now = std::chrono::steady_clock::now();
@@ -143,10 +144,13 @@ RunResult Simulator::Collect(double wall_s) {
   r.summary = Summarize(r.jobs);
   RunSummary& s = r.summary;
   s.unfinished_jobs = lifecycle_.unfinished_jobs();
+  s.time_limit_hit = time_limit_hit_;
   s.makespan = makespan;
   s.locality = reads == 0 ? 1.0 : static_cast<double>(local) / reads;
   const double slot_capacity = static_cast<double>(cluster_.TotalSlots()) * makespan;
-  s.slot_utilisation = slot_capacity > 0 ? lifecycle_.busy_slot_seconds() / slot_capacity : 0;
+  s.slot_utilisation = slot_capacity > 0 && std::isfinite(slot_capacity)
+                           ? lifecycle_.busy_slot_seconds() / slot_capacity
+                           : 0;
   Bytes net = 0;
   for (FlowId f = 0; f < network_.FlowCount(); ++f) {
     const FlowSpec& fs = network_.flow(f).spec;

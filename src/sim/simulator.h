@@ -59,6 +59,7 @@ class Simulator {
   SimState state_;
   TaskLifecycle lifecycle_;
   std::vector<FlowId> completed_;  // the flows that ended at the current step
+  bool time_limit_hit_ = false;
   int64_t reservations_ = 0;
 };
 

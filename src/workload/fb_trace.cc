@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/input_file.h"
 #include "common/units.h"
 
 namespace slotflow {
@@ -210,12 +211,6 @@ std::string ReadAll(std::istream& in) {
   return std::move(buffer).str();
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
-  return ReadAll(in);
-}
-
 enum class Mode { kJobs, kCoflows };
 
 FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptions& options,
@@ -266,7 +261,7 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
 }  // namespace
 
 FbTrace ReadFbTraceAsJobs(const std::string& path, const FbTraceOptions& options) {
-  return Build(ReadFile(path), path, options, Mode::kJobs);
+  return Build(ReadInputFile(path, "trace"), path, options, Mode::kJobs);
 }
 
 FbTrace ReadFbTraceAsJobs(std::istream& in, const std::string& name_for_messages,
@@ -275,7 +270,7 @@ FbTrace ReadFbTraceAsJobs(std::istream& in, const std::string& name_for_messages
 }
 
 FbTrace ReadFbTraceAsCoflows(const std::string& path, const FbTraceOptions& options) {
-  return Build(ReadFile(path), path, options, Mode::kCoflows);
+  return Build(ReadInputFile(path, "trace"), path, options, Mode::kCoflows);
 }
 
 FbTrace ReadFbTraceAsCoflows(std::istream& in, const std::string& name_for_messages,

@@ -18,6 +18,7 @@
 
 #include "cluster/cluster_config.h"
 #include "common/error.h"
+#include "common/input_file.h"
 
 namespace slotflow {
 namespace {
@@ -426,11 +427,7 @@ JobFile ParseJobFile(std::string_view text, const std::string& name_for_messages
 }
 
 JobFile ReadJobFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseJobFile(buffer.str(), path);
+  return ParseJobFile(ReadInputFile(path, "jobs"), path);
 }
 
 }  // namespace slotflow

@@ -68,7 +68,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     }
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+  void OnFlowsFinished(const FlowView& net, ClassSink& /*out*/,
                        std::span<const FlowId> flows) override {
     emptied_.clear();
     tracker_.Finished(net, flows, emptied_);

@@ -31,19 +31,19 @@ class FcfsPolicy : public NetworkPolicy {
         out.SetClass(f, queues_ - 1);
       }
     }
-    Rerank(net, out);
+    Rerank(out);
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+  void OnFlowsFinished(const FlowView& /*net*/, ClassSink& out,
                        std::span<const FlowId> flows) override {
     if (queues_ == kUnlimitedQueues) return;
     for (FlowId f : flows) active_.erase(f);
-    Rerank(net, out);
+    Rerank(out);
   }
 
  private:
   // The Q−1 oldest active flows get classes 0..Q−2; the rest keep Q−1 (they only ever move up).
-  void Rerank(const FlowView& net, ClassSink& out) {
+  void Rerank(ClassSink& out) {
     if (queues_ == kUnlimitedQueues) return;
     FlowClass rank = 0;
     for (auto it = active_.begin(); it != active_.end() && rank < queues_ - 1; ++it, ++rank) {

@@ -53,7 +53,8 @@ class VarysPolicy : public NetworkPolicy {
  public:
   explicit VarysPolicy(const PolicyArgs&) {}
 
-  void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
+  void OnFlowsStarted(const FlowView& net, ClassSink& /*out*/,
+                      std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       const CoflowId c = net.flow(f).spec.coflow;
       if (c < 0) continue;
@@ -63,7 +64,7 @@ class VarysPolicy : public NetworkPolicy {
     stale_ = true;  // a new coflow, or new flows of a running one
   }
 
-  void OnFlowsFinished(const FlowView& net, ClassSink& out,
+  void OnFlowsFinished(const FlowView& net, ClassSink& /*out*/,
                        std::span<const FlowId> flows) override {
     for (FlowId f : flows) {
       const CoflowId c = net.flow(f).spec.coflow;
