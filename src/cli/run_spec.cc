@@ -100,7 +100,10 @@ RunMode ParseRunMode(std::string_view text, std::string_view field) {
 std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
 
 void ApplyConfigFile(const std::string& path, RunSpec& spec) {
-  const std::string text = ReadInputFile(path, "config");
+  ApplyConfigText(ReadInputFile(path, "config"), path, spec);
+}
+
+void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& spec) {
   toml::table root;
   try {
     root = toml::parse(text, std::string_view(path));
@@ -122,7 +125,7 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
         else if (wk == "jobs")
           spec.jobs_file = StringOf(wn, path, f);
         else if (wk == "mode")
-          spec.mode = At(wn, path, f, [&] { return ParseRunMode(StringOf(wn, path, f), f); });
+          spec.mode = At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
         else
           SetWorkloadValue(spec, std::string(wk.str()), SettingText(wn, path, f), path, Line(wn),
                            f);
@@ -135,7 +138,7 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
       }
     } else if (k == "seed") {
       spec.simulation.seed =
-          At(node, path, k, [&] { return ParseSeed(SettingText(node, path, k), k); });
+          At(node, path, k, [&, &n = node] { return ParseSeed(SettingText(n, path, k), k); });
     } else if (k == "system") {
       const std::string name = StringOf(node, path, k);
       At(node, path, k, [&] {

@@ -1,0 +1,20 @@
+// libFuzzer harness for the config-file reader: any input must either apply to a RunSpec whose
+// cluster validates and whose policy settings resolve, or raise an InputError.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "cli/run_spec.h"
+#include "common/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    slotflow::RunSpec spec;
+    slotflow::ApplyConfigText(text, "fuzz.toml", spec);
+    spec.cluster.Validate();
+    slotflow::ResolvePolicies(spec);
+  } catch (const slotflow::InputError&) {
+  }
+  return 0;
+}

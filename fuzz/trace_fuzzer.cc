@@ -1,0 +1,25 @@
+// libFuzzer harness for the Facebook trace reader: any input must either parse or raise an
+// InputError; anything else (a crash, another exception, a sanitizer report) is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "common/error.h"
+#include "workload/fb_trace.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  for (const bool as_jobs : {true, false}) {
+    std::istringstream in(text);
+    try {
+      if (as_jobs) {
+        slotflow::ReadFbTraceAsJobs(in, "fuzz.trace", slotflow::FbTraceOptions{});
+      } else {
+        slotflow::ReadFbTraceAsCoflows(in, "fuzz.trace", slotflow::FbTraceOptions{});
+      }
+    } catch (const slotflow::InputError&) {
+    }
+  }
+  return 0;
+}
