@@ -5,13 +5,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/tolerance.h"
+#include "network/fluid_tuning.h"
+
 namespace slotflow {
 namespace {
-// A flow is done when its remaining bytes are within this fraction of its size (SPEC §3).
-constexpr double kRelativeEpsilon = 1e-9;
-// The explicit-rate backfill is held dense while its matrix has at most this many cells per
-// group (see FillGroups).
-constexpr size_t kExplicitKeepDense = 1024;
 
 // Index of the first smallest element: a branch-free min pass (vectorizes) and a find.
 size_t ArgMin(const std::vector<double>& v) {
@@ -32,14 +30,16 @@ size_t ArgMin(const std::vector<double>& v) {
   return static_cast<size_t>(std::find(v.begin(), v.end(), m) - v.begin());
 }
 
+// boost::hash_combine's step.
 uint64_t Mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= v + fluid::kHashSalt + (h << 6) + (h >> 2);
   return h;
 }
 }  // namespace
 
 size_t FluidSolver::GroupKeyHash::operator()(const GroupKey& k) const {
-  return Mix(Mix(0, static_cast<uint64_t>(k.path)), static_cast<uint64_t>(k.cls));
+  return Mix(Mix(fluid::kGroupKeySeed, static_cast<uint64_t>(k.path)),
+             static_cast<uint64_t>(k.cls));
 }
 
 FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
@@ -56,7 +56,8 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       col_of_(capacity_.size(), -1),
       level_(capacity_.size(), 0),
       demand_(capacity_.size(), 0),
-      link_closed_(capacity_.size(), 0) {
+      link_closed_(capacity_.size(), 0),
+      local_fill_min_links_(fluid::kLocalFillMinLinks) {
   path_begin_.push_back(0);
 }
 
@@ -280,9 +281,10 @@ const Entry* ValidTop(std::vector<Entry>& heap, Valid valid) {
   return nullptr;
 }
 
-// Completion (or mark) tolerance: relative to the flow, plus rounding of the service counter.
+// Completion (or mark) tolerance: relative to the flow (SPEC §3), plus rounding of the service
+// counter.
 double Tolerance(Bytes size, double target) {
-  return kRelativeEpsilon * std::max(size, 1.0) + 1e-12 * std::abs(target);
+  return kRelTolerance * std::max(size, 1.0) + fluid::kServiceRounding * std::abs(target);
 }
 }  // namespace
 
@@ -501,15 +503,16 @@ void FluidSolver::Solve() {
   }
   dirty_ = false;
   // Ids freed below hi_ make every whole-array pass longer; repack when over a ninth are dead.
-  if (hi_ > 64 && 8 * hi_ > 9 * live_group_count_) CompactGroups();
+  if (hi_ > fluid::kRepackMinIds &&
+      fluid::kRepackIdsDenominator * hi_ > fluid::kRepackIdsNumerator * live_group_count_) {
+    CompactGroups();
+  }
   // Strict priority: a class's rates depend only on the classes above it. Without explicit
   // rates (whose backfill comes after every class) the classes above the first changed one
-  // keep their rates, and the residual capacity they left is restored from the last of them.
-  // The saved residuals take one number per link per class: up to 4 Mi numbers (32 MiB), so
-  // not for the many thousands of classes of some unlimited-queue policies.
-  constexpr size_t kMaxSavedResiduals = size_t{1} << 22;
+  // keep their rates, and the residual capacity they left is restored from the last of them,
+  // if the saved residuals (one number per link per class) are not too many.
   const bool resumable = explicit_groups_.empty() &&
-                         class_ids_.size() * capacity_.size() <= kMaxSavedResiduals;
+                         class_ids_.size() * capacity_.size() <= fluid::kMaxSavedResiduals;
   auto first = class_ids_.begin();
   if (resumable && dirty_from_ != kNoDirtyClass) {
     first = class_ids_.lower_bound(dirty_from_);
@@ -532,9 +535,10 @@ void FluidSolver::Solve() {
   // only explicit flows have left since: what they leave of each link (explicit_residual_,
   // given back by DropGroup) and every other explicit group's rate still hold, and the
   // backfill goes on from its last fill (FillDense with backfill_continues_).
-  backfill_continues_ = !explicit_groups_.empty() && explicit_ready_ && !explicit_changed_ &&
-                        explicit_state_.dense && explicit_state_.has_levels &&
-                        DenseFits(explicit_groups_.size(), kExplicitKeepDense);
+  backfill_continues_ =
+      !explicit_groups_.empty() && explicit_ready_ && !explicit_changed_ &&
+      explicit_state_.dense && explicit_state_.has_levels &&
+      DenseFits(explicit_groups_.size(), fluid::kExplicitLeaveCellsPerGroup);
   if (backfill_continues_) {
     ++stats_.continued_backfills;
     std::copy(explicit_residual_.begin(), explicit_residual_.end(), residual_.begin());
@@ -544,7 +548,9 @@ void FluidSolver::Solve() {
     }
     const auto links = static_cast<LinkId>(capacity_.size());
     // Sums that exceed a link by rounding only (MADD fills links exactly) are not scaled.
-    auto over_link = [&](LinkId l) { return demand_[l] > residual_[l] * (1 + 1e-12); };
+    auto over_link = [&](LinkId l) {
+      return demand_[l] > residual_[l] * (1 + fluid::kExplicitSumRounding);
+    };
     bool over = false;
     for (LinkId l = 0; l < links; ++l) over |= over_link(l);
     for (int32_t g : explicit_groups_) {
@@ -583,14 +589,17 @@ void FluidSolver::Solve() {
 }
 
 void FluidSolver::FillGroups(ClassState& cs, std::span<const int32_t> groups, bool add) {
-  // Dense once the matrix would be at most 4 cells per group; sparse again beyond 16. The
-  // explicit-rate backfill stays dense far sparser: only a dense one goes on from its last
-  // fill (see Solve), and that beats starting a sparse one over (varys on the FB trace: 12-13
-  // s against 13.5-14).
+  // Dense once the matrix would be at most a few cells per group, sparse again only well
+  // beyond. The explicit-rate backfill stays dense far sparser: only a dense one goes on from
+  // its last fill (see Solve), and that beats starting a sparse one over.
   const bool backfill = &cs == &explicit_state_;
-  if (!cs.dense && DenseFits(groups.size(), backfill ? kExplicitKeepDense / 4 : 4)) {
+  const size_t enter =
+      backfill ? fluid::kExplicitEnterCellsPerGroup : fluid::kDenseEnterCellsPerGroup;
+  const size_t leave =
+      backfill ? fluid::kExplicitLeaveCellsPerGroup : fluid::kDenseLeaveCellsPerGroup;
+  if (!cs.dense && DenseFits(groups.size(), enter)) {
     BuildDense(cs, groups);
-  } else if (cs.dense && !DenseFits(groups.size(), backfill ? kExplicitKeepDense : 16)) {
+  } else if (cs.dense && !DenseFits(groups.size(), leave)) {
     cs.dense = false;
   }
   if (cs.dense) {
@@ -605,7 +614,7 @@ bool FluidSolver::TwoLinkShape() const {
 }
 
 bool FluidSolver::DenseFits(size_t groups, size_t max_cells_per_group) const {
-  return groups >= 64 && TwoLinkShape() &&
+  return groups >= fluid::kDenseMinGroups && TwoLinkShape() &&
          row_link_.size() * col_link_.size() <= max_cells_per_group * groups;
 }
 
@@ -663,7 +672,7 @@ void FluidSolver::WaterFill(std::span<const int32_t> groups, bool add) {
 
   // Few groups over many links (a small priority class): a min-tree over link shares costs
   // O(log links) per charged link instead of a scan of all open links per round.
-  if (touched_.size() * touched_.size() > 8 * groups.size()) {
+  if (touched_.size() * touched_.size() > fluid::kMinTreeLinksSquaredPerGroup * groups.size()) {
     FreezeWithMinTree(groups, add);
   } else {
     FreezeWithScan(groups, add);
@@ -783,8 +792,8 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
   const bool local_ready = cs.rows + cs.cols >= local_fill_min_links_;
   const bool continues = !add || backfill_continues_;
   if (local_ready && continues && cs.has_local && cs.has_levels) {
-    // After a local fill that reached too far, the next ones are likely to as well (a policy
-    // whose every change lands in a high class): skip 1, 3, 7, ... attempts, up to 31.
+    // After a local fill that reached too far, the next ones are likely to as well: skip 1, 3,
+    // 7, ... attempts, up to kLocalBackoffMax.
     if (cs.local_skip > 0) {
       --cs.local_skip;
     } else if (FillDenseLocal(cs)) {
@@ -792,7 +801,7 @@ void FluidSolver::FillDense(ClassState& cs, std::span<const int32_t> groups, boo
       RateDenseGroups(cs, groups, add, /*incremental=*/true);
       return;
     } else {
-      cs.local_backoff = std::min(2 * cs.local_backoff + 1, 31);
+      cs.local_backoff = std::min(2 * cs.local_backoff + 1, fluid::kLocalBackoffMax);
       cs.local_skip = cs.local_backoff;
     }
   }
@@ -915,7 +924,8 @@ bool FluidSolver::FillDenseLocal(ClassState& cs) {
   region_weight_.resize(lines);
   bool local = true;
   for (;;) {
-    if (3 * region_.size() > lines) {  // about as costly as the whole fill: leave it to that
+    // About as costly as the whole fill: leave it to that.
+    if (fluid::kLocalRegionMaxFraction * region_.size() > lines) {
       local = false;
       break;
     }
