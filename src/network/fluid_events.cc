@@ -85,7 +85,8 @@ void FluidSolver::SetMark(FlowId f, Bytes sent) {
   Flow& fl = flows_[f];
   if (fl.group < 0) return;
   if (fl.mark_gap < 0) ++mark_count_;
-  const bool was_top = !groups_[fl.group].marks.empty() && groups_[fl.group].marks.front().flow == f;
+  const auto& marks = groups_[fl.group].marks;
+  const bool was_top = !marks.empty() && marks.front().flow == f;
   fl.mark_gap = fl.size - sent;
   PushMark(f);
   if (was_top) RefreshMarkTop(fl.group);  // its old entry is stale now

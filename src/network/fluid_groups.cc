@@ -345,7 +345,8 @@ void FluidSolver::MoveGroup(int32_t from, int32_t to) {
   explicit_rate_[to] = explicit_rate_[from];
   group_class_[to] = group_class_[from];
   group_pos_[to] = group_pos_[from];
-  std::copy_n(&group_links_[from * kMaxPathLinks], kMaxPathLinks, &group_links_[to * kMaxPathLinks]);
+  std::copy_n(&group_links_[from * kMaxPathLinks], kMaxPathLinks,
+              &group_links_[to * kMaxPathLinks]);
   if (grp.explicit_flow < 0) group_index_[GroupKey{grp.path, grp.cls}] = to;
   const int32_t c = group_class_[to];
   if (c < 0) {

@@ -35,19 +35,21 @@ inline constexpr uint64_t kGroupKeySeed = 0;
 // 28 s; at a ninth instead: fair 3.7 -> 3.5 s, tcf 8.8 -> 8.6 s) ...
 inline constexpr int32_t kRepackIdsNumerator = 9;
 inline constexpr int32_t kRepackIdsDenominator = 8;
-// ... but not while there are so few ids that a pass over the dead ones costs next to nothing.
+// ... but not while there are so few ids that a pass over the dead ones costs next to nothing
+// (a round number; no measurement recorded).
 inline constexpr int32_t kRepackMinIds = 64;
 
 // --- Choice of fill -----------------------------------------------------------------------
 
 // A class needs at least this many groups before it is held as a dense two-link matrix: with
-// fewer, the sparse water fill is already cheap and the matrix not worth building.
+// fewer, the sparse water fill is already cheap and the matrix not worth building (a round
+// number from the first dense fill; no measurement recorded).
 inline constexpr size_t kDenseMinGroups = 64;
 // A class becomes dense when its matrix has at most this many cells per group (a dense fill
 // scans whole rows and columns, so the matrix must not be sparse) ...
 inline constexpr size_t kDenseEnterCellsPerGroup = 4;
 // ... and sparse again only beyond this many, so a class near the bound is not rebuilt at
-// every solve.
+// every solve (the margin is not measured).
 inline constexpr size_t kDenseLeaveCellsPerGroup = 16;
 // The explicit-rate backfill stays dense down to this many cells per group: only a dense
 // backfill can go on from its last fill, which beats starting a sparse one over (varys
@@ -72,11 +74,12 @@ inline constexpr size_t kMaxSavedResiduals = size_t{1} << 22;
 // links: 1.43 s with local fills, 1.06 s without; network mode, 294 links: 20-40 % saved).
 inline constexpr size_t kLocalFillMinLinks = 200;
 // A local fill gives up once its region holds more than 1 / this of the lines: it would then
-// cost about as much as the whole fill.
+// cost about as much as the whole fill (an estimate; no measurement recorded).
 inline constexpr size_t kLocalRegionMaxFraction = 3;
 // After a local fill that reached too far, the next ones likely will too (a policy whose every
 // change lands in a high class): skip 1, 3, 7, ... whole fills before trying again, at most
-// this many, so a class whose changes turn local again is soon filled locally again.
+// this many, so a class whose changes turn local again is soon filled locally again (the cap
+// is not measured).
 inline constexpr int kLocalBackoffMax = 31;
 
 }  // namespace slotflow::fluid
