@@ -98,8 +98,13 @@ class FluidSolver {
   BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
 
  private:
+  // Each group keeps its path's links inline, as [n, l0, ..., l4]: paths have at most
+  // kMaxPathLinks - 1 links (InternPath throws beyond); the two-tier topology's longest have 4.
   static constexpr int kMaxPathLinks = 6;
-  static constexpr size_t kEventBlock = 16;  // groups per block of the search for events
+  // Groups per block of the search for events: a block's vector test masks are read once
+  // (per 16 rather than per 2: tcf 7.4-7.5 -> 7.0-7.1 s), and a block with no group at a
+  // non-zero rate is skipped.
+  static constexpr size_t kEventBlock = 16;
 
   struct Flow {
     int32_t group = -1;  // -1 when not active
@@ -171,12 +176,23 @@ class FluidSolver {
     size_t operator()(const GroupKey& k) const;
   };
 
+  // --- Paths, groups and flows joining them (fluid_groups.cc) ---
+  // The group of (path, cls), made if new; an explicit-rate flow always gets a new one.
   int32_t GroupFor(PathId path, FlowClass cls, FlowId explicit_flow);
+  // A free group id (the lowest), or a new slot in every per-group array.
+  int32_t TakeGroupId();
+  // Puts new group g on the explicit list (and its links' lists), or in class cls.
+  void ListExplicitGroup(int32_t g, std::span<const LinkId> links);
+  void ListClassGroup(int32_t g, FlowClass cls, std::span<const LinkId> links);
+  // Notes a new group's path for the two-link shape of the dense matrices.
+  void NoteGroupShape(std::span<const LinkId> links);
   // Adds delta members to group g, keeping its class's dense matrix current.
   void ChangeCount(int32_t g, int32_t delta);
   void Join(FlowId f, int32_t g, Bytes remaining);
   void Leave(FlowId f);
   void DropGroup(int32_t g);
+  // Takes explicit-rate group g off its two links' lists, giving its rate back to them.
+  void UnlistExplicitLinks(int32_t g);
   // Renumbers the live groups to 0..live-1 (MoveGroup moves one, fixing every reference).
   void CompactGroups();
   void MoveGroup(int32_t from, int32_t to);
@@ -190,21 +206,35 @@ class FluidSolver {
     if ((rate_[g] != 0) != (rate != 0)) moving_in_block_[g / kEventBlock] += rate != 0 ? 1 : -1;
     rate_[g] = rate;
   }
-  // After a member joined or left g, or a mark was set or cleared: if its earliest member or
-  // mark is due already, the next search for events must not skip g's block (see NextEvents).
-  void NoteIfDue(int32_t g) {
-    full_pass_ |= min_target_[g] - ServiceNow(g) <= min_tol_[g] ||
-                  min_mark_[g] - ServiceNow(g) <= min_mark_tol_[g];
+  std::span<const LinkId> GroupLinks(int32_t g) const {
+    return {&group_links_[g * kMaxPathLinks + 1],
+            static_cast<size_t>(group_links_[g * kMaxPathLinks])};
   }
-  // Drops stale heap entries and caches the earliest member's target and tolerance.
-  void RefreshTop(int32_t g);
-  void RefreshMarkTop(int32_t g);
-  void PushMark(FlowId f);
+
+  // --- The order of the fills (fluid_solver.cc) and explicit rates (fluid_explicit.cc) ---
+  // The first class Solve fills: the first changed one if the classes above it can keep their
+  // rates (resumable), else the first. Sets residual_ to what the classes above it leave.
+  std::map<FlowClass, int32_t>::iterator FirstClassToFill(bool resumable);
+  // Serves the explicit rates on residual_ (scaled down where they oversubscribe a link), or
+  // notes that the backfill goes on from its last fill.
+  void SetExplicitRates();
   // Fills `groups` (a class's, or the explicit-rate ones with add) on residual_, densely with
   // cs's matrix (FillDense) or not (WaterFill).
   void FillGroups(ClassState& cs, std::span<const int32_t> groups, bool add);
+
+  // --- The whole water fill (fluid_water_fill.cc) ---
   // Max-min water-filling of any `groups` on residual_; `add` backfills on top of current rates.
   void WaterFill(std::span<const int32_t> groups, bool add);
+  // The two ways WaterFill finds each round's bottleneck (same choices, different costs).
+  void FreezeWithScan(std::span<const int32_t> groups, bool add);
+  void FreezeWithMinTree(std::span<const int32_t> groups, bool add);
+  void FreezeLink(LinkId l, double share, std::span<const int32_t> groups, bool add);
+  // The open-link list shared by the scan and the two-link fill.
+  void OpenTouchedLinks();
+  template <class OnClosed>
+  void RefreshOpenLinks(OnClosed on_closed);
+
+  // --- The dense fill (fluid_dense_fill.cc) ---
   // True when every live group crosses exactly two links and no link is first on one path and
   // second on another, so a class can be held as a dense (first link x second link) matrix;
   // worth it for `groups` groups only when the matrix is not sparse.
@@ -217,14 +247,21 @@ class FluidSolver {
   // The max-min fill of a dense class: freezing a link is a row or column scan of the matrix,
   // and a group's rate is the lower freeze level of its two links.
   void FillDense(ClassState& cs, std::span<const int32_t> groups, bool add);
-  // The same fill redone only on the lines that the changes since the last one reach; false
-  // (nothing done) when that region grows too large to be worth it.
-  bool FillDenseLocal(ClassState& cs);
-  // FillDenseLocal's fill of the region lines in_region_ (the other lines keep their levels).
-  void FillRegion(const ClassState& cs);
+  // FillDenseLocal unless backing off after local fills that reached too far.
+  bool TryLocalFill(ClassState& cs);
+  // The whole dense fill: opens the lines that carry members, then freezes them in order of
+  // share, leaving each link's level in level_.
+  void OpenDenseLines(const ClassState& cs);
+  void FreezeDenseLines(ClassState& cs, bool local_ready);
   // Rates of a dense class's groups from the link levels of the fill just done: all of them,
   // or (incremental) only those on a row or column whose level changed, plus new groups.
   void RateDenseGroups(ClassState& cs, std::span<const int32_t> groups, bool add, bool incremental);
+  // Makes reciprocal_ hold 1/w for every member count w up to `heaviest`.
+  void GrowReciprocals(int64_t heaviest) {
+    while (static_cast<int64_t>(reciprocal_.size()) <= heaviest) {
+      reciprocal_.push_back(1.0 / static_cast<double>(reciprocal_.size()));
+    }
+  }
   static void SetCellGroup(ClassState& cs, size_t cell, int32_t g) {
     cs.cell_group[cell] = g;
     cs.cell_group_t[(cell % cs.cols) * cs.rows + cell / cs.cols] = g;
@@ -242,23 +279,44 @@ class FluidSolver {
     const LinkId* links = &group_links_[g * kMaxPathLinks + 1];
     return row_of_[links[0]] * cs.cols + col_of_[links[1]];
   }
-  // The two ways WaterFill finds each round's bottleneck (same choices, different costs).
-  void FreezeWithScan(std::span<const int32_t> groups, bool add);
-  void FreezeWithMinTree(std::span<const int32_t> groups, bool add);
-  void FreezeLink(LinkId l, double share, std::span<const int32_t> groups, bool add);
-  // The open-link list shared by the scan and the two-link fill.
-  void OpenTouchedLinks();
-  template <class OnClosed>
-  void RefreshOpenLinks(OnClosed on_closed);
+
+  // --- The local fill (fluid_local_fill.cc) ---
+  // The same fill redone only on the lines that the changes since the last one reach; false
+  // (nothing done) when that region grows too large to be worth it.
+  bool FillDenseLocal(ClassState& cs);
+  // The region starts as the lines whose cells or input capacities changed.
+  void SeedRegion(ClassState& cs);
+  void JoinRegion(int32_t line) {
+    if (in_region_[line]) return;
+    in_region_[line] = 1;
+    region_.push_back(line);
+  }
+  // FillDenseLocal's fill of the region lines in_region_ (the other lines keep their levels).
+  void OpenRegion(const ClassState& cs);
+  void FillRegion(const ClassState& cs);
+  // Adds to the region the lines outside it that its new levels reach.
+  void JoinReachedLines(const ClassState& cs);
+  // Takes the region's new levels and residuals into cs, level_ and residual_.
+  void KeepLocalFill(ClassState& cs);
+  // Merges the region's lines, by new level, into cs.order.
+  void MergeLevelOrder(ClassState& cs);
+
+  // --- Events: completions and marks (fluid_events.cc) ---
+  // After a member joined or left g, or a mark was set or cleared: if its earliest member or
+  // mark is due already, the next search for events must not skip g's block (see NextEvents).
+  void NoteIfDue(int32_t g) {
+    full_pass_ |= min_target_[g] - ServiceNow(g) <= min_tol_[g] ||
+                  min_mark_[g] - ServiceNow(g) <= min_mark_tol_[g];
+  }
+  // Drops stale heap entries and caches the earliest member's target and tolerance.
+  void RefreshTop(int32_t g);
+  void RefreshMarkTop(int32_t g);
+  void PushMark(FlowId f);
   // Next completion and next mark, from the current rates.
   void ComputeNextCompletion();
   // The pass over all groups that ends a solve, with or without marks to track.
   template <bool kMarks>
   void NextEvents();
-  std::span<const LinkId> GroupLinks(int32_t g) const {
-    return {&group_links_[g * kMaxPathLinks + 1],
-            static_cast<size_t>(group_links_[g * kMaxPathLinks])};
-  }
 
   std::vector<BytesPerSecond> capacity_;
   std::vector<BytesPerSecond> residual_;
@@ -361,7 +419,7 @@ class FluidSolver {
   std::vector<double> extra_use_;     // by how much
   std::vector<uint8_t> extra_use_flag_;
   FillStats stats_;
-  size_t local_fill_min_links_ = 200;
+  size_t local_fill_min_links_;  // set from fluid::kLocalFillMinLinks
 };
 
 }  // namespace slotflow

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/random.h"
+#include "common/tolerance.h"
 
 namespace slotflow {
 namespace {
@@ -343,7 +344,8 @@ TEST_P(MaxMinMatchesReference, OnRandomTraffic) {
     s.Solve();
     const auto expected = ReferenceMaxMin(capacity, paths);
     for (FlowId f = 0; f < 150; ++f) {
-      EXPECT_NEAR(s.Rate(f), expected[f], 1e-9 * expected[f]) << "seed " << seed << " flow " << f;
+      EXPECT_NEAR(s.Rate(f), expected[f], kRelTolerance * expected[f])
+          << "seed " << seed << " flow " << f;
     }
   }
 }
@@ -398,7 +400,7 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
     fresh.Solve();
     for (FlowId f : active) {
       // Relative, plus an absolute floor for capacity left over by rounding (~1e-16).
-      ASSERT_NEAR(s.Rate(f), fresh.Rate(f), 1e-9 * (fresh.Rate(f) + 1)) << "step " << step;
+      ASSERT_NEAR(s.Rate(f), fresh.Rate(f), kRelTolerance * (fresh.Rate(f) + 1)) << "step " << step;
       ++checked;
     }
     // Next: a completion, sometimes arrivals or a few class changes.

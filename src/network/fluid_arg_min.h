@@ -1,0 +1,13 @@
+// Internal to FluidSolver: the arg-min that finds each round's bottleneck in the whole water
+// fill and the dense fill.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace slotflow::fluid {
+
+// Index of the first smallest element (v must not be empty).
+size_t ArgMin(const std::vector<double>& v);
+
+}  // namespace slotflow::fluid
