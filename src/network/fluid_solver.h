@@ -17,14 +17,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "common/ids.h"
 #include "common/units.h"
 
 namespace slotflow {
-
-using FlowId = int32_t;
-using PathId = int32_t;
-using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
 
 class FluidSolver {
  public:

@@ -19,6 +19,7 @@
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/input_file.h"
+#include "common/tolerance.h"
 
 namespace slotflow {
 namespace {
@@ -400,7 +401,7 @@ class JobFileReader {
     }
     Bytes sum = 0;
     for (Bytes b : task.from) sum += b;
-    if (task_input && std::fabs(task_input->value - sum) > 1e-9 * std::max(sum, 1.0)) {
+    if (task_input && std::fabs(task_input->value - sum) > kRelTolerance * std::max(sum, 1.0)) {
       Fail(file_, from_line, from_field,
            fmt::format("sums to {} bytes but the task's input is {} bytes (line {}); the "
                        "input of a task with `from` is the sum, so give one of them",

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/tolerance.h"
 #include "network/network_policy.h"
 #include "network/policies/coflow_tracker.h"
 #include "network/policies/threshold_watch.h"
@@ -117,7 +118,7 @@ class AaloPolicy : public NetworkPolicy {
   void Watch(const FlowView& net, CoflowTracker::Key k, int queue) {
     if (queue >= queues_ - 1) return;
     const double threshold = Threshold(queue);
-    watch_.Watch(WatchId(k), threshold, 1e-9 * threshold, net.now());
+    watch_.Watch(WatchId(k), threshold, kRelTolerance * threshold, net.now());
   }
 
   // Upper bound of queue q: Q1·E^q.
@@ -127,7 +128,7 @@ class AaloPolicy : public NetworkPolicy {
     // A relative epsilon so that a coflow reaching the threshold at its scheduled event
     // (within rounding) is demoted there and then.
     int q = 0;
-    while (q < queues_ - 1 && sent >= Threshold(q) * (1 - 1e-9)) ++q;
+    while (q < queues_ - 1 && sent >= Threshold(q) * (1 - kRelTolerance)) ++q;
     return q;
   }
 

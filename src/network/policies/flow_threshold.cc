@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/tolerance.h"
+
 namespace slotflow {
 namespace {
-constexpr double kRelTol = 1e-9;
+constexpr double kRelTol = kRelTolerance;
 }  // namespace
 
 FlowThresholdPolicy::FlowThresholdPolicy(const PolicyArgs& args, Rank rank)

@@ -7,7 +7,7 @@
 //    The solver's byte marks (FluidSolver::SetMark) find the flows that got there without
 //    scanning the others. Both schedule the exact crossing moment as an event (SPEC §3, §7),
 //    so results do not depend on which unrelated events happen to occur. The fluid's
-//    byte counts are exact only up to rounding, so a quantity within a relative 1e-9 of a
+//    byte counts are exact only up to rounding, so a quantity within kRelTolerance of a
 //    threshold counts as past it. A flow's mark goes when it completes.
 //  - Unlimited queues: class = floor(quantity), recomputed at every event. Between events the
 //    classes are frozen; flows with equal (floored) quantities on one path share one class and

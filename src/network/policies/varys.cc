@@ -40,6 +40,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/tolerance.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -47,7 +48,7 @@ namespace {
 
 // A link whose free capacity is below this fraction of its capacity counts as exhausted, so
 // rounding in "capacity − Σ bytes / τ" cannot give a starved coflow a spurious tiny rate.
-constexpr double kExhausted = 1e-9;
+constexpr double kExhausted = kRelTolerance;
 
 class VarysPolicy : public NetworkPolicy {
  public:

@@ -20,7 +20,7 @@
 //    every flow on it has at least the task's size (its input bytes) left, or (ours) if the task
 //    would receive nothing over it, all its input being local there. When no server with a free
 //    slot is preferred, those with the most free slots are the candidates.
-//  - The candidate with the smallest prediction wins; ties (within 1e-9 relative): fewer running
+//  - The candidate with the smallest prediction wins; ties (within kRelTolerance, relative): fewer running
 //    tasks, then lower id.
 // NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
 // active flows (EdgeLoads) plus O(servers + input sources).
@@ -28,6 +28,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/tolerance.h"
 #include "scheduling/job_order.h"
 #include "scheduling/neat_predictor.h"
 #include "sim/task_scheduler.h"
@@ -36,7 +37,9 @@ namespace slotflow {
 namespace {
 
 // a is clearly smaller than b (not a floating-point tie).
-bool ClearlyLess(Seconds a, Seconds b) { return a < b - 1e-9 * std::max(1.0, std::abs(b)); }
+bool ClearlyLess(Seconds a, Seconds b) {
+  return a < b - kRelTolerance * std::max(1.0, std::abs(b));
+}
 
 std::vector<SettingSpec> NeatSettings() {
   SettingSpec predictor{.name = "predictor",
