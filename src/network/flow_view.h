@@ -18,11 +18,12 @@ class FlowView {
   virtual ~FlowView() = default;
 
   virtual Seconds now() const = 0;
-  virtual const FlowRecord& flow(FlowId f) const = 0;
-  virtual const Coflow& coflow(CoflowId c) const = 0;
-  virtual int FlowCount() const = 0;
+  // The records are read in the hottest loops of some schedulers, so these are plain reads.
+  const FlowRecord& flow(FlowId f) const { return (*flows_)[f]; }
+  const Coflow& coflow(CoflowId c) const { return (*coflows_)[c]; }
+  int FlowCount() const { return static_cast<int>(flows_->size()); }
   // Flows started and not finished, in no particular order.
-  virtual const std::vector<FlowId>& active_flows() const = 0;
+  const std::vector<FlowId>& active_flows() const { return *active_; }
   virtual bool Active(FlowId f) const = 0;
   virtual Bytes Remaining(FlowId f) const = 0;
   Bytes Sent(FlowId f) const { return flow(f).spec.size - Remaining(f); }
@@ -42,6 +43,17 @@ class FlowView {
   virtual Seconds NextCompletionIn() const = 0;
   // Time until the earliest mark (ClassSink::SetMark) is reached at the current rates.
   virtual Seconds NextMarkIn() const = 0;
+
+ protected:
+  // The implementation's own containers, which it keeps for as long as it exists.
+  FlowView(const std::vector<FlowRecord>& flows, const std::vector<Coflow>& coflows,
+           const std::vector<FlowId>& active)
+      : flows_(&flows), coflows_(&coflows), active_(&active) {}
+
+ private:
+  const std::vector<FlowRecord>* flows_;
+  const std::vector<Coflow>* coflows_;
+  const std::vector<FlowId>* active_;
 };
 
 class ClassSink {

@@ -6,7 +6,8 @@
 namespace slotflow {
 
 Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock)
-    : cluster_(cluster),
+    : FlowView(flows_, coflows_, active_),
+      cluster_(cluster),
       policy_(std::move(policy)),
       solver_(cluster.link_capacities()),
       in_flows_(cluster.size(), 0),

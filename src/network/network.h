@@ -37,10 +37,6 @@ class Network final : public FlowView, public ClassSink {
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }
-  const FlowRecord& flow(FlowId f) const override { return flows_[f]; }
-  const Coflow& coflow(CoflowId c) const override { return coflows_[c]; }
-  int FlowCount() const override { return static_cast<int>(flows_.size()); }
-  const std::vector<FlowId>& active_flows() const override { return active_; }
   bool Active(FlowId f) const override { return solver_.Active(f); }
   Bytes Remaining(FlowId f) const override;
   BytesPerSecond Rate(FlowId f) const override { return solver_.Rate(f); }

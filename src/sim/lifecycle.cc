@@ -14,8 +14,12 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, Network& network, Engine& e
       engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
   s_.servers_.resize(cluster_.size());
   for (const Server& sv : cluster_.servers()) {
+    disks_ = disks_ || cluster_.Disk(sv.id) >= 0;
     AddFreeSlots(sv.id, sv.slots);
-    s_.servers_[sv.id].free_memory = sv.memory;
+    if (sv.memory > 0) {
+      s_.servers_[sv.id].free_memory = sv.memory;
+      s_.memory_limited_ = true;
+    }
   }
 }
 
@@ -93,8 +97,8 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
       t.spec = &st.tasks[k];
       t.root = st.parents.empty();
       if (t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
-        if (!t.spec->replicas.empty()) {
-          t.replicas = t.spec->replicas;
+        if (!st.replicas.empty() && !st.replicas[k].empty()) {
+          t.replicas = st.replicas[k];
         } else if (replica_rng != nullptr) {
           t.replicas = RandomReplicas(replicas, cluster_.size(), *replica_rng);
         }
@@ -113,15 +117,15 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
 // A task's output is what its spec says, else what its child stages' tasks read from it. It
 // costs time only on a modelled disk, so it is worked out only then.
 void TaskLifecycle::SetOutputs(JobIndex j) {
+  if (!disks_) return;
   const JobRuntime& job = s_.jobs_[j];
+  output_.resize(s_.tasks_.size(), 0);
   for (size_t s = 0; s < job.stages.size(); ++s) {
     const StageRuntime& sr = job.stages[s];
     for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
-      const Bytes given = s_.tasks_[t].spec->output;
-      s_.tasks_[t].output = given >= 0 ? given : 0;
+      output_[t] = std::max(0.0, s_.tasks_[t].spec->output);
     }
   }
-  if (cluster_.size() == 0 || cluster_.Disk(0) < 0) return;
   for (size_t s = 0; s < job.stages.size(); ++s) {
     const StageSpec& st = job.spec->stages[s];
     if (st.parents.empty()) continue;
@@ -134,9 +138,8 @@ void TaskLifecycle::SetOutputs(JobIndex j) {
     }
     for (const TaskSpec& child : st.tasks) {
       for (size_t k = 0; k < parents.size(); ++k) {
-        TaskRuntime& parent = s_.tasks_[parents[k]];
-        if (parent.spec->output >= 0) continue;
-        parent.output +=
+        if (s_.tasks_[parents[k]].spec->output >= 0) continue;
+        output_[parents[k]] +=
             child.from.empty() ? child.input / static_cast<double>(parents.size()) : child.from[k];
       }
     }
@@ -289,12 +292,12 @@ void TaskLifecycle::StartCompute(TaskId t) {
 // The output goes to the local disk when it is modelled: a flow over that disk alone.
 void TaskLifecycle::OnComputeDone(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
-  if (task.output <= 0 || cluster_.Disk(task.server) < 0) {
+  if (!disks_ || cluster_.Disk(task.server) < 0 || output_[t] <= 0) {
     Complete(t);
     return;
   }
   task.state = TaskState::kWriting;
-  StartFlow(t, task.server, task.output, /*crosses_disk=*/true, -1);
+  StartFlow(t, task.server, output_[t], /*crosses_disk=*/true, -1);
 }
 
 void TaskLifecycle::Complete(TaskId t) {

@@ -7,13 +7,6 @@
 
 namespace slotflow {
 
-bool SimState::CanHost(TaskId t, ServerId s) const {
-  const TaskRuntime& task = tasks_[t];
-  if (!task.HoldsSlot()) return true;  // pinned: runs where it is pinned, outside the slots
-  if (servers_[s].free_slots <= 0) return false;
-  return cluster_.server(s).memory <= 0 || task.spec->memory <= servers_[s].free_memory;
-}
-
 SimState::Utilisation SimState::ServerUtilisation(ServerId s) const {
   const Server& sv = cluster_.server(s);
   Utilisation u;

@@ -17,19 +17,19 @@ namespace slotflow {
 // once and never moved.
 enum class TaskState : uint8_t { kWaiting, kReady, kReading, kComputing, kWriting, kDone };
 
+// (Fields are ordered so that the record packs tightly: there is one per task.)
 struct TaskRuntime {
   JobIndex job = -1;
   int stage = -1;
   int index = -1;  // within its stage
-  const TaskSpec* spec = nullptr;
-  TaskState state = TaskState::kWaiting;
   ServerId server = kNoServer;
-  bool root = false;               // in a stage without parents: reads an input block
-  std::vector<ServerId> replicas;  // root tasks with input: servers holding its block
-  bool local_read = false;         // root task placed on a replica holder
-  Bytes output = 0;                // bytes it writes to its server's disk after computing
   int pending_flows = 0;
-  Bytes network_bytes = 0;  // bytes it receives over the network
+  TaskState state = TaskState::kWaiting;
+  bool root = false;        // in a stage without parents: reads an input block
+  bool local_read = false;  // root task placed on a replica holder
+  const TaskSpec* spec = nullptr;
+  std::vector<ServerId> replicas;  // root tasks with input: servers holding its block
+  Bytes network_bytes = 0;         // bytes it receives over the network
   Seconds ready_at = -1, placed_at = -1, compute_at = -1, finish_at = -1;
 
   bool HoldsSlot() const { return spec->pinned == kNoServer; }
@@ -61,9 +61,9 @@ struct JobRuntime {
 
 struct ServerRuntime {
   int free_slots = 0;
-  Bytes free_memory = 0;  // when the server's memory is modelled
-  int running = 0;        // slot-holding tasks placed here and not done
-  int receiving = 0;      // tasks here fetching input over the network
+  Bytes free_memory = kForever;  // infinite when the server's memory is not modelled
+  int running = 0;               // slot-holding tasks placed here and not done
+  int receiving = 0;             // tasks here fetching input over the network
 };
 
 class SimState {
@@ -83,7 +83,13 @@ class SimState {
   const ServerRuntime& server(ServerId s) const { return servers_[s]; }
   // Whether task t may start on server s now: a free slot and, where memory is modelled, enough
   // of it free (a pinned task runs where it is pinned, outside the slots and memory).
-  bool CanHost(TaskId t, ServerId s) const;
+  bool CanHost(TaskId t, ServerId s) const {
+    const ServerRuntime& sv = servers_[s];
+    if (sv.free_slots > 0 && !memory_limited_) return true;  // the common case, kept cheap
+    const TaskRuntime& task = tasks_[t];
+    if (!task.HoldsSlot()) return true;  // pinned: runs where it is pinned, outside the slots
+    return sv.free_slots > 0 && task.spec->memory <= sv.free_memory;
+  }
   // How busy server s is now, each in [0, 1]: slots in use, memory in use (0 when not
   // modelled), its disk's and its NIC's load over capacity (0 when the disk is not modelled).
   struct Utilisation {
@@ -110,6 +116,7 @@ class SimState {
   std::vector<ServerRuntime> servers_;
   std::vector<ServerId> free_servers_;
   int free_slot_total_ = 0;
+  bool memory_limited_ = false;  // some server's memory is modelled
   int ready_total_ = 0;
 };
 

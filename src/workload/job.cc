@@ -67,6 +67,8 @@ void Workload::Validate(int servers) const {
           throw bad(j, sp + ".parents", fmt::format("parent {} is not an earlier stage", p));
         parent_tasks += j.stages[p].tasks.size();
       }
+      if (!st.replicas.empty() && st.replicas.size() != st.tasks.size())
+        throw bad(j, sp + ".replicas", "needs one entry per task");
       for (size_t k = 0; k < st.tasks.size(); ++k) {
         const auto& t = st.tasks[k];
         const std::string tp = fmt::format("{}.task[{}]", sp, k);
@@ -80,7 +82,7 @@ void Workload::Validate(int servers) const {
         if (t.pinned != kNoServer && (t.pinned < 0 || t.pinned >= servers))
           throw bad(j, tp + ".server",
                     fmt::format("server {} is outside the cluster (0..{})", t.pinned, servers - 1));
-        for (ServerId r : t.replicas) {
+        for (ServerId r : st.replicas.empty() ? std::vector<ServerId>{} : st.replicas[k]) {
           if (r < 0 || r >= servers)
             throw bad(j, tp + ".replicas",
                       fmt::format("server {} is outside the cluster (0..{})", r, servers - 1));

@@ -27,8 +27,6 @@ struct TaskSpec {
   // A pinned task runs on this server as soon as it is ready, without taking a slot (used for
   // pinned coflows and for data that already sits on a server in the worked examples).
   ServerId pinned = kNoServer;
-  // Root-stage task: the servers holding its input block; empty = chosen at random (SPEC §4).
-  std::vector<ServerId> replicas;
   // Bytes written to its server's disk after computing (a phase only when disks are modelled);
   // < 0 = the bytes its child stages' tasks read from it (0 for a task of a last stage).
   Bytes output = -1;
@@ -40,6 +38,9 @@ struct StageSpec {
   std::string name;
   std::vector<int> parents;  // indices of earlier stages of the same job; empty = root stage
   std::vector<TaskSpec> tasks;
+  // Root stage: per task, the servers holding its input block; empty (for the stage or a task)
+  // = chosen at random (SPEC §4). Kept here, not in TaskSpec, as few workloads give them.
+  std::vector<std::vector<ServerId>> replicas = {};
 };
 
 struct JobSpec {

@@ -210,9 +210,13 @@ class JobFileReader {
     d.memory = OptionalBytes(t, prefix, "memory", std::nullopt);
     const int64_t count = ReadTaskLists(t, prefix, d);
     stage.tasks.resize(count);
+    std::vector<std::vector<ServerId>> replicas(count);
+    bool any_replicas = false;
     for (int64_t i = 0; i < count; ++i) {
-      stage.tasks[i] = ReadTask(d, i, prefix);
+      stage.tasks[i] = ReadTask(d, i, prefix, replicas[i]);
+      any_replicas = any_replicas || !replicas[i].empty();
     }
+    if (any_replicas) stage.replicas = std::move(replicas);
     return stage;
   }
 
@@ -311,7 +315,9 @@ class JobFileReader {
     return count;
   }
 
-  TaskSpec ReadTask(const StageDefaults& d, int64_t i, const std::string& prefix) {
+  // Task i of a stage; its input block's replica holders, when it names them, in `replicas`.
+  TaskSpec ReadTask(const StageDefaults& d, int64_t i, const std::string& prefix,
+                    std::vector<ServerId>& replicas) {
     TaskSpec task;
     const toml::table* own = nullptr;
     const std::string tp = fmt::format("{}.task[{}]", prefix, i);
@@ -327,7 +333,7 @@ class JobFileReader {
     if (output) task.output = *output;
     if (memory) task.memory = *memory;
     if (const auto* n = own ? own->get("replicas") : nullptr) {
-      task.replicas = ReadReplicas(*n, Field(tp, "replicas"), d.root);
+      replicas = ReadReplicas(*n, Field(tp, "replicas"), d.root);
     }
     // Pinning: the stage's servers list, or the task's own server.
     if (d.servers != nullptr) {

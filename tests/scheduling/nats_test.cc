@@ -70,9 +70,9 @@ class Bed {
   // A job in its map stage: one ready map task per entry, each reading a block held by the
   // listed servers.
   JobIndex MapJob(const std::vector<std::vector<ServerId>>& replicas, double estimate) {
-    std::vector<TaskSpec> maps(replicas.size(), Task(1, 0));
-    for (size_t k = 0; k < replicas.size(); ++k) maps[k].replicas = replicas[k];
-    return Submit(Job("maps", 0, {StageSpec{"map", {}, maps}}), estimate);
+    StageSpec maps{"map", {}, std::vector<TaskSpec>(replicas.size(), Task(1, 0))};
+    maps.replicas = replicas;
+    return Submit(Job("maps", 0, {maps}), estimate);
   }
 
   // A job in its reduce stage: its one map ran on `map_server` and finished, so its reduce

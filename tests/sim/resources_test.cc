@@ -21,11 +21,11 @@ ClusterSpec WithDisk(ClusterSpec c, BytesPerSecond disk) {
 TaskSpec Writing(Bytes input, Seconds compute, Bytes output) {
   TaskSpec t = Task(input, compute);
   t.output = output;
-  if (input > 0) t.replicas = {0};
   return t;
 }
 
-// One server, disk 1 unit/s: read 2 units of input from the local disk (2 s), compute 1 s,
+// One server (so the input block is on it), disk 1 unit/s: read 2 units of input from the local
+// disk (2 s), compute 1 s,
 // write 3 units (3 s) → 6. Without a modelled disk only the compute takes time.
 TEST(Disk, ATaskReadsComputesAndWritesInTurn) {
   Scenario s;
@@ -89,8 +89,9 @@ TEST(Utilisation, SlotsMemoryDiskAndNicAreReadable) {
   TaskLifecycle life(cluster, net, engine, state);
   TaskSpec reader = Task(2, 1);
   reader.memory = 1;
-  reader.replicas = {1};  // read remotely: server 1's disk and uplink, server 0's downlink
-  const JobSpec job = Job("A", 0, {StageSpec{"map", {}, {reader}}});
+  StageSpec map{"map", {}, {reader}};
+  map.replicas = {{1}};  // read remotely: server 1's disk and uplink, server 0's downlink
+  const JobSpec job = Job("A", 0, {map});
   life.Arrive(life.AddJob(job, nullptr));
   life.Place(0, 0);
   net.Resolve();
