@@ -23,7 +23,7 @@ class TaskLifecycle {
 
   // Adds a job that has not arrived yet: its stages, tasks and the coflow of every non-root
   // stage. `spec` must outlive the state (tasks point into it). Root tasks that read input get
-  // the replicas their spec names, else (with `replica_rng`) `replicas` distinct random
+  // the replicas their stage names for them, else (with `replica_rng`) `replicas` distinct random
   // servers (SPEC §4), else none. Its size estimate (for SJF) is multiplied by
   // `estimate_factor` (Duopoly §3.1's estimation error).
   JobIndex AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor = 1);
