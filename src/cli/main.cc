@@ -32,6 +32,7 @@ struct RawFlags {
   std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs;
   std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
+  bool check = false;
 };
 
 // A file name given on the command line must not be empty (an empty --trace would otherwise
@@ -87,6 +88,9 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "random seed: block replicas, synthetic jobs, random choices (default 1)");
   cmd.add_option("--out", f.out, "directory for summary.json and jobs.csv")->check(kNonEmpty);
   cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
+  cmd.add_flag("--check", f.check,
+               "verify after every event that no link, slot or memory is over-committed, no flow "
+               "beat its slowest link and no task started before its inputs (slower)");
 }
 
 RunSpec BuildSpec(const RawFlags& f) {
@@ -119,6 +123,7 @@ RunSpec BuildSpec(const RawFlags& f) {
   if (!f.slot_rate.empty()) o.slot_rate = ParseRate(f.slot_rate, "--slot-rate");
   if (!f.topology.empty()) o.topology = ParseTopology(f.topology, "--topology");
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
+  spec.simulation.check = f.check;
   for (const auto& [key, flag, text] :
        {std::tuple{"traffic_scale", "--traffic-scale", &f.traffic_scale},
         std::tuple{"map_input_ratio", "--map-input-ratio", &f.map_input_ratio},

@@ -189,6 +189,15 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
     throw std::logic_error(fmt::format(
         "scheduler placed task {} on server {}, which has no free slot or memory for it", t, s));
   }
+  if (check_inputs) {
+    for (int p : job.spec->stages[task.stage].parents) {
+      if (job.stages[p].unfinished_tasks != 0) {
+        throw std::logic_error(fmt::format(
+            "invariant broken at t={:.9g} s: task {} placed before its parent stage {} is done",
+            s_.now(), t, p));
+      }
+    }
+  }
   if (task.HoldsSlot()) {
     if (cluster_.server(s).memory > 0) s_.servers_[s].free_memory -= task.spec->memory;
     job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));

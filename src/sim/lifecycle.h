@@ -37,6 +37,8 @@ class TaskLifecycle {
   // The task's compute is over: it writes its output, or is done at once.
   void OnComputeDone(TaskId t);
 
+  // Verify at each placement that the task's parent stages are done (sim/invariants.h).
+  bool check_inputs = false;
   // Set by every step that may give a scheduler something new to decide; cleared by the caller.
   bool schedule_needed = false;
   int unfinished_jobs() const { return unfinished_jobs_; }

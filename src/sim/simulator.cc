@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/random.h"
+#include "sim/invariants.h"
 
 namespace slotflow {
 
@@ -98,8 +99,10 @@ RunResult Simulator::Run() {
                                   network_.AdvanceTo(t, completed_);
                                   for (FlowId f : completed_) lifecycle_.OnFlowDone(f);
                                 }};
+  lifecycle_.check_inputs = config_.check;
   time_limit_hit_ = !engine_.Run(fluid, [&] {
     Settle();
+    if (config_.check) CheckInvariants(cluster_, state_, network_, completed_);
     if (config_.progress && (engine_.steps() & 0x3fff) == 0) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_progress > std::chrono::seconds(1)) {

@@ -24,6 +24,8 @@ struct SimulationConfig {
   double estimate_error = 0;
   // Print progress to stderr about once a second of wall time.
   bool progress = false;
+  // Verify the invariants of sim/invariants.h after every step (slower; a failure is a bug).
+  bool check = false;
 };
 
 struct RunResult {

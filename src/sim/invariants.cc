@@ -1,0 +1,66 @@
+#include "sim/invariants.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/tolerance.h"
+
+namespace slotflow {
+namespace {
+
+[[noreturn]] void Fail(Seconds now, const std::string& what) {
+  throw std::logic_error(fmt::format("invariant broken at t={:.9g} s: {}", now, what));
+}
+
+void CheckLinks(const Cluster& cluster, const FlowView& flows) {
+  for (LinkId l = 0; l < flows.LinkCount(); ++l) {
+    const BytesPerSecond cap = flows.LinkCapacity(l);
+    if (flows.LinkLoad(l) > cap * (1 + kRelTolerance)) {
+      Fail(flows.now(), fmt::format("link {} carries {} B/s over its capacity {} B/s",
+                                    cluster.LinkName(l), flows.LinkLoad(l), cap));
+    }
+  }
+}
+
+void CheckServers(const Cluster& cluster, const SimState& state) {
+  for (const Server& sv : cluster.servers()) {
+    const ServerRuntime& rt = state.server(sv.id);
+    if (rt.free_slots < 0 || rt.running + rt.free_slots != sv.slots) {
+      Fail(state.now(), fmt::format("server {} has {} running and {} free of {} slots", sv.id,
+                                    rt.running, rt.free_slots, sv.slots));
+    }
+    if (sv.memory > 0 && rt.free_memory < -kRelTolerance * sv.memory) {
+      Fail(state.now(), fmt::format("server {} has promised {} B of memory over its {} B", sv.id,
+                                    -rt.free_memory, sv.memory));
+    }
+  }
+}
+
+// A flow cannot have moved its bytes faster than the slowest link on its path.
+void CheckFinished(const FlowView& flows, std::span<const FlowId> finished) {
+  for (FlowId f : finished) {
+    const FlowRecord& r = flows.flow(f);
+    BytesPerSecond slowest = kForever;
+    for (LinkId l : flows.Links(f)) slowest = std::min(slowest, flows.LinkCapacity(l));
+    if (slowest == kForever) continue;  // a local transfer crosses no link
+    const Seconds fastest = r.spec.size / slowest;
+    if (r.finish - r.start < fastest * (1 - kRelTolerance) - kRelTolerance) {
+      Fail(flows.now(), fmt::format("flow {} moved {} B in {} s, faster than its slowest link "
+                                    "({} B/s) allows",
+                                    f, r.spec.size, r.finish - r.start, slowest));
+    }
+  }
+}
+
+}  // namespace
+
+void CheckInvariants(const Cluster& cluster, const SimState& state, const FlowView& flows,
+                     std::span<const FlowId> finished) {
+  CheckLinks(cluster, flows);
+  CheckServers(cluster, state);
+  CheckFinished(flows, finished);
+}
+
+}  // namespace slotflow

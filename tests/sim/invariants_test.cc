@@ -1,0 +1,62 @@
+// The checking mode's checks fail when what they guard is broken (sim/invariants.h). A fake
+// view stands in for a network that misbehaves; a real run passes them (the Check.* ctests).
+#include "sim/invariants.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "engine/engine.h"
+#include "network/network.h"
+#include "scenario.h"
+#include "sim/lifecycle.h"
+
+namespace slotflow::testing {
+namespace {
+
+// One link of capacity 1 with a chosen load, and one finished flow of 2 bytes over it.
+class FakeView : public FlowView {
+ public:
+  FakeView(BytesPerSecond load, Seconds flow_time)
+      : FlowView(records_, coflows_, active_), load_(load) {
+    records_.push_back(FlowRecord{FlowSpec{.src = 0, .dst = 1, .size = 2}, 0, flow_time});
+  }
+  Seconds now() const override { return 5; }
+  bool Active(FlowId) const override { return false; }
+  Bytes Remaining(FlowId) const override { return 0; }
+  BytesPerSecond Rate(FlowId) const override { return 0; }
+  FlowClass Class(FlowId) const override { return 0; }
+  std::span<const LinkId> Links(FlowId) const override { return links_; }
+  int IncomingFlows(ServerId) const override { return 0; }
+  int OutgoingFlows(ServerId) const override { return 0; }
+  SlotMode slot_mode() const override { return SlotMode::kSufficient; }
+  int LinkCount() const override { return 1; }
+  BytesPerSecond LinkCapacity(LinkId) const override { return 1; }
+  BytesPerSecond LinkLoad(LinkId) const override { return load_; }
+  Seconds NextCompletionIn() const override { return kForever; }
+  Seconds NextMarkIn() const override { return kForever; }
+
+ private:
+  std::vector<FlowRecord> records_;
+  std::vector<Coflow> coflows_;
+  std::vector<FlowId> active_;
+  std::vector<LinkId> links_{0};
+  BytesPerSecond load_;
+};
+
+TEST(Invariants, AnOverloadedLinkOrATooFastFlowIsCaught) {
+  const Cluster cluster(UnitCluster(2, 1));
+  Engine engine;
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  SimState state(cluster, net);
+  TaskLifecycle life(cluster, net, engine, state);  // sets up the servers' slots
+  const std::vector<FlowId> finished{0};
+  EXPECT_NO_THROW(CheckInvariants(cluster, state, FakeView(1.0, 2.0), finished));
+  EXPECT_THROW(CheckInvariants(cluster, state, FakeView(1.5, 2.0), finished), std::logic_error);
+  // 2 bytes in 1 s over a link of 1 B/s: faster than possible.
+  EXPECT_THROW(CheckInvariants(cluster, state, FakeView(1.0, 1.0), finished), std::logic_error);
+}
+
+}  // namespace
+}  // namespace slotflow::testing
