@@ -106,8 +106,9 @@ RunSpec BuildSpec(const RawFlags& f) {
     }
     ApplySystem(spec, f.system, "--system");
   }
-  if (!f.scheduler.empty()) spec.scheduler = f.scheduler;
-  if (!f.network.empty()) spec.network = f.network;
+  if (!f.scheduler.empty())
+    SetPolicySetting(spec, "scheduler.policy", f.scheduler, "", 0, "--scheduler");
+  if (!f.network.empty()) SetPolicySetting(spec, "network.policy", f.network, "", 0, "--network");
   if (!f.order.empty()) SetPolicySetting(spec, "scheduler.order", f.order, "", 0, "--order");
   if (!f.queues.empty()) SetPolicySetting(spec, "network.queues", f.queues, "", 0, "--queues");
   for (const std::string& a : f.set) ApplySetFlag(spec, a);
@@ -254,8 +255,8 @@ int CompareCommand(const RawFlags& f, int threads) {
     for (const auto& net : networks) {
       CompareEntry e;
       e.spec = spec;
-      e.spec.scheduler = sched;
-      e.spec.network = net;
+      SetPolicySetting(e.spec, "scheduler.policy", sched, "", 0, "--scheduler");
+      SetPolicySetting(e.spec, "network.policy", net, "", 0, "--network");
       e.label = schedulers.size() > 1 && networks.size() > 1 ? sched + "+" + net
                 : schedulers.size() > 1                      ? sched
                                                              : net;

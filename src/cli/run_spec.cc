@@ -125,7 +125,8 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
         else if (wk == "jobs")
           spec.jobs_file = StringOf(wn, path, f);
         else if (wk == "mode")
-          spec.mode = At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
+          spec.mode =
+              At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
         else
           SetWorkloadValue(spec, std::string(wk.str()), SettingText(wn, path, f), path, Line(wn),
                            f);
@@ -295,7 +296,8 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
   }
   const bool scheduler = table == "scheduler";
   if (key == "policy") {
-    (scheduler ? spec.scheduler : spec.network) = value;
+    (scheduler ? spec.scheduler_from : spec.network_from) = {key, value, file, line, field};
+    (scheduler ? spec.scheduler : spec.network) = std::move(value);
     return;
   }
   (scheduler ? spec.scheduler_settings : spec.network_settings)
@@ -318,6 +320,8 @@ void ApplySystem(RunSpec& spec, const std::string& name, const std::string& fiel
   spec.system = system.name;
   spec.scheduler = system.scheduler;
   spec.network = system.network;
+  spec.scheduler_from = {"policy", system.scheduler, "", 0, field};
+  spec.network_from = {"policy", system.network, "", 0, field};
   RunSpec preset;
   for (const auto& [key, value] : system.settings) {
     SetPolicySetting(preset, key, value, "", 0, fmt::format("system {} ({})", name, key));
@@ -328,7 +332,19 @@ void ApplySystem(RunSpec& spec, const std::string& name, const std::string& fiel
                                preset.network_settings.end());
 }
 
+namespace {
+// An unknown policy name is reported where it was written.
+template <class Registry>
+void CheckName(const std::string& name, const SettingAssignment& from) {
+  if (Registry::Get().Has(name)) return;
+  throw InputError(from.file, from.line, from.field,
+                   fmt::format("unknown name '{}' (known: {})", name, Registry::Get().Names()));
+}
+}  // namespace
+
 ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
+  CheckName<TaskSchedulerRegistry>(spec.scheduler, spec.scheduler_from);
+  CheckName<NetworkPolicyRegistry>(spec.network, spec.network_from);
   return ResolvedPolicies{TaskSchedulerRegistry::Get().Resolve(
                               spec.scheduler, spec.scheduler_settings, "scheduler", "scheduler"),
                           NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings,

@@ -43,6 +43,9 @@ struct RunSpec {
   std::string system;  // the preset these settings came from, if any (src/systems)
   std::string scheduler = "greedy";
   std::string network = "fair";
+  // Where each name came from (file:line or the flag), for the error an unknown name raises.
+  SettingAssignment scheduler_from{"policy", "greedy", "", 0, "scheduler"};
+  SettingAssignment network_from{"policy", "fair", "", 0, "network"};
   // Policy settings in the order given (later wins): the system's preset, the config file's
   // [scheduler] / [network] tables, then --order / --queues / --set flags. Checked against
   // the chosen policy's declarations when it is built.

@@ -110,6 +110,9 @@ class LineReader {
 };
 
 constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
+// The longest line the reader accepts: the FB trace's longest is about 5 KB; a coflow with a
+// million mappers and reducers would still fit.
+constexpr size_t kMaxLineBytes = size_t{64} << 20;
 
 Coflow ParseCoflow(LineReader& r, int ports) {
   Coflow c;
@@ -164,6 +167,10 @@ ParsedTrace Parse(std::string_view text, const std::string& file) {
     pos = eol + 1;
     ++line;
     LineReader r(content, file, line);
+    if (content.size() > kMaxLineBytes) {
+      r.Fail("line",
+             fmt::format("is {} bytes long; the limit is {}", content.size(), kMaxLineBytes));
+    }
     if (announced < 0) {
       const std::string_view first = r.Next();
       if (first.empty()) continue;  // blank lines are skipped everywhere

@@ -96,6 +96,21 @@ TEST(FbTrace, AsCoflowsPinsTasksAtTheirPortsWithNoCompute) {
   EXPECT_NO_THROW(t.workload.Validate(t.ports));
 }
 
+// A line longer than 64 MiB is refused before it is split into tokens.
+TEST(FbTrace, AnOverlongLineIsAnError) {
+  std::string text = "3 1\n1 0 1 0 1 1:5";
+  text.append((size_t{64} << 20) + 1 - (text.size() - 4), ' ');
+  text += "\n";
+  std::istringstream in(text);
+  try {
+    ReadFbTraceAsJobs(in, "long.trace", FbTraceOptions{});
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.field(), "line");
+  }
+}
+
 TEST(FbTrace, EqualArrivalsKeepFileOrder) {
   const FbTrace t = Jobs("3 3\n5 100 1 0 1 1:1\n2 100 1 0 1 1:1\n9 0 1 0 1 1:1\n");
   ASSERT_EQ(t.workload.jobs.size(), 3u);
