@@ -189,8 +189,6 @@ TopologyKind ParseTopology(std::string_view text, std::string_view field) {
 
 namespace {
 
-constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
-
 // The per-server keys shared by the [cluster] table and its [[cluster.class]] entries; unset
 // keys stay empty so that class entries can fall back to the top-level values.
 struct ServerKeys {
@@ -213,7 +211,7 @@ ServerKeys ReadServerKeys(const toml::table& t, const std::string& file, std::st
   using namespace toml_input;
   ServerKeys k;
   if (const auto* n = t.get("slots")) {
-    k.slots = static_cast<int>(GetInt(*n, file, Field(prefix, "slots"), 0, kMaxInt));
+    k.slots = static_cast<int>(GetInt(*n, file, Field(prefix, "slots"), 0, kMaxSlotsPerServer));
   }
   if (const auto* n = t.get("cpu_speed")) {
     const std::string field = Field(prefix, "cpu_speed");
@@ -264,7 +262,7 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
       if (const auto* n = ct.get("name")) c.name = GetString(*n, file, Field(prefix, "name"));
       const auto* count = ct.get("count");
       if (count == nullptr) Fail(file, Line(ct), Field(prefix, "count"), "is required");
-      c.count = static_cast<int>(GetInt(*count, file, Field(prefix, "count"), 1, kMaxInt));
+      c.count = static_cast<int>(GetInt(*count, file, Field(prefix, "count"), 1, kMaxServers));
       defaults.ApplyTo(c);
       ReadServerKeys(ct, file, prefix).ApplyTo(c);
       result.push_back(std::move(c));
@@ -279,7 +277,7 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
                          spec.classes.size()));
       }
       spec.classes[0].count =
-          static_cast<int>(GetInt(*servers, file, "cluster.servers", 1, kMaxInt));
+          static_cast<int>(GetInt(*servers, file, "cluster.servers", 1, kMaxServers));
     }
     for (auto& c : spec.classes) defaults.ApplyTo(c);
   }
@@ -294,7 +292,7 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
   }
   if (const auto* n = t.get("servers_per_rack")) {
     spec.servers_per_rack =
-        static_cast<int>(GetInt(*n, file, "cluster.servers_per_rack", 1, kMaxInt));
+        static_cast<int>(GetInt(*n, file, "cluster.servers_per_rack", 1, kMaxServers));
   }
   if (const auto* n = t.get("oversubscription")) {
     spec.oversubscription = GetNumber(*n, file, "cluster.oversubscription");
@@ -308,7 +306,7 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
     if (!(spec.slot_rate > 0)) Fail(file, Line(*n), "cluster.slot_rate", "must be positive");
   }
   if (const auto* n = t.get("replicas")) {
-    spec.replicas = static_cast<int>(GetInt(*n, file, "cluster.replicas", 1, kMaxInt));
+    spec.replicas = static_cast<int>(GetInt(*n, file, "cluster.replicas", 1, kMaxServers));
   }
 }
 
