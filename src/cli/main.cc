@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -93,6 +94,33 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                "beat its slowest link and no task started before its inputs (slower)");
 }
 
+// The cluster flags, each checked against the same domain as its [cluster] key, so a bad value
+// is reported under the flag that gave it.
+void SetClusterFlags(const RawFlags& f, ClusterOverrides& o) {
+  auto in_range = [](const std::optional<int>& v, const char* flag, int lo, int hi) {
+    if (v && (*v < lo || *v > hi)) {
+      throw InputError("", 0, flag, fmt::format("must be in {}..{}, got {}", lo, hi, *v));
+    }
+    return v;
+  };
+  auto positive = [](const std::optional<double>& v, const char* flag) {
+    if (v && !(*v > 0 && std::isfinite(*v))) {
+      throw InputError("", 0, flag, fmt::format("must be a finite positive number, got {}", *v));
+    }
+    return v;
+  };
+  o.servers = in_range(f.servers, "--servers", 1, kMaxServers);
+  o.slots = in_range(f.slots, "--slots", 0, kMaxSlotsPerServer);
+  o.replicas = in_range(f.replicas, "--replicas", 1, kMaxServers);
+  o.servers_per_rack = in_range(f.servers_per_rack, "--servers-per-rack", 1, kMaxServers);
+  o.cpu_speed = positive(f.cpu_speed, "--cpu-speed");
+  o.oversubscription = positive(f.oversubscription, "--oversubscription");
+  if (!f.nic.empty()) o.nic = positive(ParseRate(f.nic, "--nic"), "--nic");
+  if (!f.disk.empty()) o.disk = ParseRate(f.disk, "--disk");
+  if (!f.slot_rate.empty())
+    o.slot_rate = positive(ParseRate(f.slot_rate, "--slot-rate"), "--slot-rate");
+}
+
 RunSpec BuildSpec(const RawFlags& f) {
   RunSpec spec;
   if (!f.config.empty()) ApplyConfigFile(f.config, spec);
@@ -112,17 +140,8 @@ RunSpec BuildSpec(const RawFlags& f) {
   if (!f.order.empty()) SetPolicySetting(spec, "scheduler.order", f.order, "", 0, "--order");
   if (!f.queues.empty()) SetPolicySetting(spec, "network.queues", f.queues, "", 0, "--queues");
   for (const std::string& a : f.set) ApplySetFlag(spec, a);
-  ClusterOverrides& o = spec.overrides;
-  o.servers = f.servers;
-  o.slots = f.slots;
-  o.replicas = f.replicas;
-  o.servers_per_rack = f.servers_per_rack;
-  o.cpu_speed = f.cpu_speed;
-  o.oversubscription = f.oversubscription;
-  if (!f.nic.empty()) o.nic = ParseRate(f.nic, "--nic");
-  if (!f.disk.empty()) o.disk = ParseRate(f.disk, "--disk");
-  if (!f.slot_rate.empty()) o.slot_rate = ParseRate(f.slot_rate, "--slot-rate");
-  if (!f.topology.empty()) o.topology = ParseTopology(f.topology, "--topology");
+  SetClusterFlags(f, spec.overrides);
+  if (!f.topology.empty()) spec.overrides.topology = ParseTopology(f.topology, "--topology");
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   spec.simulation.check = f.check;
   for (const auto& [key, flag, text] :

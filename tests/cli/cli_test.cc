@@ -227,6 +227,8 @@ TEST(Cli, JobNamesAreQuotedInCsv) {
   EXPECT_NE(csv.find("\n\"a, \"\"b\"\"\nc\","), std::string::npos) << csv;
 }
 
+const fs::path kHugePorts = fs::path(SLOTFLOW_SOURCE_DIR) / "tests/hostile/files/huge_ports.trace";
+
 std::vector<BadInput> BadInputs() {
   const fs::path bad_trace = WriteFile("bad.trace", "3 2\n1 0 1 0 1 1:5.0\n2 100 1 0 1 2:abc\n");
   const fs::path negative_trace = WriteFile("neg.trace", "3 1\n1 -5 1 0 1 1:5.0\n");
@@ -274,13 +276,16 @@ std::vector<BadInput> BadInputs() {
       {"WordForSeed", "run --seed abc", {"--seed", "abc"}},
       {"UnknownFlag", "run --serverz 3", {"--serverz"}},
       {"NoSubcommand", "", {"subcommand"}},
-      {"InfiniteCpuSpeed", "run --cpu-speed inf", {"cpu_speed", "finite"}},
+      {"InfiniteCpuSpeed", "run --cpu-speed inf", {"--cpu-speed", "finite"}},
       {"InfiniteOversubscription", "run --oversubscription inf", {"oversubscription"}},
       {"EstimateErrorAboveOne", "run --estimate-error 1.5", {"--estimate-error", "out of range"}},
       {"EstimateErrorNaN", "run --estimate-error nan", {"--estimate-error"}},
       {"ZeroTrafficScale", "run --traffic-scale 0", {"--traffic-scale", "out of range"}},
       {"HugeSyntheticJobs", "run --synthetic-jobs 4294967297", {"--synthetic-jobs"}},
-      {"TooManyServers", "run --servers 2000000000", {"servers", "limit"}},
+      {"TooManyServers", "run --servers 2000000000", {"--servers", "1..100000"}},
+      {"TooManyServersFromTheTrace",
+       "run --mode network --trace " + kHugePorts.string(),
+       {"cluster.servers", "limit is 100000"}},
       {"TooManyQueues", "run --network tcf --queues 1000000000", {"--queues"}},
       {"ZeroMultiplier",
        "run --network tcf --set network.multiplier=0",
