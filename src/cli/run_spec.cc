@@ -332,23 +332,12 @@ void ApplySystem(RunSpec& spec, const std::string& name, const std::string& fiel
                                preset.network_settings.end());
 }
 
-namespace {
-// An unknown policy name is reported where it was written.
-template <class Registry>
-void CheckName(const std::string& name, const SettingAssignment& from) {
-  if (Registry::Get().Has(name)) return;
-  throw InputError(from.file, from.line, from.field,
-                   fmt::format("unknown name '{}' (known: {})", name, Registry::Get().Names()));
-}
-}  // namespace
-
 ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
-  CheckName<TaskSchedulerRegistry>(spec.scheduler, spec.scheduler_from);
-  CheckName<NetworkPolicyRegistry>(spec.network, spec.network_from);
-  return ResolvedPolicies{TaskSchedulerRegistry::Get().Resolve(
-                              spec.scheduler, spec.scheduler_settings, "scheduler", "scheduler"),
-                          NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings,
-                                                               "network", "network policy")};
+  return ResolvedPolicies{
+      TaskSchedulerRegistry::Get().Resolve(spec.scheduler, spec.scheduler_settings,
+                                           spec.scheduler_from, "scheduler"),
+      NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings, spec.network_from,
+                                           "network policy")};
 }
 
 RunResult Execute(const RunSpec& spec, const PreparedRun& run) {

@@ -58,20 +58,24 @@ class Registry {
 
   bool Has(const std::string& name) const { return entries_.count(name) > 0; }
 
-  // Throws InputError naming `field` and listing the known names.
-  const Entry& Find(const std::string& name, const std::string& field) const {
+  // Throws InputError at `file`:`line` naming `field` and listing the known names.
+  const Entry& Find(const std::string& name, const std::string& field, const std::string& file = "",
+                    int line = 0) const {
     auto it = entries_.find(name);
     if (it == entries_.end()) {
-      throw InputError("", 0, field, fmt::format("unknown name '{}' (known: {})", name, Names()));
+      throw InputError(file, line, field,
+                       fmt::format("unknown name '{}' (known: {})", name, Names()));
     }
     return it->second;
   }
 
   // The settings `name` runs with: its declared defaults overridden by `given` in order.
-  // Throws InputError on an unknown name, an unknown key or a bad value.
+  // Throws InputError on an unknown name (at `name_from`, where the name was written), an
+  // unknown key or a bad value.
   Settings Resolve(const std::string& name, const std::vector<SettingAssignment>& given,
-                   const std::string& field, std::string_view kind) const {
-    return Settings(Find(name, field).settings, given, fmt::format("{} '{}'", kind, name));
+                   const SettingAssignment& name_from, std::string_view kind) const {
+    const Entry& e = Find(name, name_from.field, name_from.file, name_from.line);
+    return Settings(e.settings, given, fmt::format("{} '{}'", kind, name));
   }
 
   std::unique_ptr<Product> Make(const std::string& name, const PolicyArgs& args,
