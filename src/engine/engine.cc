@@ -28,7 +28,7 @@ void Engine::SchedulePeriodic(Seconds origin, Seconds interval, int32_t kind,
 }
 
 void Engine::Dispatch(const Event& e) {
-  if (e.kind != periodic_kind_ || periodic_kind_ < 0) {
+  if (e.kind != periodic_kind_) {
     handlers_.at(static_cast<size_t>(e.kind))(e.subject);
     return;
   }
