@@ -75,6 +75,8 @@ class Cluster {
   LinkId Downlink(ServerId s) const { return 2 * s + 1; }
   // -1 when the server's disk is not modelled.
   LinkId Disk(ServerId s) const { return disk_link_.empty() ? -1 : disk_link_[s]; }
+  // Whether any server's disk is modelled.
+  bool HasDisks() const { return !disk_link_.empty(); }
   std::string LinkName(LinkId l) const;
 
   // Links crossed by a network transfer from `src` to `dst` (empty when src == dst). Disk

@@ -14,7 +14,6 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, Network& network, Engine& e
       engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
   s_.servers_.resize(cluster_.size());
   for (const Server& sv : cluster_.servers()) {
-    disks_ = disks_ || cluster_.Disk(sv.id) >= 0;
     AddFreeSlots(sv.id, sv.slots);
     if (sv.memory > 0) {
       s_.servers_[sv.id].free_memory = sv.memory;
@@ -52,8 +51,7 @@ std::vector<ServerId> RandomReplicas(int replicas, int servers, Rng& rng) {
 // The coflow of the flows into a non-root stage (SPEC §4): its sizes from the job's spec.
 Coflow StageCoflow(const JobSpec& spec, JobIndex j, int stage, Bytes input_bytes) {
   const StageSpec& st = spec.stages[stage];
-  int parent_tasks = 0;
-  for (int p : st.parents) parent_tasks += static_cast<int>(spec.stages[p].tasks.size());
+  const int parent_tasks = spec.ParentTasks(stage);
   Coflow c;
   c.job = j;
   c.stage = stage;
@@ -117,7 +115,7 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
 // A task's output is what its spec says, else what its child stages' tasks read from it. It
 // costs time only on a modelled disk, so it is worked out only then.
 void TaskLifecycle::SetOutputs(JobIndex j) {
-  if (!disks_) return;
+  if (!cluster_.HasDisks()) return;
   const JobRuntime& job = s_.jobs_[j];
   output_.resize(s_.tasks_.size(), 0);
   for (size_t s = 0; s < job.stages.size(); ++s) {
@@ -139,8 +137,7 @@ void TaskLifecycle::SetOutputs(JobIndex j) {
     for (const TaskSpec& child : st.tasks) {
       for (size_t k = 0; k < parents.size(); ++k) {
         if (s_.tasks_[parents[k]].spec->output >= 0) continue;
-        output_[parents[k]] +=
-            child.from.empty() ? child.input / static_cast<double>(parents.size()) : child.from[k];
+        output_[parents[k]] += child.FromParent(k, static_cast<int>(parents.size()));
       }
     }
   }
@@ -301,7 +298,7 @@ void TaskLifecycle::StartCompute(TaskId t) {
 // The output goes to the local disk when it is modelled: a flow over that disk alone.
 void TaskLifecycle::OnComputeDone(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
-  if (!disks_ || cluster_.Disk(task.server) < 0 || output_[t] <= 0) {
+  if (cluster_.Disk(task.server) < 0 || output_[t] <= 0) {
     Complete(t);
     return;
   }

@@ -61,8 +61,7 @@ class TaskLifecycle {
   SimState& s_;
   int32_t compute_done_kind_;
   std::vector<TaskId> flow_task_;  // the task each flow belongs to
-  bool disks_ = false;             // some server's disk is modelled
-  std::vector<Bytes> output_;      // per task, the bytes it writes (only when disks_)
+  std::vector<Bytes> output_;      // per task, the bytes it writes (only when disks are modelled)
   int unfinished_jobs_ = 0;
   double busy_slot_seconds_ = 0;
 };

@@ -23,15 +23,13 @@ std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
   const TaskRuntime& task = tasks_[t];
   const JobRuntime& job = jobs_[task.job];
   const StageSpec& st = job.spec->stages[task.stage];
-  int parent_tasks = 0;
-  for (int p : st.parents) parent_tasks += job.stages[p].task_count;
+  const int parent_tasks = job.spec->ParentTasks(task.stage);
   std::vector<std::pair<ServerId, Bytes>> by_server;
   int k = 0;
   for (int p : st.parents) {
     const StageRuntime& ps = job.stages[p];
     for (TaskId pt = ps.first_task; pt < ps.first_task + ps.task_count; ++pt, ++k) {
-      const Bytes b =
-          task.spec->from.empty() ? task.spec->input / parent_tasks : task.spec->from[k];
+      const Bytes b = task.spec->FromParent(k, parent_tasks);
       if (b > 0) by_server.emplace_back(tasks_[pt].server, b);
     }
   }

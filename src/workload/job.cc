@@ -25,6 +25,12 @@ Bytes JobSpec::ShuffleBytes() const {
   return b;
 }
 
+int JobSpec::ParentTasks(size_t s) const {
+  int n = 0;
+  for (int p : stages[s].parents) n += static_cast<int>(stages[p].tasks.size());
+  return n;
+}
+
 int JobSpec::TaskCount() const {
   int n = 0;
   for (const auto& st : stages) n += static_cast<int>(st.tasks.size());

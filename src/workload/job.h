@@ -32,6 +32,11 @@ struct TaskSpec {
   Bytes output = -1;
   // Memory the task holds while placed; it starts only on a server where it fits.
   Bytes memory = 0;
+
+  // The bytes it receives from the k-th of its stage's `parent_tasks` parent tasks (SPEC §4).
+  Bytes FromParent(size_t k, int parent_tasks) const {
+    return from.empty() ? input / parent_tasks : from[k];
+  }
 };
 
 struct StageSpec {
@@ -55,6 +60,8 @@ struct JobSpec {
   Bytes InputBytes() const;    // root stages' input
   Bytes ShuffleBytes() const;  // bytes moved between stages
   int TaskCount() const;
+  // The tasks of stage s's parent stages (0 for a root stage).
+  int ParentTasks(size_t s) const;
   double SizeEstimate() const {
     return size_estimate >= 0 ? size_estimate : InputBytes() + ShuffleBytes();
   }
