@@ -6,9 +6,6 @@
 #include "common/tolerance.h"
 
 namespace slotflow {
-namespace {
-constexpr double kRelTol = kRelTolerance;
-}  // namespace
 
 FlowThresholdPolicy::FlowThresholdPolicy(const PolicyArgs& args, Rank rank)
     : rank_(rank), queues_(args.settings.Queues("queues")) {
@@ -29,7 +26,7 @@ FlowClass FlowThresholdPolicy::ClassOf(Bytes quantity) const {
   if (Unlimited()) return static_cast<FlowClass>(std::floor(std::max(0.0, quantity)));
   // Within the tolerance of a threshold counts as past it: sent bytes reach it from below,
   // remaining bytes from above.
-  const double shade = rank_ == Rank::kSent ? 1 - kRelTol : 1 + kRelTol;
+  const double shade = rank_ == Rank::kSent ? 1 - kRelTolerance : 1 + kRelTolerance;
   for (size_t k = 0; k < thresholds_.size(); ++k) {
     if (quantity < thresholds_[k] * shade) return static_cast<FlowClass>(k);
   }
@@ -40,7 +37,7 @@ void FlowThresholdPolicy::Watch(const FlowView& net, ClassSink& out, FlowId f, F
   const Bytes size = net.flow(f).spec.size;
   const auto k = static_cast<size_t>(cls);
   if (rank_ == Rank::kSent && k < thresholds_.size() && size > thresholds_[k]) {
-    out.SetMark(f, thresholds_[k] * (1 - kRelTol));
+    out.SetMark(f, thresholds_[k] * (1 - kRelTolerance));
   } else if (rank_ == Rank::kRemaining && k >= 1 && k <= thresholds_.size()) {
     // At the crossing itself; the solver finds a mark reached within its rounding tolerance.
     out.SetMark(f, size - thresholds_[k - 1]);
