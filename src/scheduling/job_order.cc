@@ -1,29 +1,31 @@
 #include "scheduling/job_order.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-
-#include "common/error.h"
+#include <stdexcept>
+#include <string>
 
 namespace slotflow {
+namespace {
+constexpr JobOrder kJobOrders[] = {JobOrder::kFifo, JobOrder::kSjf, JobOrder::kFair};
+}  // namespace
 
 SettingSpec JobOrderSetting() {
-  return {.name = "order",
-          .kind = SettingKind::kChoice,
-          .default_value = "fifo",
-          .meaning =
-              "job order: fifo (submission), sjf (smallest estimated size first), fair "
-              "(fewest running tasks first)",
-          .choices = {"fifo", "sjf", "fair"}};
+  SettingSpec order{.name = "order",
+                    .kind = SettingKind::kChoice,
+                    .default_value = "fifo",
+                    .meaning =
+                        "job order: fifo (submission), sjf (smallest estimated size "
+                        "first), fair (fewest running tasks first)"};
+  for (JobOrder o : kJobOrders) order.choices.emplace_back(JobOrderName(o));
+  return order;
 }
 
-JobOrder ParseJobOrder(std::string_view name, std::string_view field) {
-  if (name == "fifo") return JobOrder::kFifo;
-  if (name == "sjf") return JobOrder::kSjf;
-  if (name == "fair") return JobOrder::kFair;
-  throw InputError("", 0, std::string(field),
-                   fmt::format("unknown job order '{}' (known: fair, fifo, sjf)", name));
+JobOrder JobOrderOf(const Settings& settings) {
+  const std::string& name = settings.Choice("order");  // one of the setting's choices
+  for (JobOrder order : kJobOrders) {
+    if (JobOrderName(order) == name) return order;
+  }
+  throw std::logic_error("order setting '" + name + "' names no job order");
 }
 
 std::string_view JobOrderName(JobOrder order) {

@@ -15,8 +15,8 @@ enum class JobOrder { kFifo, kSjf, kFair };
 // The `order` setting every task scheduler declares (default fifo).
 SettingSpec JobOrderSetting();
 
-// Throws InputError naming `field` for an unknown name. Names: fifo, sjf, fair.
-JobOrder ParseJobOrder(std::string_view name, std::string_view field);
+// The order named by a scheduler's `order` setting (declared with JobOrderSetting).
+JobOrder JobOrderOf(const Settings& settings);
 std::string_view JobOrderName(JobOrder order);
 
 // Active (arrived, unfinished) jobs in the given order; ties by submission order.

@@ -16,8 +16,7 @@ constexpr uint64_t kSeedSalt = 0x6772656564790000ULL;
 class GreedyScheduler : public TaskScheduler {
  public:
   explicit GreedyScheduler(const PolicyArgs& args)
-      : order_(ParseJobOrder(args.settings.Choice("order"), "order")),
-        rng_(args.seed ^ kSeedSalt) {}
+      : order_(JobOrderOf(args.settings)), rng_(args.seed ^ kSeedSalt) {}
 
   std::optional<Placement> Next(const SimState& state) override {
     const auto& free = state.servers_with_free_slots();

@@ -57,7 +57,7 @@ std::vector<SettingSpec> NatsSettings() {
 class NatsScheduler : public TaskScheduler {
  public:
   explicit NatsScheduler(const PolicyArgs& args)
-      : order_(ParseJobOrder(args.settings.Choice("order"), "order")),
+      : order_(JobOrderOf(args.settings)),
         all_ready_mode_(args.settings.Choice("mode_signal") == "all-ready"),
         monitor_interval_(args.settings.Number("monitor_interval")),
         congestion_threshold_(args.settings.Number("congestion_threshold")),

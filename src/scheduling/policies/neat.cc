@@ -20,7 +20,8 @@
 //    every flow on it has at least the task's size (its input bytes) left, or (ours) if the task
 //    would receive nothing over it, all its input being local there. When no server with a free
 //    slot is preferred, those with the most free slots are the candidates.
-//  - The candidate with the smallest prediction wins; ties (within kRelTolerance, relative): fewer running
+//  - The candidate with the smallest prediction wins; ties (within kRelTolerance, relative): fewer
+//  running
 //    tasks, then lower id.
 // NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
 // active flows (EdgeLoads) plus O(servers + input sources).
@@ -55,7 +56,7 @@ std::vector<SettingSpec> NeatSettings() {
 class NeatScheduler : public TaskScheduler {
  public:
   explicit NeatScheduler(const PolicyArgs& args)
-      : order_(ParseJobOrder(args.settings.Choice("order"), "order")),
+      : order_(JobOrderOf(args.settings)),
         policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")) {}
 
   std::optional<Placement> Next(const SimState& state) override {
