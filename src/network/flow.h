@@ -25,9 +25,11 @@ struct FlowSpec {
   Bytes size = 0;
   JobIndex job = -1;
   CoflowId coflow = -1;
-  int32_t macroflow = -1;         // the receiving task (all flows into one reduce task)
-  Bytes macroflow_bytes = 0;      // that task's total input (its macroflow size, SPEC §4)
-  bool read_source_disk = false;  // a block read also crosses the source's disk when modelled
+  int32_t macroflow = -1;     // the receiving task (all flows into one reduce task)
+  Bytes macroflow_bytes = 0;  // that task's total input (its macroflow size, SPEC §4)
+  // It also crosses the source server's disk when disks are modelled: a block read, or an
+  // output written to the task's own disk (src == dst).
+  bool crosses_source_disk = false;
 };
 
 struct FlowRecord {

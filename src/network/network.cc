@@ -26,7 +26,8 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
   flows_.push_back(FlowRecord{spec, now(), -1});
   std::array<LinkId, 5> links{};
   size_t n = 0;
-  if (spec.read_source_disk && cluster_.Disk(spec.src) >= 0) links[n++] = cluster_.Disk(spec.src);
+  if (spec.crosses_source_disk && cluster_.Disk(spec.src) >= 0)
+    links[n++] = cluster_.Disk(spec.src);
   for (LinkId l : cluster_.Path(spec.src, spec.dst)) links[n++] = l;
   const PathId path = solver_.InternPath(std::span<const LinkId>(links.data(), n));
   solver_.Add(f, path, spec.size, 0);

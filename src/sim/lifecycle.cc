@@ -222,7 +222,7 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosse
   fs.coflow = coflow;
   fs.macroflow = t;
   fs.macroflow_bytes = task.spec->input;
-  fs.read_source_disk = crosses_disk;
+  fs.crosses_source_disk = crosses_disk;
   const FlowId f = network_.StartFlow(fs);
   if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
   flow_task_[f] = t;
