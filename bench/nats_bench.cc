@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "common/random.h"
@@ -129,7 +128,7 @@ void Run(benchmark::State& bs, bool l0_reducing) {
   const std::unique_ptr<Bench> b = MakeBench(static_cast<int>(bs.range(0)), l0_reducing);
   auto nats = TaskSchedulerRegistry::Get().Make("nats", {{"order", "sjf"}}, 1);
   nats->OnTick(b->state);
-  std::optional<Placement> p;
+  Decision p;
   for (auto _ : bs) {
     p = nats->Next(b->state);
     benchmark::DoNotOptimize(p);
@@ -140,7 +139,7 @@ void Run(benchmark::State& bs, bool l0_reducing) {
   bs.counters["ready"] = b->state.ready_tasks();
   bs.counters["free_slots"] = b->state.free_slots();
   bs.counters["receiving_servers"] = receiving;
-  bs.counters["placed_reduce"] = p && !b->state.task(p->task).root;
+  bs.counters["placed_reduce"] = p && !b->state.task(p.task).root;
 }
 
 void BM_NatsNextL0Mapping(benchmark::State& bs) { Run(bs, false); }

@@ -9,11 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <tuple>
 
 #include "cli/compare.h"
 #include "cli/run_spec.h"
 #include "cluster/cluster_config.h"
+#include "common/event_log.h"
 #include "common/error.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
@@ -25,7 +27,7 @@ constexpr int kExitInputError = 2;
 constexpr int kExitInternalError = 3;
 
 struct RawFlags {
-  std::string config, mode, order, queues, nic, disk, slot_rate, topology, out;
+  std::string config, mode, order, queues, nic, disk, slot_rate, topology, out, log;
   std::optional<int> servers, slots, replicas, servers_per_rack;
   std::optional<double> cpu_speed, oversubscription;
   std::string seed;
@@ -87,7 +89,8 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "SJF size estimates multiplied by a random factor in [1-e, 1+e] (default 0)");
   cmd.add_option("--seed", f.seed,
                  "random seed: block replicas, synthetic jobs, random choices (default 1)");
-  cmd.add_option("--out", f.out, "directory for summary.json and jobs.csv")->check(kNonEmpty);
+  cmd.add_option("--out", f.out, "directory for summary.json, jobs.csv and tasks.csv")
+      ->check(kNonEmpty);
   cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
   cmd.add_flag("--check", f.check,
                "verify after every event that no link, slot or memory is over-committed, no flow "
@@ -144,6 +147,7 @@ RunSpec BuildSpec(const RawFlags& f) {
   if (!f.topology.empty()) spec.overrides.topology = ParseTopology(f.topology, "--topology");
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   spec.simulation.check = f.check;
+  spec.simulation.collect_tasks = !f.out.empty();
   for (const auto& [key, flag, text] :
        {std::tuple{"traffic_scale", "--traffic-scale", &f.traffic_scale},
         std::tuple{"map_input_ratio", "--map-input-ratio", &f.map_input_ratio},
@@ -167,6 +171,8 @@ void WriteOutputs(const std::string& dir, const RunResult& r) {
   WriteSummaryJson(r.summary, summary);
   std::ofstream jobs = open("jobs.csv");
   WriteJobsCsv(r.jobs, jobs);
+  std::ofstream tasks = open("tasks.csv");
+  WriteTasksCsv(r.tasks, tasks);
 }
 
 // Exit 0 means every job finished: a run that stalled is an input error (a cluster or workload
@@ -190,7 +196,19 @@ int RunCommand(const RawFlags& f) {
   RunSpec spec = BuildSpec(f);
   spec.simulation.progress = isatty(STDERR_FILENO) != 0;
   const PreparedRun run = Prepare(spec);
+  std::ofstream log_file;
+  std::optional<EventLog> log;
+  if (!f.log.empty()) {
+    log_file.open(f.log);
+    if (!log_file) throw InputError(f.log, 0, "--log", "cannot write the file");
+    spec.simulation.log = &log.emplace(log_file);
+  }
   const RunResult result = Execute(spec, run);
+  if (log) {
+    log->Flush();
+    log_file.flush();
+    if (!log_file) throw InputError(f.log, 0, "--log", "could not write the whole log");
+  }
   if (!f.out.empty()) WriteOutputs(f.out, result);
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
   return CheckFinished(result, "");
@@ -379,6 +397,9 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run", "simulate a workload (embedded synthetic default, --trace or --jobs)");
   AddRunFlags(*run, flags);
+  run->add_option("--log", flags.log,
+                  "write the decision log to FILE (JSON Lines; see docs/decision-log.md)")
+      ->check(kNonEmpty);
   CLI::App* compare = app.add_subcommand(
       "compare",
       "run one workload under several policies: --scheduler and --network take comma-separated "

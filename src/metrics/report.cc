@@ -128,6 +128,17 @@ void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out) {
   }
 }
 
+void WriteTasksCsv(const std::vector<TaskResult>& tasks, std::ostream& out) {
+  out << "job,stage,task,server,pinned,locality,ready_s,placed_s,read_done_s,compute_done_s,"
+         "output_written_s,finish_s,input_bytes,remote_bytes\n";
+  for (const TaskResult& t : tasks) {
+    fmt::print(out, "{},{},{},{},{},{},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{},{}\n",
+               CsvField(t.job), CsvField(t.stage), t.index, t.server, t.pinned ? 1 : 0,
+               t.locality, t.ready, t.placed, t.read_done, t.compute_done, t.output_written,
+               t.finish, t.input_bytes, t.remote_bytes);
+  }
+}
+
 void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
   fmt::print(out, "{}scheduler {}  network {}  workload {}\n",
              s.system.empty() ? "" : "system " + s.system + "  ", s.scheduler, s.network,

@@ -22,6 +22,19 @@ struct JobResult {
   int size_group = 0;         // 1..7, by total bytes (see SizeGroup)
 };
 
+// One task's life, for tasks.csv. Times are -1 where the task never got there.
+struct TaskResult {
+  std::string job, stage;
+  int index = 0;  // within its stage
+  int server = -1;
+  bool pinned = false;   // runs where its job file pinned it, outside the slots
+  std::string locality;  // node, rack, off-rack or none (sim/state.h Locality)
+  double ready = -1, placed = -1, read_done = -1, compute_done = -1, output_written = -1,
+         finish = -1;
+  Bytes input_bytes = 0;   // what it reads: its block, or its share of its parents' outputs
+  Bytes remote_bytes = 0;  // the part of that which crossed the network
+};
+
 struct RunSummary {
   std::string system, scheduler, network, workload;
   // Every policy setting in force: "scheduler.order" → "sjf", "network.queues" → "8", ...
@@ -56,6 +69,7 @@ RunSummary Summarize(const std::vector<JobResult>& jobs);
 
 void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_time = true);
 void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out);
+void WriteTasksCsv(const std::vector<TaskResult>& tasks, std::ostream& out);
 void PrintSummaryTable(const RunSummary& s, std::ostream& out);
 
 }  // namespace slotflow

@@ -9,6 +9,7 @@
 
 #include "common/ids.h"
 #include "common/units.h"
+#include "common/why.h"
 #include "network/flow.h"
 
 namespace slotflow {
@@ -58,8 +59,12 @@ class FlowView {
 
 class ClassSink {
  public:
+  static const Why kNoReason;
+
   virtual ~ClassSink() = default;
-  virtual void SetClass(FlowId f, FlowClass cls) = 0;
+  // Sets flow f's class; `why` is what the decision log shows when this changes it.
+  virtual void SetClass(FlowId f, FlowClass cls, const Why& why) = 0;
+  void SetClass(FlowId f, FlowClass cls) { SetClass(f, cls, kNoReason); }
   virtual void SetExplicitRate(FlowId f, BytesPerSecond rate) = 0;  // < 0 clears
   // A mark: tell me when flow f has sent `sent` bytes (see TakeMarked). One per flow; a new mark
   // replaces the old; a flow's mark goes when it completes.

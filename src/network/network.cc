@@ -41,12 +41,29 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
 
 Bytes Network::Remaining(FlowId f) const { return solver_.Active(f) ? solver_.Remaining(f) : 0; }
 
-void Network::SetClass(FlowId f, FlowClass cls) { solver_.SetClass(f, cls); }
+const Why ClassSink::kNoReason;
+
+void Network::SetClass(FlowId f, FlowClass cls, const Why& why) {
+  // A new flow's first class is logged with its start, not as a change.
+  if (log_ != nullptr && f < first_unannounced_ && solver_.Class(f) != cls) {
+    log_->Line(now(), "class")
+        .Int("flow", f)
+        .Int("task", flows_[f].spec.macroflow)
+        .Int("from", solver_.Class(f))
+        .Int("to", cls)
+        .Reasons(why);
+  }
+  solver_.SetClass(f, cls);
+}
 void Network::SetExplicitRate(FlowId f, BytesPerSecond rate) { solver_.SetExplicitRate(f, rate); }
 
 void Network::SetSlotMode(SlotMode mode) {
   if (mode == slot_mode_) return;
   slot_mode_ = mode;
+  if (log_ != nullptr) {
+    log_->Line(now(), "mode").Text("mode", mode == SlotMode::kInsufficient ? "insufficient"
+                                                                            : "sufficient");
+  }
   policy_->OnSlotMode(*this, *this, mode);
   policy_pass_needed_ = true;
 }
@@ -72,6 +89,12 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     active_pos_[f] = -1;
     --in_flows_[flows_[f].spec.dst];
     --out_flows_[flows_[f].spec.src];
+    if (log_ != nullptr) {
+      log_->Line(fluid_at_, "flow_end")
+          .Int("flow", f)
+          .Int("task", flows_[f].spec.macroflow)
+          .Num("duration_s", fluid_at_ - flows_[f].start);
+    }
   }
   if (!finished_scratch_.empty()) {
     policy_->OnFlowsFinished(*this, *this, finished_scratch_);
@@ -92,6 +115,24 @@ void Network::Resolve() {
   policy_pass_needed_ = false;
   solver_.Solve();
   reclassify_at_ = policy_->NextReclassifyTime(*this);
+  if (log_ != nullptr) AnnounceNewFlows();
+}
+
+void Network::AnnounceNewFlows() {
+  for (; first_unannounced_ < static_cast<FlowId>(flows_.size()); ++first_unannounced_) {
+    const FlowId f = first_unannounced_;
+    const FlowSpec& fs = flows_[f].spec;
+    log_->Line(now(), "flow_start")
+        .Int("flow", f)
+        .Int("task", fs.macroflow)
+        .Int("job", fs.job)
+        .Int("coflow", fs.coflow)
+        .Int("src", fs.src)
+        .Int("dst", fs.dst)
+        .Num("bytes", fs.size)
+        .Int("class", solver_.Class(f))
+        .Num("rate", solver_.Rate(f));
+  }
 }
 
 }  // namespace slotflow

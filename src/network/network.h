@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "common/event_log.h"
 #include "engine/engine.h"
 #include "network/flow.h"
 #include "network/flow_view.h"
@@ -34,6 +35,9 @@ class Network final : public FlowView, public ClassSink {
   // Lets the policy classify new flows / re-rank, then recomputes rates if anything changed.
   void Resolve();
   void SetSlotMode(SlotMode mode);
+  // Logs flow starts (with their first class and rate) and ends, class changes with the
+  // policy's reason, and slot-mode switches to `log` (none if null).
+  void SetLog(EventLog* log) { log_ = log; }
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }
@@ -54,7 +58,8 @@ class Network final : public FlowView, public ClassSink {
   Seconds NextMarkIn() const override { return solver_.NextMarkIn(); }
 
   // --- ClassSink ---
-  void SetClass(FlowId f, FlowClass cls) override;
+  using ClassSink::SetClass;
+  void SetClass(FlowId f, FlowClass cls, const Why& why) override;
   void SetExplicitRate(FlowId f, BytesPerSecond rate) override;
   void SetMark(FlowId f, Bytes sent) override { solver_.SetMark(f, sent); }
   void ClearMark(FlowId f) override { solver_.ClearMark(f); }
@@ -80,6 +85,9 @@ class Network final : public FlowView, public ClassSink {
   Seconds reclassify_at_ = kForever;
   bool policy_pass_needed_ = false;
   SlotMode slot_mode_ = SlotMode::kSufficient;
+  EventLog* log_ = nullptr;
+  FlowId first_unannounced_ = 0;  // flows from here on have not been logged as started
+  void AnnounceNewFlows();
 };
 
 }  // namespace slotflow

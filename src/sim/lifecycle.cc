@@ -146,6 +146,10 @@ void TaskLifecycle::SetOutputs(JobIndex j) {
 void TaskLifecycle::Arrive(JobIndex j) {
   JobRuntime& job = s_.jobs_[j];
   job.arrived = true;
+  if (log != nullptr) {
+    log->Line(s_.now(), "arrive").Int("job", j).Text("name", job.spec->name).Int(
+        "tasks", job.unfinished_tasks);
+  }
   s_.active_jobs_.push_back(j);
   for (const StageRuntime& sr : job.stages) {
     if (sr.unfinished_parents != 0) continue;
@@ -158,8 +162,12 @@ void TaskLifecycle::MakeReady(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   task.state = TaskState::kReady;
   task.ready_at = s_.now();
+  if (log != nullptr) {
+    log->Line(s_.now(), "ready").Int("task", t).Int("job", task.job).Int("stage", task.stage).Int(
+        "index", task.index);
+  }
   if (task.spec->pinned != kNoServer) {  // runs where it is pinned, without a slot
-    Place(t, task.spec->pinned);
+    Place(t, task.spec->pinned, Why().Add("rule", "pinned"));
     return;
   }
   auto& ready = s_.jobs_[task.job].ready;
@@ -168,9 +176,24 @@ void TaskLifecycle::MakeReady(TaskId t) {
   schedule_needed = true;
 }
 
-void TaskLifecycle::Place(TaskId t, ServerId s) {
+void TaskLifecycle::Place(TaskId t, ServerId s, const Why& why) {
   Occupy(t, s);
+  if (log != nullptr) LogPlace(t, why);
   StartRead(t);
+}
+
+// Logged before the read starts, so the placement comes before the flows it starts.
+void TaskLifecycle::LogPlace(TaskId t, const Why& why) {
+  const TaskRuntime& task = s_.tasks_[t];
+  const ServerRuntime& sv = s_.servers_[task.server];
+  log->Line(s_.now(), "place")
+      .Int("task", t)
+      .Int("job", task.job)
+      .Int("stage", task.stage)
+      .Int("index", task.index)
+      .Int("server", task.server)
+      .Int("free_slots_left", sv.free_slots)
+      .Reasons(why);
 }
 
 void TaskLifecycle::Occupy(TaskId t, ServerId s) {
@@ -244,6 +267,7 @@ void TaskLifecycle::StartRead(TaskId t) {
       task.local_read = reps.empty() || std::find(reps.begin(), reps.end(), dst) != reps.end();
       if (task.local_read) {
         ++job.local_reads;
+        task.locality = Locality::kNode;
         if (cluster_.Disk(dst) >= 0) StartFlow(t, dst, task.spec->input, true, -1);
       } else {
         ++job.remote_reads;
@@ -251,6 +275,8 @@ void TaskLifecycle::StartRead(TaskId t) {
         for (ServerId r : reps) {
           if (network_.OutgoingFlows(r) < network_.OutgoingFlows(src)) src = r;
         }
+        task.locality = cluster_.server(src).rack == cluster_.server(dst).rack ? Locality::kRack
+                                                                               : Locality::kOffRack;
         StartFlow(t, src, task.spec->input, true, -1);
       }
     }
@@ -298,6 +324,7 @@ void TaskLifecycle::StartCompute(TaskId t) {
 // The output goes to the local disk when it is modelled: a flow over that disk alone.
 void TaskLifecycle::OnComputeDone(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
+  task.computed_at = s_.now();
   if (cluster_.Disk(task.server) < 0 || output_[t] <= 0) {
     Complete(t);
     return;
@@ -311,6 +338,10 @@ void TaskLifecycle::Complete(TaskId t) {
   task.state = TaskState::kDone;
   task.finish_at = s_.now();
   JobRuntime& job = s_.jobs_[task.job];
+  if (log != nullptr) {
+    log->Line(s_.now(), "task_done").Int("task", t).Int("job", task.job).Int("server",
+                                                                             task.server);
+  }
   if (task.HoldsSlot()) {
     if (cluster_.server(task.server).memory > 0) {
       s_.servers_[task.server].free_memory += task.spec->memory;
@@ -336,6 +367,10 @@ void TaskLifecycle::Complete(TaskId t) {
   if (--job.unfinished_tasks == 0) {
     job.finished = true;
     job.finish = s_.now();
+    if (log != nullptr) {
+      log->Line(s_.now(), "job_done").Int("job", task.job).Num("jct_s",
+                                                               job.finish - job.spec->submit);
+    }
     auto& active = s_.active_jobs_;
     active.erase(std::find(active.begin(), active.end(), job.index));
     --unfinished_jobs_;

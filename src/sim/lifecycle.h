@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "common/event_log.h"
 #include "common/random.h"
+#include "common/why.h"
 #include "engine/engine.h"
 #include "network/network.h"
 #include "sim/state.h"
@@ -29,9 +31,10 @@ class TaskLifecycle {
   JobIndex AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor = 1);
   // The job arrives: it is active and the tasks of its root stages are ready.
   void Arrive(JobIndex j);
-  // A ready task takes server s (and a slot there, unless pinned) and starts reading its input.
-  // Throws std::logic_error if the placement is not allowed (a scheduler bug).
-  void Place(TaskId t, ServerId s);
+  // A ready task takes server s (and a slot there, unless pinned) and starts reading its input;
+  // `why` is the scheduler's reason, for the log. Throws std::logic_error if the placement is
+  // not allowed (a scheduler bug).
+  void Place(TaskId t, ServerId s, const Why& why = Why());
   // A flow finished: its task may move on to computing (input read) or be done (output written).
   void OnFlowDone(FlowId f);
   // The task's compute is over: it writes its output, or is done at once.
@@ -39,6 +42,8 @@ class TaskLifecycle {
 
   // Verify at each placement that the task's parent stages are done (sim/invariants.h).
   bool check_inputs = false;
+  // Where arrivals, ready tasks, placements and completions are logged (none if null).
+  EventLog* log = nullptr;
   // Set by every step that may give a scheduler something new to decide; cleared by the caller.
   bool schedule_needed = false;
   int unfinished_jobs() const { return unfinished_jobs_; }
@@ -48,6 +53,7 @@ class TaskLifecycle {
   void AddFreeSlots(ServerId s, int delta);
   void MakeReady(TaskId t);
   void Occupy(TaskId t, ServerId s);
+  void LogPlace(TaskId t, const Why& why);
   void StartRead(TaskId t);
   void StartCompute(TaskId t);
   void Complete(TaskId t);

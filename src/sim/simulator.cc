@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 #include "common/random.h"
 #include "sim/invariants.h"
 
@@ -19,6 +23,8 @@ Simulator::Simulator(const Cluster& cluster, const Workload& workload,
       network_(cluster, std::move(network_policy), engine_.clock()),
       state_(cluster, network_),
       lifecycle_(cluster, network_, engine_, state_) {
+  lifecycle_.log = config_.log;
+  network_.SetLog(config_.log);
   Build(workload);
 }
 
@@ -43,7 +49,10 @@ void Simulator::ScheduleTriggers(Seconds origin) {
   auto more = [this] { return lifecycle_.unfinished_jobs() > 0; };
   if (const Seconds tick = scheduler_->tick_interval(); tick > 0) {
     const int32_t kind = engine_.AddKind([this](int64_t) {
-      scheduler_->OnTick(state_);
+      const Why changed = scheduler_->OnTick(state_);
+      if (config_.log != nullptr && !changed.empty()) {
+        config_.log->Line(engine_.now(), "tick").Reasons(changed);
+      }
       lifecycle_.schedule_needed = true;
     });
     engine_.SchedulePeriodic(origin, tick, kind, more);
@@ -59,13 +68,23 @@ void Simulator::ScheduleTriggers(Seconds origin) {
 }
 
 void Simulator::OfferServer(ServerId s) {
+  int placed = 0;
   while (state_.server(s).free_slots > 0 && state_.ready_tasks() > 0) {
-    const std::optional<TaskId> t = scheduler_->Offer(state_, s);
-    if (!t) {
+    const Decision d = scheduler_->Offer(state_, s);
+    if (!d) {
       ++reservations_;
+      if (config_.log != nullptr) LogReserve(d, s);
       break;
     }
-    lifecycle_.Place(*t, s);
+    if (d.server != kNoServer && d.server != s) {
+      throw std::logic_error(
+          fmt::format("scheduler answered an offer of server {} with server {}", s, d.server));
+    }
+    lifecycle_.Place(d.task, s, d.why);
+    ++placed;
+  }
+  if (config_.log != nullptr && placed > 0) {
+    config_.log->Line(engine_.now(), "heartbeat").Int("server", s).Int("placed", placed);
   }
 }
 
@@ -74,15 +93,35 @@ void Simulator::RunScheduler() {
   lifecycle_.schedule_needed = false;
   if (scheduler_->server_heartbeat() <= 0) {
     while (state_.free_slots() > 0 && state_.ready_tasks() > 0) {
-      const std::optional<Placement> p = scheduler_->Next(state_);
-      if (!p) {
+      const Decision d = scheduler_->Next(state_);
+      if (!d) {
         ++reservations_;  // free slots left empty on purpose while tasks wait
+        if (config_.log != nullptr) LogReserve(d, kNoServer);
         break;
       }
-      lifecycle_.Place(p->task, p->server);
+      lifecycle_.Place(d.task, d.server, d.why);
     }
   }
   if (auto mode = scheduler_->mode(state_)) network_.SetSlotMode(*mode);
+}
+
+// Free slots left empty while tasks are ready: on purpose (the scheduler said nothing). A
+// reservation that only repeats the previous line (nothing else logged since, same counts and
+// reasons, as at every tick of a periodic trigger) is not written again.
+void Simulator::LogReserve(const Decision& d, ServerId server) {
+  EventLog& log = *config_.log;
+  const int free = server != kNoServer ? state_.server(server).free_slots : state_.free_slots();
+  std::string key = fmt::format("{} {} {}", server, free, state_.ready_tasks());
+  for (const Why::Value& v : d.why) {
+    key += v.text != nullptr ? fmt::format(" {}={}", v.name, v.text)
+                             : fmt::format(" {}={}", v.name, v.number);
+  }
+  if (log.lines() == last_reserve_line_ && key == last_reserve_) return;
+  LogLine line = log.Line(engine_.now(), "reserve");
+  if (server != kNoServer) line.Int("server", server);
+  line.Int("free_slots", free).Int("ready_tasks", state_.ready_tasks()).Reasons(d.why);
+  last_reserve_ = std::move(key);
+  last_reserve_line_ = log.lines();
 }
 
 void Simulator::Settle() {
@@ -168,7 +207,36 @@ RunResult Simulator::Collect(double wall_s) {
   s.reservations = reservations_;
   s.events = engine_.steps();
   s.wall_s = wall_s;
+  if (config_.collect_tasks) CollectTasks(r);
   return r;
+}
+
+// Tasks in id order: jobs in workload order, stages in order, tasks in order.
+void Simulator::CollectTasks(RunResult& r) const {
+  r.tasks.reserve(state_.jobs().size());
+  for (const JobRuntime& job : state_.jobs()) {
+    for (size_t st = 0; st < job.stages.size(); ++st) {
+      const StageRuntime& sr = job.stages[st];
+      for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
+        const TaskRuntime& task = state_.task(t);
+        TaskResult& tr = r.tasks.emplace_back();
+        tr.job = job.spec->name;
+        tr.stage = job.spec->stages[st].name;
+        tr.index = task.index;
+        tr.server = task.server;
+        tr.pinned = !task.HoldsSlot();
+        tr.locality = LocalityName(task.locality);
+        tr.ready = task.ready_at;
+        tr.placed = task.placed_at;
+        tr.read_done = task.compute_at;
+        tr.compute_done = task.computed_at;
+        tr.output_written = task.finish_at;
+        tr.finish = task.finish_at;
+        tr.input_bytes = task.spec->input;
+        tr.remote_bytes = task.network_bytes;
+      }
+    }
+  }
 }
 
 }  // namespace slotflow

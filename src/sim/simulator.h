@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -26,10 +27,15 @@ struct SimulationConfig {
   bool progress = false;
   // Verify the invariants of sim/invariants.h after every step (slower; a failure is a bug).
   bool check = false;
+  // The decision log (docs/decision-log.md), or none; must outlive the run.
+  EventLog* log = nullptr;
+  // Fill RunResult::tasks (one record per task, for tasks.csv).
+  bool collect_tasks = false;
 };
 
 struct RunResult {
   std::vector<JobResult> jobs;
+  std::vector<TaskResult> tasks;  // only with SimulationConfig::collect_tasks
   RunSummary summary;
 };
 
@@ -52,6 +58,8 @@ class Simulator {
   void Settle();
   void ShowProgress();
   RunResult Collect(double wall_s);
+  void CollectTasks(RunResult& r) const;
+  void LogReserve(const Decision& d, ServerId server);
 
   const Cluster& cluster_;
   SimulationConfig config_;
@@ -63,6 +71,8 @@ class Simulator {
   std::vector<FlowId> completed_;  // the flows that ended at the current step
   bool time_limit_hit_ = false;
   int64_t reservations_ = 0;
+  std::string last_reserve_;  // what the last "reserve" line said, and its line number
+  int64_t last_reserve_line_ = -1;
 };
 
 }  // namespace slotflow

@@ -7,6 +7,20 @@
 
 namespace slotflow {
 
+const char* LocalityName(Locality l) {
+  switch (l) {
+    case Locality::kNode:
+      return "node";
+    case Locality::kRack:
+      return "rack";
+    case Locality::kOffRack:
+      return "off-rack";
+    case Locality::kNone:
+      break;
+  }
+  return "none";
+}
+
 SimState::Utilisation SimState::ServerUtilisation(ServerId s) const {
   const Server& sv = cluster_.server(s);
   Utilisation u;

@@ -17,6 +17,12 @@ namespace slotflow {
 // once and never moved.
 enum class TaskState : uint8_t { kWaiting, kReady, kReading, kComputing, kWriting, kDone };
 
+// Where a task that reads an input block read it from, relative to where it ran: its own server
+// (node), another server of its rack (rack), another rack (off-rack); none for a task that reads
+// no block (a reduce task, or no input).
+enum class Locality : uint8_t { kNone, kNode, kRack, kOffRack };
+const char* LocalityName(Locality l);
+
 // (Fields are ordered so that the record packs tightly: there is one per task.)
 struct TaskRuntime {
   JobIndex job = -1;
@@ -27,10 +33,13 @@ struct TaskRuntime {
   TaskState state = TaskState::kWaiting;
   bool root = false;        // in a stage without parents: reads an input block
   bool local_read = false;  // root task placed on a replica holder
+  Locality locality = Locality::kNone;
   const TaskSpec* spec = nullptr;
   std::vector<ServerId> replicas;  // root tasks with input: servers holding its block
   Bytes network_bytes = 0;         // bytes it receives over the network
-  Seconds ready_at = -1, placed_at = -1, compute_at = -1, finish_at = -1;
+  // When it became ready, was placed, started computing (its input read), finished computing
+  // and was done (its output written); -1 until then.
+  Seconds ready_at = -1, placed_at = -1, compute_at = -1, computed_at = -1, finish_at = -1;
 
   bool HoldsSlot() const { return spec->pinned == kNoServer; }
 };

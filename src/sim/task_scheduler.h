@@ -2,7 +2,7 @@
 // SimState view and returns decisions; it never changes the state, starts flows or moves time.
 // Two ways to be asked:
 //  - Next(): after every step in which something changed (a job arrived, a task ended, tasks
-//    became ready), the simulator asks for one placement at a time and applies it, until the
+//    became ready), the simulator asks for one decision at a time and applies it, until the
 //    answer is "nothing"; slots still free are then deliberately left empty (reserved).
 //  - Offer(): with server_heartbeat() > 0 a server's free slots are offered only at that
 //    server's heartbeat, one call per free slot, as Hadoop's JobTracker assigns tasks in its
@@ -16,34 +16,41 @@
 #include <string>
 
 #include "common/registry.h"
+#include "common/why.h"
 #include "network/flow.h"
 #include "sim/state.h"
 
 namespace slotflow {
 
-struct Placement {
-  TaskId task;
-  ServerId server;
+// A scheduler's answer: run `task` on `server`, or nothing for now (task < 0: the free slots
+// stay empty until the next trigger). `why` is what the decision log shows of its reasons
+// (common/why.h): a few named values, free to fill when no log is written.
+struct Decision {
+  TaskId task = -1;
+  ServerId server = kNoServer;
+  Why why = {};
+
+  explicit operator bool() const { return task >= 0; }
 };
 
 class TaskScheduler {
  public:
   virtual ~TaskScheduler() = default;
 
-  // The next placement given the current state, or nullopt to stop for now.
-  virtual std::optional<Placement> Next(const SimState& state) = 0;
+  // The next placement given the current state, or nothing (with its reasons) to stop for now.
+  virtual Decision Next(const SimState& state) = 0;
 
   // Per-server heartbeats: the interval (0 = none) and the choice for one free slot of server
-  // s, or nullopt to leave it empty until the next heartbeat. Server s beats at
-  // origin + (s / servers + k) · interval, k = 0, 1, ... (staggered, ours).
+  // s (a Decision whose server is s, or left kNoServer), or nothing to leave it empty until
+  // the next heartbeat. Server s beats at origin + (s / servers + k) · interval, k = 0, 1, ...
+  // (staggered, ours).
   virtual Seconds server_heartbeat() const { return 0; }
-  virtual std::optional<TaskId> Offer(const SimState& /*state*/, ServerId /*s*/) {
-    return std::nullopt;
-  }
+  virtual Decision Offer(const SimState& /*state*/, ServerId /*s*/) { return {}; }
 
-  // A cluster-wide tick: the interval (0 = none) and what to do at it.
+  // A cluster-wide tick: the interval (0 = none) and what to do at it; returns what changed,
+  // for the decision log (empty: nothing did).
   virtual Seconds tick_interval() const { return 0; }
-  virtual void OnTick(const SimState& /*state*/) {}
+  virtual Why OnTick(const SimState& /*state*/) { return {}; }
   // The mode signal for compute-aware network policies (Duopoly §3); nullopt = no opinion.
   virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
 };

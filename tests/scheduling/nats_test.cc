@@ -21,7 +21,7 @@
 namespace slotflow::testing {
 namespace {
 
-using Decision = std::optional<std::pair<TaskId, ServerId>>;
+using Choice = std::optional<std::pair<TaskId, ServerId>>;
 
 // Jobs that only hold slots or fetch (all their tasks placed) sort after every job under test,
 // though having no ready task they never compete anyway.
@@ -32,13 +32,13 @@ std::unique_ptr<TaskScheduler> MakeNats(const std::string& mode_signal = "l0", u
                                            seed);
 }
 
-Decision Decide(TaskScheduler& nats, const SimState& state) {
-  const std::optional<Placement> p = nats.Next(state);
-  if (!p) return std::nullopt;
-  return std::make_pair(p->task, p->server);
+Choice Decide(TaskScheduler& nats, const SimState& state) {
+  const Decision d = nats.Next(state);
+  if (!d) return std::nullopt;
+  return std::make_pair(d.task, d.server);
 }
 
-Decision At(TaskId t, ServerId s) { return std::make_pair(t, s); }
+Choice At(TaskId t, ServerId s) { return std::make_pair(t, s); }
 
 // A cluster, a fair network and a SimState built through the task life cycle's own steps (as a
 // run takes them; time does not advance), with helpers that put jobs at the stage a test needs.
@@ -170,7 +170,7 @@ TEST(NatsMap, FullTieIsBrokenAtRandom) {
   std::set<ServerId> servers;
   for (uint64_t seed = 1; seed <= 32; ++seed) {
     auto nats = MakeNats("l0", seed);
-    const Decision d = Decide(*nats, bed.state());
+    const Choice d = Decide(*nats, bed.state());
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->first, bed.TaskOf(j, 0, 0));
     servers.insert(d->second);
@@ -186,7 +186,7 @@ TEST(NatsMap, NoFreeLocalReplicaPicksServerWithFewestRunningTasks) {
   std::set<TaskId> tasks;
   for (uint64_t seed = 1; seed <= 32; ++seed) {
     auto nats = MakeNats("l0", seed);
-    const Decision d = Decide(*nats, bed.state());
+    const Choice d = Decide(*nats, bed.state());
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->second, 2);
     tasks.insert(d->first);
@@ -253,7 +253,7 @@ TEST(NatsReduce, SlotSufficientComparesCoflows) {
 
 // Slot-insufficient; server 0 receives a macroflow of `server0_unit` bytes, server 1 one of 3;
 // L0's smallest reduce task is 5 bytes; another job has a map task local to both servers.
-Decision InsufficientWithReceivers(Bytes server0_unit) {
+Choice InsufficientWithReceivers(Bytes server0_unit) {
   Bed bed(3, 2);
   bed.Receiving(2, {{0, server0_unit}});
   bed.Receiving(2, {{1, 3}});
@@ -262,7 +262,7 @@ Decision InsufficientWithReceivers(Bytes server0_unit) {
   bed.Occupy(2, 2);
   auto nats = MakeNats();
   EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
-  const Decision d = Decide(*nats, bed.state());
+  const Choice d = Decide(*nats, bed.state());
   if (d) {
     EXPECT_EQ(*d, At(bed.TaskOf(l0, 1, 0), 0));
   }
@@ -298,7 +298,7 @@ TEST(NatsReduce, InsufficientPicksSmallestReadyReduceSufficientTheLargest) {
   // Four free slots for four ready tasks: Alg. 4, largest (9) first, on an idle server.
   ASSERT_EQ(bed.state().free_slots(), 4);
   EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
-  Decision d = Decide(*nats, bed.state());
+  Choice d = Decide(*nats, bed.state());
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->first, bed.TaskOf(j, 1, 2));
   EXPECT_TRUE(d->second == 0 || d->second == 1) << d->second;
@@ -335,7 +335,7 @@ TEST(NatsMode, L0IsTheSmallestJobWithReadyTasks) {
   const JobIndex l0 = bed.MapJob({{}, {}, {}}, 1);  // three ready tasks, two free slots
   auto nats = MakeNats();
   EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
-  const Decision d = Decide(*nats, bed.state());
+  const Choice d = Decide(*nats, bed.state());
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(bed.state().task(d->first).job, l0);
 }

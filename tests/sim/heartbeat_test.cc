@@ -3,7 +3,9 @@
 // at origin + (s / servers + k) · interval.
 #include <gtest/gtest.h>
 
-#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "scenario.h"
 #include "sim/task_scheduler.h"
@@ -15,16 +17,16 @@ namespace {
 class FirstOffer : public TaskScheduler {
  public:
   explicit FirstOffer(const PolicyArgs& args) : beat_(args.settings.Number("heartbeat")) {}
-  std::optional<Placement> Next(const SimState&) override {
+  Decision Next(const SimState&) override {
     ADD_FAILURE() << "Next() called on a heartbeat scheduler";
-    return std::nullopt;
+    return {};
   }
   Seconds server_heartbeat() const override { return beat_; }
-  std::optional<TaskId> Offer(const SimState& state, ServerId) override {
+  Decision Offer(const SimState& state, ServerId) override {
     for (JobIndex j : state.active_jobs()) {
-      if (!state.job(j).ready.empty()) return state.job(j).ready.front();
+      if (!state.job(j).ready.empty()) return {state.job(j).ready.front()};
     }
-    return std::nullopt;
+    return {};
   }
 
  private:
@@ -54,6 +56,30 @@ TEST(ServerHeartbeat, AFreeSlotWaitsForItsServersHeartbeat) {
   EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1.9);
   s.scheduler = "greedy";
   EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1.5);
+}
+
+// The decision log shows the heartbeats that placed something, and nothing of the others.
+TEST(ServerHeartbeat, TheLogShowsHeartbeatsThatPlacedATask) {
+  Scenario s;
+  s.cluster = UnitCluster(2, 1);
+  s.workload.source = "heartbeat";
+  s.workload.jobs = {
+      Job("A", 0.3, {StageSpec{"map", {}, {Task(0, 0.6), Task(0, 0.6), Task(0, 0.6)}}})};
+  s.scheduler = "test-first-offer";
+  std::ostringstream text;
+  EventLog log(text);
+  s.simulation.log = &log;
+  s.Run();
+  log.Flush();
+  std::vector<std::string> beats;
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"heartbeat\"") != std::string::npos) beats.push_back(line);
+  }
+  EXPECT_EQ(beats, (std::vector<std::string>{
+                       R"({"t":0.3,"event":"heartbeat","server":0,"placed":1})",
+                       R"({"t":0.8,"event":"heartbeat","server":1,"placed":1})",
+                       R"({"t":1.3,"event":"heartbeat","server":0,"placed":1})"}));
 }
 
 TEST(ServerHeartbeat, TheIntervalIsASetting) {

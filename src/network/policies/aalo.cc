@@ -75,8 +75,10 @@ class AaloPolicy : public NetworkPolicy {
       const CoflowTracker::Key k = KeyOfWatchId(id);
       int& queue = queue_of_.at(k);
       // At least one queue down: the watch says the threshold is reached (within rounding).
-      queue = std::max(queue + 1, Queue(tracker_.Sent(net, k)));
-      for (FlowId f : tracker_.at(k).active) out.SetClass(f, ClassOf(net, k, queue));
+      const Bytes sent = tracker_.Sent(net, k);
+      queue = std::max(queue + 1, Queue(sent));
+      const Why why = Why().Add("rule", "demotion").Add("queue", queue).Add("sent_bytes", sent);
+      for (FlowId f : tracker_.at(k).active) out.SetClass(f, ClassOf(net, k, queue), why);
       Watch(net, k, queue);
     }
   }

@@ -91,9 +91,11 @@ class CansPolicy : public NetworkPolicy {
   void OnSlotMode(const FlowView& net, ClassSink& out, SlotMode mode) override {
     if (which_ != Which::kByMode) return;
     const bool by_coflow = UseCoflow(mode);
+    const Why why =
+        Why().Add("rule", "mode-switch").Add("priority", by_coflow ? "coflow" : "macroflow");
     for (FlowId f : net.active_flows()) {
       if (static_cast<size_t>(f) >= classes_.size()) continue;  // not yet seen: classed on start
-      out.SetClass(f, by_coflow ? classes_[f].coflow : classes_[f].macroflow);
+      out.SetClass(f, by_coflow ? classes_[f].coflow : classes_[f].macroflow, why);
     }
   }
 

@@ -18,9 +18,9 @@ class GreedyScheduler : public TaskScheduler {
   explicit GreedyScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)), rng_(args.seed ^ kSeedSalt) {}
 
-  std::optional<Placement> Next(const SimState& state) override {
+  Decision Next(const SimState& state) override {
     const auto& free = state.servers_with_free_slots();
-    if (free.empty()) return std::nullopt;
+    if (free.empty()) return {};
     OrderJobs(state, order_, jobs_);
     for (JobIndex j : jobs_) {
       const auto& ready = state.job(j).ready;
@@ -29,18 +29,18 @@ class GreedyScheduler : public TaskScheduler {
       // server (the next one along that it fits, where memory is modelled).
       for (TaskId t : ready) {
         for (ServerId r : state.task(t).replicas) {
-          if (state.CanHost(t, r)) return Placement{t, r};
+          if (state.CanHost(t, r)) return {t, r, Why().Add("rule", "local")};
         }
       }
       const auto first = static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(free.size())));
       for (TaskId t : ready) {
         for (size_t k = 0; k < free.size(); ++k) {
           const ServerId s = free[(first + k) % free.size()];
-          if (state.CanHost(t, s)) return Placement{t, s};
+          if (state.CanHost(t, s)) return {t, s, Why().Add("rule", "random-free")};
         }
       }
     }
-    return std::nullopt;
+    return {};
   }
 
  private:

@@ -65,7 +65,7 @@ class NatsScheduler : public TaskScheduler {
 
   Seconds tick_interval() const override { return monitor_interval_; }
 
-  void OnTick(const SimState& state) override {
+  Why OnTick(const SimState& state) override {
     const Cluster& cluster = state.cluster();
     const FlowView& flows = state.flows();
     double sum = 0;
@@ -78,39 +78,66 @@ class NatsScheduler : public TaskScheduler {
       sum += load / cluster.LinkCapacity(l);
       ++busy;
     }
+    const bool was = congested_;
     congested_ = busy > 0 && sum / busy >= congestion_threshold_;
+    if (congested_ == was) return {};
+    return Why()
+        .Add("congested", congested_ ? 1.0 : 0.0)
+        .Add("mean_busy_downlink_utilisation", busy > 0 ? sum / busy : 0.0);
   }
 
   std::optional<SlotMode> mode(const SimState& state) const override {
     return Insufficient(state) ? SlotMode::kInsufficient : SlotMode::kSufficient;
   }
 
-  std::optional<Placement> Next(const SimState& state) override {
+  Decision Next(const SimState& state) override {
     OrderJobs(state, order_, jobs_);
     const JobIndex l0 = FirstJobWithReadyTasks(state);
-    if (l0 < 0) return std::nullopt;
+    if (l0 < 0) return {};
     const bool insufficient = Insufficient(state);
     receivers_summarised_ = false;  // computed on first use in this call
     // Alg. 3 / first half of Alg. 4: the highest-priority job only.
-    if (auto p = FromJob(state, l0, /*largest_reduce_first=*/!insufficient, insufficient)) return p;
-    if (insufficient) return std::nullopt;  // Alg. 3: reserve the remaining slots
+    if (Decision d = SelectTaskServerPair(state, l0)) {
+      return Explained(std::move(d), insufficient ? "alg3-map" : "alg4-l0-map", insufficient);
+    }
+    if (Decision d = ReduceFromJob(state, l0, /*largest_first=*/!insufficient, insufficient)) {
+      return Explained(std::move(d), insufficient ? "alg3-reduce" : "alg4-l0-reduce",
+                       insufficient);
+    }
+    // Alg. 3: reserve the remaining slots.
+    if (insufficient) return Explained({}, "alg3-reserve", insufficient);
     // Alg. 4, L0 yielded nothing.
     if (congested_) {
       for (JobIndex j : jobs_) {
-        if (auto p = SelectTaskServerPair(state, j)) return p;
+        if (Decision d = SelectTaskServerPair(state, j)) {
+          return Explained(std::move(d), "alg4-congested-map", insufficient);
+        }
       }
-      return std::nullopt;
+      return Explained({}, "alg4-congested-none", insufficient);
     }
     for (JobIndex j : jobs_) {
-      if (auto p = ReduceFromJob(state, j, /*largest_first=*/true, insufficient)) return p;
+      if (Decision d = ReduceFromJob(state, j, /*largest_first=*/true, insufficient)) {
+        return Explained(std::move(d), "alg4-reduce", insufficient);
+      }
     }
     for (JobIndex j : jobs_) {
-      if (auto p = SelectTaskServerPair(state, j)) return p;
+      if (Decision d = SelectTaskServerPair(state, j)) {
+        return Explained(std::move(d), "alg4-map", insufficient);
+      }
     }
-    return std::nullopt;
+    return Explained({}, "alg4-none", insufficient);
   }
 
  private:
+  // The decision with the mode and the branch of Alg. 3/4 that took it, then its own reasons.
+  Decision Explained(Decision d, const char* branch, bool insufficient) const {
+    Why why;
+    why.Add("mode", insufficient ? "insufficient" : "sufficient").Add("branch", branch);
+    if (!insufficient) why.Add("congested", congested_ ? 1.0 : 0.0);
+    d.why = why.Append(d.why);
+    return d;
+  }
+
   JobIndex FirstJobWithReadyTasks(const SimState& state) const {
     for (JobIndex j : jobs_) {
       if (!state.job(j).ready.empty()) return j;
@@ -130,14 +157,8 @@ class NatsScheduler : public TaskScheduler {
     return false;
   }
 
-  std::optional<Placement> FromJob(const SimState& state, JobIndex j, bool largest_reduce_first,
-                                   bool insufficient) {
-    if (auto p = SelectTaskServerPair(state, j)) return p;
-    return ReduceFromJob(state, j, largest_reduce_first, insufficient);
-  }
-
   // SelectTaskServerPair (SPEC §8): ready root tasks of job j.
-  std::optional<Placement> SelectTaskServerPair(const SimState& state, JobIndex j) {
+  Decision SelectTaskServerPair(const SimState& state, JobIndex j) {
     const auto& ready = state.job(j).ready;
     TaskId best_task = -1;
     ServerId best_server = kNoServer;
@@ -170,28 +191,32 @@ class NatsScheduler : public TaskScheduler {
         ties.push_back(r);
       }
       best_server = ties[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(ties.size())))];
-      return Placement{best_task, best_server};
+      return {best_task, best_server,
+              Why()
+                  .Add("server_rule", "local")
+                  .Add("local_candidates", best_candidates)
+                  .Add("ties", static_cast<double>(ties.size()))};
     }
-    if (!any_root) return std::nullopt;
+    if (!any_root) return {};
     // No local placement: a random ready root task on the server with the fewest running tasks.
     ServerId target = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
       if (target == kNoServer || state.server(s).running < state.server(target).running) target = s;
     }
-    if (target == kNoServer) return std::nullopt;
+    if (target == kNoServer) return {};
     std::vector<TaskId> roots;
     for (TaskId t : ready) {
       if (state.task(t).root && state.CanHost(t, target)) roots.push_back(t);
     }
-    if (roots.empty()) return std::nullopt;
-    return Placement{
-        roots[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(roots.size())))], target};
+    if (roots.empty()) return {};
+    return {roots[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(roots.size())))],
+            target, Why().Add("server_rule", "remote-least-running")};
   }
 
   // The smallest (Alg. 3) or largest (Alg. 4) ready reduce task of job j that
   // SelectServerForTask can place.
-  std::optional<Placement> ReduceFromJob(const SimState& state, JobIndex j, bool largest_first,
-                                         bool insufficient) {
+  Decision ReduceFromJob(const SimState& state, JobIndex j, bool largest_first,
+                         bool insufficient) {
     TaskId pick = -1;
     for (TaskId t : state.job(j).ready) {
       const TaskRuntime& task = state.task(t);
@@ -201,10 +226,11 @@ class NatsScheduler : public TaskScheduler {
         pick = t;
       }
     }
-    if (pick < 0) return std::nullopt;
-    const ServerId s = SelectServerForTask(state, pick, insufficient);
-    if (s == kNoServer) return std::nullopt;
-    return Placement{pick, s};
+    if (pick < 0) return {};
+    Why why;
+    const ServerId s = SelectServerForTask(state, pick, insufficient, why);
+    if (s == kNoServer) return {};
+    return {pick, s, why};
   }
 
   // The size of a task's network unit: its macroflow (slot-insufficient) or its coflow.
@@ -218,7 +244,8 @@ class NatsScheduler : public TaskScheduler {
   // SelectServerForTask (SPEC §8): a free slot on a server where no task is receiving; else on
   // a server whose smallest active unit is larger than this task's, the one with the fewest
   // receiving tasks; else nothing (the slot stays reserved).
-  ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient) const {
+  ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient,
+                               Why& why) const {
     ServerId idle = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
       if (!state.CanHost(t, s)) continue;
@@ -227,13 +254,20 @@ class NatsScheduler : public TaskScheduler {
         idle = s;
       }
     }
-    if (idle != kNoServer) return idle;
+    if (idle != kNoServer) {
+      why.Add("server_rule", "idle");
+      return idle;
+    }
     if (!receivers_summarised_) SummariseReceivers(state, insufficient);
     const Bytes mine = UnitSize(state, t, insufficient);
     ServerId best = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
       if (smallest_unit_[s] <= mine || !state.CanHost(t, s)) continue;
       if (best == kNoServer || state.server(s).receiving < state.server(best).receiving) best = s;
+    }
+    if (best != kNoServer) {
+      why.Add("server_rule", "larger-unit").Add("unit_bytes", mine).Add("smallest_unit_there",
+                                                                          smallest_unit_[best]);
     }
     return best;
   }

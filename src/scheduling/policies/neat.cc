@@ -59,27 +59,27 @@ class NeatScheduler : public TaskScheduler {
       : order_(JobOrderOf(args.settings)),
         policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")) {}
 
-  std::optional<Placement> Next(const SimState& state) override {
-    if (state.servers_with_free_slots().empty()) return std::nullopt;
+  Decision Next(const SimState& state) override {
+    if (state.servers_with_free_slots().empty()) return {};
     OrderJobs(state, order_, jobs_);
     for (JobIndex j : jobs_) {
       const std::vector<TaskId>& ready = state.job(j).ready;
       if (ready.empty()) continue;
-      if (std::optional<Placement> local = LocalRead(state, ready)) return local;
+      if (Decision local = LocalRead(state, ready)) return local;
       TaskId largest = ready.front();
       for (TaskId t : ready) {
         if (state.task(t).spec->input > state.task(largest).spec->input) largest = t;
       }
-      const ServerId s = BestServer(state, largest);
-      if (s != kNoServer) return Placement{largest, s};
+      Why why;
+      const ServerId s = BestServer(state, largest, why);
+      if (s != kNoServer) return {largest, s, why};
     }
-    return std::nullopt;
+    return {};
   }
 
  private:
   // The first ready task (id order) with a replica holder that has a free slot.
-  static std::optional<Placement> LocalRead(const SimState& state,
-                                            const std::vector<TaskId>& ready) {
+  static Decision LocalRead(const SimState& state, const std::vector<TaskId>& ready) {
     for (TaskId t : ready) {
       ServerId best = kNoServer;
       for (ServerId r : state.task(t).replicas) {
@@ -89,12 +89,13 @@ class NeatScheduler : public TaskScheduler {
           best = r;
         }
       }
-      if (best != kNoServer) return Placement{t, best};
+      if (best != kNoServer) return {t, best, Why().Add("rule", "local-read")};
     }
-    return std::nullopt;
+    return {};
   }
 
-  ServerId BestServer(const SimState& state, TaskId t) {
+  // The candidate with the smallest prediction; `why` gets it, the runner-up and their counts.
+  ServerId BestServer(const SimState& state, TaskId t, Why& why) {
     const FlowView& net = state.flows();
     const TaskRuntime& task = state.task(t);
     local_.resize(static_cast<size_t>(state.cluster().size()), 0);
@@ -153,9 +154,11 @@ class NeatScheduler : public TaskScheduler {
     }
     ServerId best = kNoServer;
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
+    int candidates = 0;
     for (ServerId d : free) {
       if (!state.CanHost(t, d)) continue;
       if (any_preferred ? !Preferred(d, total) : state.server(d).free_slots != most_free) continue;
+      ++candidates;
       const Bytes incoming = std::max(0.0, total - local_[d]);
       Seconds time = 0;
       if (incoming > 0) {
@@ -171,6 +174,10 @@ class NeatScheduler : public TaskScheduler {
 
     for (const auto& [src, bytes] : sources_) local_[src] = 0;
     for (ServerId r : task.replicas) local_[r] = 0;
+    why.Add("rule", "predicted")
+        .Add("candidates", candidates)
+        .Add("preferred", any_preferred ? 1.0 : 0.0)
+        .Add("predicted_s", best_time);
     return best;
   }
 
