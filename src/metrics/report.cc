@@ -98,6 +98,11 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
   j["network_bytes"] = s.network_bytes;
   j["flows"] = s.flows;
   j["reservations"] = s.reservations;
+  if (!s.scheduler_stats.empty()) {
+    nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : s.scheduler_stats) stats[key] = Number(value);
+    j["scheduler_stats"] = stats;
+  }
   j["events"] = s.events;
   if (include_wall_time) j["wall_s"] = s.wall_s;
   out << j.dump(2) << "\n";

@@ -53,6 +53,10 @@ struct RunSummary {
   Bytes network_bytes = 0;
   int64_t flows = 0;
   int64_t reservations = 0;  // scheduling rounds that left free slots empty with tasks ready
+  // What the scheduler reports of itself (nats: share of rounds per branch of Alg. 3/4, share
+  // of monitoring ticks with the congestion flag set) and, for schedulers with a slot mode,
+  // the time spent in each mode and the number of switches.
+  std::vector<std::pair<std::string, double>> scheduler_stats;
   int64_t events = 0;
   double wall_s = 0;
 };

@@ -102,7 +102,17 @@ void Simulator::RunScheduler() {
       lifecycle_.Place(d.task, d.server, d.why);
     }
   }
-  if (auto mode = scheduler_->mode(state_)) network_.SetSlotMode(*mode);
+  if (auto mode = scheduler_->mode(state_)) {
+    if (mode_ != mode) {
+      if (mode_) {
+        mode_seconds_[static_cast<int>(*mode_)] += engine_.now() - mode_since_;
+        ++mode_switches_;
+      }
+      mode_ = mode;
+      mode_since_ = engine_.now();
+    }
+    network_.SetSlotMode(*mode);
+  }
 }
 
 // Free slots left empty while tasks are ready: on purpose (the scheduler said nothing). A
@@ -205,6 +215,16 @@ RunResult Simulator::Collect(double wall_s) {
     down += cluster_.LinkCapacity(cluster_.Downlink(sv.id));
   s.downlink_utilisation = makespan > 0 ? net / (down * makespan) : 0;
   s.reservations = reservations_;
+  scheduler_->AddStats(s.scheduler_stats);
+  if (mode_) {
+    double seconds[2] = {mode_seconds_[0], mode_seconds_[1]};
+    seconds[static_cast<int>(*mode_)] += std::max(0.0, makespan - mode_since_);
+    const double total = seconds[0] + seconds[1];
+    s.scheduler_stats.emplace_back("sufficient_s", seconds[0]);
+    s.scheduler_stats.emplace_back("insufficient_s", seconds[1]);
+    s.scheduler_stats.emplace_back("insufficient_share", total > 0 ? seconds[1] / total : 0.0);
+    s.scheduler_stats.emplace_back("mode_switches", static_cast<double>(mode_switches_));
+  }
   s.events = engine_.steps();
   s.wall_s = wall_s;
   if (config_.collect_tasks) CollectTasks(r);

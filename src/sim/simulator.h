@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,11 @@ class Simulator {
   std::vector<FlowId> completed_;  // the flows that ended at the current step
   bool time_limit_hit_ = false;
   int64_t reservations_ = 0;
+  // The scheduler's slot mode, since when, the time spent in each and the switches.
+  std::optional<SlotMode> mode_;
+  Seconds mode_since_ = 0;
+  double mode_seconds_[2] = {0, 0};
+  int64_t mode_switches_ = 0;
   std::string last_reserve_;  // what the last "reserve" line said, and its line number
   int64_t last_reserve_line_ = -1;
 };

@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/registry.h"
 #include "common/why.h"
@@ -51,6 +53,8 @@ class TaskScheduler {
   // for the decision log (empty: nothing did).
   virtual Seconds tick_interval() const { return 0; }
   virtual Why OnTick(const SimState& /*state*/) { return {}; }
+  // Named counters for summary.json's scheduler_stats (shares, counts), in a fixed order.
+  virtual void AddStats(std::vector<std::pair<std::string, double>>& /*out*/) const {}
   // The mode signal for compute-aware network policies (Duopoly §3); nullopt = no opinion.
   virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
 };

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/run_spec.h"
@@ -24,10 +25,12 @@ struct Told {
   std::vector<std::string> log;
 };
 
-Told Tell(const std::string& example, const std::string& system) {
+Told Tell(const std::string& example, const std::string& system,
+          const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
   RunSpec spec;
   spec.jobs_file = std::string(SLOTFLOW_SOURCE_DIR) + "/examples/" + example;
   ApplySystem(spec, system, "--system");
+  for (const auto& [key, value] : overrides) SetPolicySetting(spec, key, value, "", 0, "--set");
   std::ostringstream log_text;
   EventLog log(log_text);
   spec.simulation.log = &log;
@@ -78,12 +81,15 @@ constexpr const char* kHeader =
 
 // Fig. 2 under duopoly: A's maps fill the four slots at 0 (nats takes them one per least busy
 // server; which map lands where is its random pick among equal tasks, seed 1). At 1 R1 and R2
-// (tasks 4, 5) go to the idle servers 0 and 1 (Alg. 4, L0 = A); no server is idle then and no
-// receiver has a larger unit, so two slots stay empty ("reserve", branch alg4-none). The first
-// tick (1.1) finds both downlinks full: congested. B arrives at 2 and is L0 (SJF): its map takes
-// a reserved slot on server 0; A is L0 again with 2 ready reducers and 1 free slot: slot-
-// insufficient, Alg. 3 reserves the last slot. At 3 R1, R2 and B's map end; R3 and R4 run 3 ->
-// 5. Each reducer gets 2 of its 4 units from its own server (free) and 2 over the network.
+// (tasks 4, 5) go to the idle servers, one each (Alg. 2 l. 22: the first at random of two, the
+// second to the one left); no server is idle then and no receiver has a larger unit, so two
+// slots stay empty ("reserve", branch alg4-none). The first tick (1.1) finds both downlinks
+// full: congested. B arrives at 2 and is L0 (SJF): its map takes a reserved slot on server 0
+// (the least busy, lower id on the tie). L0 = B then has nothing ready and the network is
+// congested, so Alg. 4 places only local map tasks: none, the last slot stays empty. The mode
+// stays slot-sufficient throughout: L0's ready tasks always fit. At 3 R1, R2 and B's map end;
+// R3 and R4 run 3 -> 5. Each reducer gets 2 of its 4 units from its own server (free) and 2
+// over the network.
 TEST(DecisionLogFig2, DuopolyReservesTwoSlotsForB) {
   const Told told = Tell("duopoly-fig2.toml", "duopoly");
   EXPECT_EQ(told.tasks_csv, std::string(kHeader) +
@@ -91,27 +97,20 @@ TEST(DecisionLogFig2, DuopolyReservesTwoSlotsForB) {
                                 "A,map,1,1,0,none,0,0,0,1,1,1,0,0\n"
                                 "A,map,2,1,0,none,0,0,0,1,1,1,0,0\n"
                                 "A,map,3,0,0,none,0,0,0,1,1,1,0,0\n"
-                                "A,reduce,0,0,0,none,1,1,3,3,3,3,4,2\n"
-                                "A,reduce,1,1,0,none,1,1,3,3,3,3,4,2\n"
+                                "A,reduce,0,1,0,none,1,1,3,3,3,3,4,2\n"
+                                "A,reduce,1,0,0,none,1,1,3,3,3,3,4,2\n"
                                 "A,reduce,2,0,0,none,1,3,5,5,5,5,4,2\n"
                                 "A,reduce,3,1,0,none,1,3,5,5,5,5,4,2\n"
                                 "B,map,0,0,0,none,2,2,2,3,3,3,0,0\n");
-  const std::string map = R"("mode":"sufficient","branch":"alg4-l0-map","congested":0,)"
-                          R"("server_rule":"remote-least-running")";
-  const std::string idle = R"("branch":"alg4-l0-reduce","congested":0,"server_rule":"idle")";
   ExpectLog(told.log, R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":8}
 {"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
 {"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
 {"t":0,"event":"ready","task":2,"job":0,"stage":0,"index":2}
 {"t":0,"event":"ready","task":3,"job":0,"stage":0,"index":3}
-{"t":0,"event":"place","task":3,"job":0,"stage":0,"index":3,"server":0,"free_slots_left":1,"why":{)" +
-                          map + R"(}}
-{"t":0,"event":"place","task":1,"job":0,"stage":0,"index":1,"server":1,"free_slots_left":1,"why":{)" +
-                          map + R"(}}
-{"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{)" +
-                          map + R"(}}
-{"t":0,"event":"place","task":2,"job":0,"stage":0,"index":2,"server":1,"free_slots_left":0,"why":{)" +
-                          map + R"(}}
+{"t":0,"event":"place","task":3,"job":0,"stage":0,"index":3,"server":0,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-map","congested":0,"server_rule":"remote-least-running"}}
+{"t":0,"event":"place","task":1,"job":0,"stage":0,"index":1,"server":1,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-map","congested":0,"server_rule":"remote-least-running"}}
+{"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-map","congested":0,"server_rule":"remote-least-running"}}
+{"t":0,"event":"place","task":2,"job":0,"stage":0,"index":2,"server":1,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-map","congested":0,"server_rule":"remote-least-running"}}
 {"t":1,"event":"task_done","task":3,"job":0,"server":0}
 {"t":1,"event":"task_done","task":1,"job":0,"server":1}
 {"t":1,"event":"task_done","task":0,"job":0,"server":0}
@@ -120,30 +119,25 @@ TEST(DecisionLogFig2, DuopolyReservesTwoSlotsForB) {
 {"t":1,"event":"ready","task":5,"job":0,"stage":1,"index":1}
 {"t":1,"event":"ready","task":6,"job":0,"stage":1,"index":2}
 {"t":1,"event":"ready","task":7,"job":0,"stage":1,"index":3}
-{"t":1,"event":"place","task":4,"job":0,"stage":1,"index":0,"server":0,"free_slots_left":1,"why":{"mode":"sufficient",)" +
-                          idle + R"(}}
-{"t":1,"event":"place","task":5,"job":0,"stage":1,"index":1,"server":1,"free_slots_left":1,"why":{"mode":"sufficient",)" +
-                          idle + R"(}}
+{"t":1,"event":"place","task":4,"job":0,"stage":1,"index":0,"server":1,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":0,"server_rule":"idle","idle_servers":2}}
+{"t":1,"event":"place","task":5,"job":0,"stage":1,"index":1,"server":0,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":0,"server_rule":"idle","idle_servers":1}}
 {"t":1,"event":"reserve","free_slots":2,"ready_tasks":2,"why":{"mode":"sufficient","branch":"alg4-none","congested":0}}
-{"t":1,"event":"flow_start","flow":0,"task":4,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":0,"rate":1}
-{"t":1,"event":"flow_start","flow":1,"task":5,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":0,"rate":1}
-{"t":1.1,"event":"tick","why":{"congested":1,"mean_busy_downlink_utilisation":1}}
+{"t":1,"event":"flow_start","flow":0,"task":4,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":0,"rate":1}
+{"t":1,"event":"flow_start","flow":1,"task":5,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":0,"rate":1}
+{"t":1.1,"event":"tick","why":{"congested":1,"mean_downlink_utilisation":1}}
 {"t":1.1,"event":"reserve","free_slots":2,"ready_tasks":2,"why":{"mode":"sufficient","branch":"alg4-congested-none","congested":1}}
 {"t":2,"event":"arrive","job":1,"name":"B","tasks":1}
 {"t":2,"event":"ready","task":8,"job":1,"stage":0,"index":0}
 {"t":2,"event":"place","task":8,"job":1,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-map","congested":1,"server_rule":"remote-least-running"}}
-{"t":2,"event":"reserve","free_slots":1,"ready_tasks":2,"why":{"mode":"insufficient","branch":"alg3-reserve"}}
-{"t":2,"event":"mode","mode":"insufficient"}
-{"t":2.1,"event":"reserve","free_slots":1,"ready_tasks":2,"why":{"mode":"insufficient","branch":"alg3-reserve"}}
+{"t":2,"event":"reserve","free_slots":1,"ready_tasks":2,"why":{"mode":"sufficient","branch":"alg4-congested-none","congested":1}}
 {"t":3,"event":"flow_end","flow":0,"task":4,"duration_s":2}
 {"t":3,"event":"flow_end","flow":1,"task":5,"duration_s":2}
 {"t":3,"event":"task_done","task":8,"job":1,"server":0}
 {"t":3,"event":"job_done","job":1,"jct_s":1}
-{"t":3,"event":"task_done","task":4,"job":0,"server":0}
-{"t":3,"event":"task_done","task":5,"job":0,"server":1}
-{"t":3,"event":"place","task":6,"job":0,"stage":1,"index":2,"server":0,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":1,"server_rule":"idle"}}
-{"t":3,"event":"place","task":7,"job":0,"stage":1,"index":3,"server":1,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":1,"server_rule":"idle"}}
-{"t":3,"event":"mode","mode":"sufficient"}
+{"t":3,"event":"task_done","task":4,"job":0,"server":1}
+{"t":3,"event":"task_done","task":5,"job":0,"server":0}
+{"t":3,"event":"place","task":6,"job":0,"stage":1,"index":2,"server":0,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":1,"server_rule":"idle","idle_servers":2}}
+{"t":3,"event":"place","task":7,"job":0,"stage":1,"index":3,"server":1,"free_slots_left":1,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":1,"server_rule":"idle","idle_servers":1}}
 {"t":3,"event":"flow_start","flow":2,"task":6,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":0,"rate":1}
 {"t":3,"event":"flow_start","flow":3,"task":7,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":0,"rate":1}
 {"t":5,"event":"flow_end","flow":2,"task":6,"duration_s":2}
@@ -151,7 +145,7 @@ TEST(DecisionLogFig2, DuopolyReservesTwoSlotsForB) {
 {"t":5,"event":"task_done","task":6,"job":0,"server":0}
 {"t":5,"event":"task_done","task":7,"job":0,"server":1}
 {"t":5,"event":"job_done","job":0,"jct_s":5}
-{"t":5.1,"event":"tick","why":{"congested":0,"mean_busy_downlink_utilisation":0}}
+{"t":5.1000000000000005,"event":"tick","why":{"congested":0,"mean_downlink_utilisation":0}}
 )");
 }
 
@@ -216,10 +210,23 @@ TEST(DecisionLogFig2, GreedyFillsEverySlotAndBWaits) {
 )");
 }
 
-// Fig. 1's shared start: the pinned maps (no slot) run and end at 0; Ra1 and Ra2 take the two
-// receiving slots; Rb is ready with no slot free, so nats reports slot-insufficient.
-std::string Fig1Start() {
-  return R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":4}
+// Fig. 1 is about the network policy, so the receiving slots are filled as soon as a reducer
+// is ready (greedy placement; nats would hold Rb back while the one busy downlink is full, see
+// duopoly_examples_test.cc). The pinned maps (no slot) run and end at 0; Ra1 and Ra2 take the
+// two receiving slots (greedy's random pick: Ra1 on server 3).
+// Macroflow priority (ablation IM): Ra1's macroflow (class 1 << 16) goes before Ra2's
+// (1 << 16 | 1, the same size seen later): Ra1 ends at 1, Rb takes its slot and runs 1 -> 3 at
+// full rate from P2 while Ra2 finishes at 2. A 2, B 3.
+TEST(DecisionLogFig1, MacroflowPriorityFreesASlotAt1) {
+  const Told told = Tell("duopoly-fig1.toml", "duopoly-IM", {{"scheduler.policy", "greedy"}});
+  EXPECT_EQ(told.tasks_csv, std::string(kHeader) +
+                                "A,map,0,0,1,none,0,0,0,0,0,0,0,0\n"
+                                "A,map,1,0,1,none,0,0,0,0,0,0,0,0\n"
+                                "A,reduce,0,3,0,none,0,0,1,1,1,1,1,1\n"
+                                "A,reduce,1,2,0,none,0,0,2,2,2,2,1,1\n"
+                                "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
+                                "B,reduce,0,3,0,none,0,1,3,3,3,3,2,2\n");
+  ExpectLog(told.log, R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":4}
 {"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
 {"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
 {"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
@@ -233,70 +240,62 @@ std::string Fig1Start() {
 {"t":0,"event":"ready","task":3,"job":0,"stage":1,"index":1}
 {"t":0,"event":"task_done","task":4,"job":1,"server":1}
 {"t":0,"event":"ready","task":5,"job":1,"stage":1,"index":0}
-{"t":0,"event":"place","task":2,"job":0,"stage":1,"index":0,"server":2,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":0,"server_rule":"idle"}}
-{"t":0,"event":"place","task":3,"job":0,"stage":1,"index":1,"server":3,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":0,"server_rule":"idle"}}
-{"t":0,"event":"mode","mode":"insufficient"}
-)";
-}
-
-// Fig. 1, macroflow priority (ablation IM): Ra1's macroflow (class 1 << 16) goes before Ra2's
-// (1 << 16 | 1, the same size seen later): Ra1 ends at 1, Rb takes its slot and runs 1 -> 3 at
-// full rate from P2 while Ra2 finishes at 2. A 2, B 3.
-TEST(DecisionLogFig1, MacroflowPriorityFreesASlotAt1) {
-  const Told told = Tell("duopoly-fig1.toml", "duopoly-IM");
-  EXPECT_EQ(told.tasks_csv, std::string(kHeader) +
-                                "A,map,0,0,1,none,0,0,0,0,0,0,0,0\n"
-                                "A,map,1,0,1,none,0,0,0,0,0,0,0,0\n"
-                                "A,reduce,0,2,0,none,0,0,1,1,1,1,1,1\n"
-                                "A,reduce,1,3,0,none,0,0,2,2,2,2,1,1\n"
-                                "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
-                                "B,reduce,0,2,0,none,0,1,3,3,3,3,2,2\n");
-  ExpectLog(told.log, Fig1Start() + R"(
-{"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":65536,"rate":1}
-{"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":65537,"rate":0}
-{"t":0.1,"event":"tick","why":{"congested":1,"mean_busy_downlink_utilisation":1}}
+{"t":0,"event":"place","task":2,"job":0,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":0,"event":"place","task":3,"job":0,"stage":1,"index":1,"server":2,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":65536,"rate":1}
+{"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":65537,"rate":0}
 {"t":1,"event":"flow_end","flow":0,"task":2,"duration_s":1}
-{"t":1,"event":"task_done","task":2,"job":0,"server":2}
-{"t":1,"event":"place","task":5,"job":1,"stage":1,"index":0,"server":2,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":1,"server_rule":"idle"}}
-{"t":1,"event":"mode","mode":"sufficient"}
-{"t":1,"event":"flow_start","flow":2,"task":5,"job":1,"coflow":1,"src":1,"dst":2,"bytes":2,"class":131072,"rate":1}
+{"t":1,"event":"task_done","task":2,"job":0,"server":3}
+{"t":1,"event":"place","task":5,"job":1,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":1,"event":"flow_start","flow":2,"task":5,"job":1,"coflow":1,"src":1,"dst":3,"bytes":2,"class":131072,"rate":1}
 {"t":2,"event":"flow_end","flow":1,"task":3,"duration_s":2}
-{"t":2,"event":"task_done","task":3,"job":0,"server":3}
+{"t":2,"event":"task_done","task":3,"job":0,"server":2}
 {"t":2,"event":"job_done","job":0,"jct_s":2}
 {"t":3,"event":"flow_end","flow":2,"task":5,"duration_s":2}
-{"t":3,"event":"task_done","task":5,"job":1,"server":2}
+{"t":3,"event":"task_done","task":5,"job":1,"server":3}
 {"t":3,"event":"job_done","job":1,"jct_s":3}
-{"t":3.1,"event":"tick","why":{"congested":0,"mean_busy_downlink_utilisation":0}}
 )");
 }
 
-// Fig. 1, coflow priority (ablation IC): Ra1 and Ra2 are one coflow (one class, 2 << 16) and
-// share P1 at 1/2 each, both ending at 2; Rb only then gets a slot and runs 2 -> 4. A 2, B 4.
+// Coflow priority (ablation IC): Ra1 and Ra2 are one coflow (one class, 2 << 16) and share P1
+// at 1/2 each, both ending at 2; Rb only then gets a slot and runs 2 -> 4. A 2, B 4.
 TEST(DecisionLogFig1, CoflowFairSharingKeepsBothSlotsUntil2) {
-  const Told told = Tell("duopoly-fig1.toml", "duopoly-IC");
+  const Told told = Tell("duopoly-fig1.toml", "duopoly-IC", {{"scheduler.policy", "greedy"}});
   EXPECT_EQ(told.tasks_csv, std::string(kHeader) +
                                 "A,map,0,0,1,none,0,0,0,0,0,0,0,0\n"
                                 "A,map,1,0,1,none,0,0,0,0,0,0,0,0\n"
-                                "A,reduce,0,2,0,none,0,0,2,2,2,2,1,1\n"
-                                "A,reduce,1,3,0,none,0,0,2,2,2,2,1,1\n"
+                                "A,reduce,0,3,0,none,0,0,2,2,2,2,1,1\n"
+                                "A,reduce,1,2,0,none,0,0,2,2,2,2,1,1\n"
                                 "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
-                                "B,reduce,0,2,0,none,0,2,4,4,4,4,2,2\n");
-  ExpectLog(told.log, Fig1Start() + R"(
-{"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":131072,"rate":0.5}
-{"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":131072,"rate":0.5}
+                                "B,reduce,0,3,0,none,0,2,4,4,4,4,2,2\n");
+  ExpectLog(told.log, R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":4}
+{"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
+{"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
+{"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
+{"t":0,"event":"place","task":1,"job":0,"stage":0,"index":1,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
+{"t":0,"event":"arrive","job":1,"name":"B","tasks":2}
+{"t":0,"event":"ready","task":4,"job":1,"stage":0,"index":0}
+{"t":0,"event":"place","task":4,"job":1,"stage":0,"index":0,"server":1,"free_slots_left":0,"why":{"rule":"pinned"}}
+{"t":0,"event":"task_done","task":0,"job":0,"server":0}
+{"t":0,"event":"task_done","task":1,"job":0,"server":0}
+{"t":0,"event":"ready","task":2,"job":0,"stage":1,"index":0}
+{"t":0,"event":"ready","task":3,"job":0,"stage":1,"index":1}
+{"t":0,"event":"task_done","task":4,"job":1,"server":1}
+{"t":0,"event":"ready","task":5,"job":1,"stage":1,"index":0}
+{"t":0,"event":"place","task":2,"job":0,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":0,"event":"place","task":3,"job":0,"stage":1,"index":1,"server":2,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":131072,"rate":0.5}
+{"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":131072,"rate":0.5}
 {"t":2,"event":"flow_end","flow":0,"task":2,"duration_s":2}
 {"t":2,"event":"flow_end","flow":1,"task":3,"duration_s":2}
-{"t":2,"event":"task_done","task":2,"job":0,"server":2}
-{"t":2,"event":"task_done","task":3,"job":0,"server":3}
+{"t":2,"event":"task_done","task":2,"job":0,"server":3}
+{"t":2,"event":"task_done","task":3,"job":0,"server":2}
 {"t":2,"event":"job_done","job":0,"jct_s":2}
-{"t":2,"event":"place","task":5,"job":1,"stage":1,"index":0,"server":2,"free_slots_left":0,"why":{"mode":"sufficient","branch":"alg4-l0-reduce","congested":0,"server_rule":"idle"}}
-{"t":2,"event":"mode","mode":"sufficient"}
-{"t":2,"event":"flow_start","flow":2,"task":5,"job":1,"coflow":1,"src":1,"dst":2,"bytes":2,"class":131073,"rate":1}
-{"t":2,"event":"tick","why":{"congested":1,"mean_busy_downlink_utilisation":1}}
+{"t":2,"event":"place","task":5,"job":1,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":2,"event":"flow_start","flow":2,"task":5,"job":1,"coflow":1,"src":1,"dst":3,"bytes":2,"class":131073,"rate":1}
 {"t":4,"event":"flow_end","flow":2,"task":5,"duration_s":2}
-{"t":4,"event":"task_done","task":5,"job":1,"server":2}
+{"t":4,"event":"task_done","task":5,"job":1,"server":3}
 {"t":4,"event":"job_done","job":1,"jct_s":4}
-{"t":4,"event":"tick","why":{"congested":0,"mean_busy_downlink_utilisation":0}}
 )");
 }
 
@@ -308,19 +307,22 @@ std::vector<std::string> Events(const std::vector<std::string>& log, const std::
   return out;
 }
 
-// Fig. 2 under duopoly-I (unlimited classes): when B's map takes a reserved slot at 2 the mode
-// turns slot-insufficient and cans moves R1's and R2's flows from their coflow's class (16
-// units << 16) to their macroflows' (4 units << 16, then the tie index), saying why.
+// Fig. 2 under duopoly-I (unlimited classes) with the earlier mode signal (L0 = the first job
+// with ready tasks): once B's map has its slot, A is that job, with 2 ready reducers for 1 free
+// slot; the tick at 2.1 turns the mode slot-insufficient and cans moves R1's and R2's flows
+// from their coflow's class (16 units << 16) to their macroflows' (4 units << 16, then the tie
+// index), saying why. (Under the paper's signal L0 is B, whose one task fits: no switch.)
 TEST(DecisionLogFig2, TheModeSwitchReclassesTheShuffleWithItsReason) {
-  const Told told = Tell("duopoly-fig2.toml", "duopoly-I");
+  const Told told = Tell("duopoly-fig2.toml", "duopoly-I", {{"scheduler.mode_signal", "first-ready"}});
   EXPECT_EQ(Events(told.log, "class"),
             (std::vector<std::string>{
-                R"({"t":2,"event":"class","flow":0,"task":4,"from":1048576,"to":262144,"why":{"rule":"mode-switch","priority":"macroflow"}})",
-                R"({"t":2,"event":"class","flow":1,"task":5,"from":1048576,"to":262145,"why":{"rule":"mode-switch","priority":"macroflow"}})"}));
+                R"({"t":2.1,"event":"class","flow":0,"task":4,"from":1048576,"to":262144,"why":{"rule":"mode-switch","priority":"macroflow"}})",
+                R"({"t":2.1,"event":"class","flow":1,"task":5,"from":1048576,"to":262145,"why":{"rule":"mode-switch","priority":"macroflow"}})"}));
   // R3 and R4 start in the slot-sufficient mode again: coflow class, no change logged.
   EXPECT_EQ(Events(told.log, "mode"),
-            (std::vector<std::string>{R"({"t":2,"event":"mode","mode":"insufficient"})",
+            (std::vector<std::string>{R"({"t":2.1,"event":"mode","mode":"insufficient"})",
                                       R"({"t":3,"event":"mode","mode":"sufficient"})"}));
+  EXPECT_TRUE(Events(Tell("duopoly-fig2.toml", "duopoly-I").log, "mode").empty());
 }
 
 // Aalo demotes a coflow the moment its sent bytes cross Q1·E^k: with Q1 = 10 B, E = 10 and one

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,13 @@ Choice Decide(TaskScheduler& nats, const SimState& state) {
 }
 
 Choice At(TaskId t, ServerId s) { return std::make_pair(t, s); }
+
+// nats refreshes its mode with the congestion flag at every monitoring tick (Duopoly §5.1):
+// the mode as a tick now would set it.
+SlotMode ModeNow(TaskScheduler& nats, const SimState& state) {
+  nats.OnTick(state);
+  return *nats.mode(state);
+}
 
 // A cluster, a fair network and a SimState built through the task life cycle's own steps (as a
 // run takes them; time does not advance), with helpers that put jobs at the stage a test needs.
@@ -206,8 +214,31 @@ TEST(NatsReduce, GoesToAFreeServerWhereNoTaskIsReceiving) {
   bed.Occupy(1, 1);
   bed.Occupy(2, 2);
   auto nats = MakeNats();
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 0), 1));
+}
+
+// Alg. 2 l. 22: any one of the idle servers, at random; idle_server fewest-running keeps the
+// earlier reading (the least busy idle server).
+TEST(NatsReduce, PicksAnIdleServerAtRandom) {
+  std::set<ServerId> chosen, fewest;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    Bed bed(3, 3);
+    const JobIndex j = bed.ReduceJob(2, {4}, 1);
+    bed.Occupy(0, 2);  // server 0 runs two tasks, server 1 one: both idle (nothing receiving)
+    bed.Occupy(1, 1);
+    bed.Occupy(2, 3);
+    auto nats = MakeNats("l0", seed);
+    auto least = TaskSchedulerRegistry::Get().Make(
+        "nats", {{"order", "sjf"}, {"idle_server", "fewest-running"}}, seed);
+    const Choice d = Decide(*nats, bed.state());
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->first, bed.TaskOf(j, 1, 0));
+    chosen.insert(d->second);
+    fewest.insert(Decide(*least, bed.state())->second);
+  }
+  EXPECT_EQ(chosen, (std::set<ServerId>{0, 1}));
+  EXPECT_EQ(fewest, (std::set<ServerId>{1}));
 }
 
 // Every free-slot server is receiving (server 3, the source, is full); each has one free slot
@@ -225,7 +256,7 @@ TEST(NatsReduce, SlotInsufficientComparesMacroflowsAndPrefersFewestReceiving) {
   bed.Occupy(3, 3);
   auto nats = MakeNats();
   ASSERT_EQ(bed.state().free_slots(), 3);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   // Macroflows larger than 5: servers 1 (two receiving) and 2 (one) → 2. Comparing coflows
   // would give server 0 (101 > 26, the only one).
   EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), 2));
@@ -243,7 +274,7 @@ TEST(NatsReduce, SlotSufficientComparesCoflows) {
   bed.Occupy(2, 2);
   bed.Occupy(3, 3);
   auto nats = MakeNats();
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   // Only server 2's smallest coflow (101) exceeds 85. Macroflows (45 against 60) would give
   // server 0, and so would the task's macroflow against the servers' coflows.
   EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), 2));
@@ -261,7 +292,7 @@ Choice InsufficientWithReceivers(Bytes server0_unit) {
   bed.MapJob({{0, 1}}, 2);
   bed.Occupy(2, 2);
   auto nats = MakeNats();
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   const Choice d = Decide(*nats, bed.state());
   if (d) {
     EXPECT_EQ(*d, At(bed.TaskOf(l0, 1, 0), 0));
@@ -284,7 +315,7 @@ TEST(NatsReserve, SlotSufficientReservesWhenNoJobHasAPlaceableTask) {
   bed.ReduceJob(2, {4}, 2);  // coflow 4: not below 3 either
   bed.Occupy(2, 2);
   auto nats = MakeNats();
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
 }
 
@@ -297,14 +328,14 @@ TEST(NatsReduce, InsufficientPicksSmallestReadyReduceSufficientTheLargest) {
   auto nats = MakeNats();
   // Four free slots for four ready tasks: Alg. 4, largest (9) first, on an idle server.
   ASSERT_EQ(bed.state().free_slots(), 4);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   Choice d = Decide(*nats, bed.state());
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->first, bed.TaskOf(j, 1, 2));
   EXPECT_TRUE(d->second == 0 || d->second == 1) << d->second;
   // Three free slots: Alg. 3, smallest (3) first.
   bed.Occupy(1, 1);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   d = Decide(*nats, bed.state());
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->first, bed.TaskOf(j, 1, 1));
@@ -317,27 +348,58 @@ TEST(NatsMode, SwitchesWhenL0sReadyTasksExceedTheFreeSlotsAndBack) {
   Bed bed(2, 2);
   bed.MapJob({{}, {}, {}}, 1);  // three ready tasks
   auto nats = MakeNats();
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 3 <= 4
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);  // 3 <= 4
   bed.Occupy(0, 1);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 3 <= 3: not exceeded
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);  // 3 <= 3: not exceeded
   const std::vector<TaskId> busy = bed.Occupy(0, 1);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);  // 3 > 2
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);  // 3 > 2
   bed.Finish(busy[0]);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 3 <= 3 again
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);  // 3 <= 3 again
 }
 
-TEST(NatsMode, L0IsTheSmallestJobWithReadyTasks) {
-  Bed bed(3, 1);
-  // The smallest job has nothing ready (its one task runs), so it is not L0 (the reading in
-  // nats.cc's header); nor is the job that arrived first.
-  bed.Occupy(0, 1, /*estimate=*/0.5);
-  bed.MapJob({{}}, 2);                              // arrived first: one ready task
-  const JobIndex l0 = bed.MapJob({{}, {}, {}}, 1);  // three ready tasks, two free slots
+// Duopoly §3's example. J1, the highest-priority job, has all its ready tasks placed: slot-
+// sufficient. A lower-priority J2 arrives whose ready tasks the free slots cannot all take: still
+// slot-sufficient (else J2 would get a higher priority than J1). Then J3, the highest-priority
+// job, arrives and the free slots cannot take its ready tasks: slot-insufficient.
+TEST(NatsMode, OnlyTheHighestPriorityJobSwitchesTheMode) {
+  Bed bed(2, 2);
+  bed.Occupy(0, 2, /*estimate=*/2);  // J1: two tasks running, nothing ready
   auto nats = MakeNats();
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);
+  auto first_ready = MakeNats("first-ready");
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
+  const JobIndex j2 = bed.MapJob({{}, {}, {}}, 5);  // three ready tasks, two free slots
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
+  // The earlier reading (L0 = the first job with ready tasks) switches on J2.
+  EXPECT_EQ(ModeNow(*first_ready, bed.state()), SlotMode::kInsufficient);
+  // Slot-sufficient, J1 has nothing ready: Alg. 4 goes on to J2's maps.
   const Choice d = Decide(*nats, bed.state());
   ASSERT_TRUE(d.has_value());
-  EXPECT_EQ(bed.state().task(d->first).job, l0);
+  EXPECT_EQ(bed.state().task(d->first).job, j2);
+  bed.MapJob({{}, {}, {}}, 1);  // J3: three ready tasks for two free slots
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
+}
+
+TEST(NatsMode, AJ3ThatFitsKeepsTheModeSufficient) {
+  Bed bed(2, 2);
+  bed.Occupy(0, 2, /*estimate=*/2);
+  bed.MapJob({{}, {}, {}}, 5);
+  bed.MapJob({{}, {}}, 1);  // J3: two ready tasks, two free slots
+  auto nats = MakeNats();
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
+}
+
+// The mode is what the last monitoring tick saw (§5.1), unless mode_refresh is every-round.
+TEST(NatsMode, IsRefreshedAtTheMonitoringTick) {
+  Bed bed(2, 1);
+  auto nats = MakeNats();
+  auto every_round = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"mode_refresh", "every-round"}}, 1);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
+  bed.MapJob({{}, {}, {}}, 1);  // three ready tasks, two slots
+  EXPECT_EQ(*nats->mode(bed.state()), SlotMode::kSufficient);  // no tick since
+  EXPECT_EQ(*every_round->mode(bed.state()), SlotMode::kInsufficient);
+  nats->OnTick(bed.state());
+  EXPECT_EQ(*nats->mode(bed.state()), SlotMode::kInsufficient);
 }
 
 TEST(NatsMode, AllReadyVariantCountsEveryJobsReadyTasks) {
@@ -346,16 +408,16 @@ TEST(NatsMode, AllReadyVariantCountsEveryJobsReadyTasks) {
   bed.MapJob({{}, {}, {}}, 2);  // three more
   auto nats = MakeNats();
   auto all = MakeNats("all-ready");
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);  // 2 <= 5
-  EXPECT_EQ(all->mode(bed.state()), SlotMode::kSufficient);   // 5 <= 5
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);  // 2 <= 5
+  EXPECT_EQ(ModeNow(*all, bed.state()), SlotMode::kSufficient);   // 5 <= 5
   bed.Occupy(0, 1);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);   // 2 <= 4
-  EXPECT_EQ(all->mode(bed.state()), SlotMode::kInsufficient);  // 5 > 4
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);   // 2 <= 4
+  EXPECT_EQ(ModeNow(*all, bed.state()), SlotMode::kInsufficient);  // 5 > 4
   bed.Occupy(1, 1);
   bed.Occupy(2, 1);
   bed.Occupy(3, 1);
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kInsufficient);  // 2 > 1
-  EXPECT_EQ(all->mode(bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);  // 2 > 1
+  EXPECT_EQ(ModeNow(*all, bed.state()), SlotMode::kInsufficient);
 }
 
 TEST(NatsMode, AllReadyVariantReservesWhereNatsFallsBackToOtherJobs) {
@@ -369,10 +431,10 @@ TEST(NatsMode, AllReadyVariantReservesWhereNatsFallsBackToOtherJobs) {
   auto all = MakeNats("all-ready");
   // nats: 1 ready in L0 <= 2 free → Alg. 4 → no placeable reduce anywhere → B's map tasks
   // (one candidate each; the first wins).
-  EXPECT_EQ(nats->mode(bed.state()), SlotMode::kSufficient);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(b, 0, 0), 0));
   // (A): 4 ready > 2 free → Alg. 3 on L0 only → reserve.
-  EXPECT_EQ(all->mode(bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(ModeNow(*all, bed.state()), SlotMode::kInsufficient);
   EXPECT_EQ(Decide(*all, bed.state()), std::nullopt);
 }
 
@@ -417,6 +479,29 @@ TEST(NatsCongestion, CongestedNetworkPlacesTheFirstJobsMapTask) {
     nats->OnTick(c.bed->state());
     EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.m_map, 0)) << "source nic " << nic;
   }
+}
+
+// §5.4: when congested, nats places only map tasks that read locally. Job M's block is on the
+// full servers 1 and 2 only, so under congestion nothing is placed (local-only, the default);
+// with congested_maps any, Alg. 2's remote fallback places it on server 0.
+TEST(NatsCongestion, CongestedNetworkPlacesOnlyLocalMaps) {
+  ClusterSpec spec = UnitCluster(3, 4);
+  spec.classes.push_back(ServerClass{.name = "source", .count = 1, .slots = 4, .nic = 1.0});
+  Bed bed(spec);
+  bed.Receiving(3, {{0, 20}});
+  bed.ReduceJob(3, {50, 50}, 1);  // L0: its reduce tasks fit nowhere (smallest coflow 20)
+  const JobIndex m = bed.MapJob({{1, 2}}, 2);
+  bed.Occupy(1, 4);
+  bed.Occupy(2, 4);
+  bed.Occupy(3, 4);
+  bed.net().Resolve();
+  auto nats = MakeNats();
+  auto any = TaskSchedulerRegistry::Get().Make("nats", {{"order", "sjf"}, {"congested_maps", "any"}},
+                                               1);
+  nats->OnTick(bed.state());
+  any->OnTick(bed.state());
+  EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
+  EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), 0));
 }
 
 TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {

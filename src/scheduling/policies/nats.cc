@@ -3,20 +3,33 @@
 // Jobs in the configured order (SJF in Duopoly). Each call is one step of Alg. 1: it returns
 // one (task, server) pair or nothing; nothing means "leave the remaining slots empty" (slot
 // reservation) until the next trigger (SPEC §6).
-//  - Mode (§3): slot-insufficient iff the highest-priority job with ready tasks (L0) has more
-//    ready tasks than there are free slots; variant "(A)" compares all ready tasks instead.
-//  - Alg. 3 (slot-insufficient): only L0 — map stage: SelectTaskServerPair(L0); reduce stage:
-//    its smallest ready reduce task with SelectServerForTask.
+//  - L0 (Alg. 3/4 line 1) is the highest-priority active job, whether or not it has ready tasks.
+//  - Mode (§3, the J1/J2/J3 example; §6.2 "(A)"): slot-insufficient iff L0 has ready tasks that
+//    the free slots cannot all take. A lower-priority job that does not fit never switches it.
+//    Variant "(A)": all ready tasks of all jobs against the free slots.
+//  - Mode and congestion flag are both "updated periodically from monitoring data" (§5.1): at
+//    every monitoring interval, not at every decision.
+//  - Alg. 3 (slot-insufficient): only L0, if it has ready tasks — map stage:
+//    SelectTaskServerPair(L0); reduce stage: its smallest ready reduce task with
+//    SelectServerForTask.
 //  - Alg. 4 (slot-sufficient): L0 as in Alg. 3 but its largest ready reduce task first. If L0
-//    yields nothing: when the network is congested, the first job with ready map tasks
-//    (local-first placement); otherwise the first job with a reduce task SelectServerForTask
-//    can place, then (ours, SPEC §8) map tasks in job order, since reduce tasks are only
-//    *preferred* while the network is idle.
-//  - Congestion flag (ours, SPEC §8): every monitoring interval (setting monitor_interval,
-//    100 ms), congested iff the mean utilisation of server downlinks carrying traffic is at least
-//    the setting congestion_threshold (0.8); the paper gives neither number nor rule.
-//  - Setting mode_signal: l0 (the paper's signal, default) or all-ready (ablation "(A)").
+//    yields nothing: when the network is congested, the first job with ready map tasks, placed
+//    only where they read locally (§5.4: "when congested nats schedules only tasks whose input
+//    is local"); otherwise the first job with a reduce task SelectServerForTask can place, then
+//    (ours, SPEC §8) map tasks in job order, since reduce tasks are only *preferred* while the
+//    network is idle.
+//  - SelectServerForTask (Alg. 2 l. 13–24): a free server with no task receiving, chosen at
+//    random (l. 22 and the text after it: the paper argues against any further preference);
+//    else a free server whose smallest active unit is larger, fewest receiving first.
+//  - Congestion flag (ours, SPEC §8): congested iff the mean utilisation of server downlinks
+//    carrying traffic (setting congestion_measure) is at least the setting
+//    congestion_threshold (0.8); the paper gives neither number nor rule.
+// Settings keep the earlier readings for the sensitivity study: mode_signal first-ready (L0 =
+// the first job with ready tasks), mode_refresh every-round, idle_server fewest-running,
+// congested_maps any; congestion_measure all-downlinks is another reading of the flag.
 #include <algorithm>
+#include <array>
+#include <string>
 #include <limits>
 
 #include "common/random.h"
@@ -35,7 +48,8 @@ std::vector<SettingSpec> NatsSettings() {
           {.name = "monitor_interval",
            .kind = SettingKind::kSeconds,
            .default_value = "100ms",
-           .meaning = "how often the congestion flag is refreshed (ours; Duopoly §5 gives none)",
+           .meaning = "how often the congestion flag and the mode are refreshed (Duopoly §5.1: "
+                      "periodically; the interval is ours)",
            // Finer ticks only add events: rates, hence utilisation, change only at events.
            .min = 1e-3,
            .max = 3600},
@@ -46,25 +60,74 @@ std::vector<SettingSpec> NatsSettings() {
                       "this (ours)",
            .min = 0,
            .max = 1},
+          {.name = "congestion_measure",
+           .kind = SettingKind::kChoice,
+           .default_value = "busy-downlinks",
+           .meaning = "the utilisation compared with congestion_threshold: the mean over server "
+                      "downlinks carrying traffic (busy-downlinks) or over all of them (ours)",
+           .choices = {"busy-downlinks", "all-downlinks"}},
           {.name = "mode_signal",
            .kind = SettingKind::kChoice,
            .default_value = "l0",
-           .meaning = "slot-insufficient iff l0: the first job's ready tasks exceed the free "
-                      "slots (Duopoly §3); all-ready: all ready tasks do (ablation A)",
-           .choices = {"l0", "all-ready"}}};
+           .meaning = "slot-insufficient iff l0: the highest-priority active job's ready tasks "
+                      "exceed the free slots (Duopoly §3); first-ready: the same for the first "
+                      "job with ready tasks, which is also Alg. 3/4's L0 (an earlier reading); "
+                      "all-ready: all ready tasks do (ablation A)",
+           .choices = {"l0", "first-ready", "all-ready"}},
+          {.name = "mode_refresh",
+           .kind = SettingKind::kChoice,
+           .default_value = "monitor",
+           .meaning = "monitor: the mode is refreshed with the congestion flag every "
+                      "monitor_interval (Duopoly §5.1); every-round: before every decision",
+           .choices = {"monitor", "every-round"}},
+          {.name = "idle_server",
+           .kind = SettingKind::kChoice,
+           .default_value = "random",
+           .meaning = "SelectServerForTask among free servers with no task receiving: random "
+                      "(Alg. 2 l. 22) or fewest-running",
+           .choices = {"random", "fewest-running"}},
+          {.name = "congested_maps",
+           .kind = SettingKind::kChoice,
+           .default_value = "local-only",
+           .meaning = "Alg. 4 when congested and L0 yields nothing: local-only (only map tasks "
+                      "that read locally, §5.4) or any (Alg. 2's remote fallback too)",
+           .choices = {"local-only", "any"}}};
 }
+
+// The branches of Alg. 3/4 a decision can come from, for the log and summary.json.
+enum Branch {
+  kAlg3Map,
+  kAlg3Reduce,
+  kAlg3Reserve,
+  kAlg4L0Map,
+  kAlg4L0Reduce,
+  kAlg4CongestedMap,
+  kAlg4CongestedNone,
+  kAlg4Reduce,
+  kAlg4Map,
+  kAlg4None,
+  kBranchCount
+};
+constexpr const char* kBranchNames[kBranchCount] = {
+    "alg3-map",           "alg3-reduce", "alg3-reserve", "alg4-l0-map", "alg4-l0-reduce",
+    "alg4-congested-map", "alg4-congested-none", "alg4-reduce", "alg4-map", "alg4-none"};
 
 class NatsScheduler : public TaskScheduler {
  public:
   explicit NatsScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        all_ready_mode_(args.settings.Choice("mode_signal") == "all-ready"),
+        signal_(args.settings.Choice("mode_signal")),
+        refresh_every_round_(args.settings.Choice("mode_refresh") == "every-round"),
+        random_idle_(args.settings.Choice("idle_server") == "random"),
+        congested_local_only_(args.settings.Choice("congested_maps") == "local-only"),
+        all_downlinks_(args.settings.Choice("congestion_measure") == "all-downlinks"),
         monitor_interval_(args.settings.Number("monitor_interval")),
         congestion_threshold_(args.settings.Number("congestion_threshold")),
         rng_(args.seed ^ kSeedSalt) {}
 
   Seconds tick_interval() const override { return monitor_interval_; }
 
+  // §5.1: the congestion flag and the mode are refreshed from monitoring data.
   Why OnTick(const SimState& state) override {
     const Cluster& cluster = state.cluster();
     const FlowView& flows = state.flows();
@@ -74,71 +137,94 @@ class NatsScheduler : public TaskScheduler {
       // Only downlinks carrying traffic count (a local disk read never touches one).
       const LinkId l = cluster.Downlink(s);
       const double load = flows.LinkLoad(l);
-      if (load <= 0) continue;
+      if (load <= 0 && !all_downlinks_) continue;
       sum += load / cluster.LinkCapacity(l);
       ++busy;
     }
     const bool was = congested_;
     congested_ = busy > 0 && sum / busy >= congestion_threshold_;
+    ++ticks_;
+    congested_ticks_ += congested_;
+    if (!refresh_every_round_) insufficient_ = Insufficient(state);
     if (congested_ == was) return {};
     return Why()
         .Add("congested", congested_ ? 1.0 : 0.0)
-        .Add("mean_busy_downlink_utilisation", busy > 0 ? sum / busy : 0.0);
+        .Add("mean_downlink_utilisation", busy > 0 ? sum / busy : 0.0);
   }
 
   std::optional<SlotMode> mode(const SimState& state) const override {
-    return Insufficient(state) ? SlotMode::kInsufficient : SlotMode::kSufficient;
+    const bool insufficient = refresh_every_round_ ? Insufficient(state) : insufficient_;
+    return insufficient ? SlotMode::kInsufficient : SlotMode::kSufficient;
+  }
+
+  void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
+    int64_t rounds = 0;
+    for (int64_t n : branch_rounds_) rounds += n;
+    out.emplace_back("rounds", rounds);
+    for (int b = 0; b < kBranchCount; ++b) {
+      out.emplace_back(std::string("branch_share.") + kBranchNames[b],
+                       rounds > 0 ? static_cast<double>(branch_rounds_[b]) / rounds : 0.0);
+    }
+    out.emplace_back("congested_share",
+                     ticks_ > 0 ? static_cast<double>(congested_ticks_) / ticks_ : 0.0);
   }
 
   Decision Next(const SimState& state) override {
     OrderJobs(state, order_, jobs_);
-    const JobIndex l0 = FirstJobWithReadyTasks(state);
-    if (l0 < 0) return {};
-    const bool insufficient = Insufficient(state);
+    if (jobs_.empty()) return {};
+    if (refresh_every_round_) insufficient_ = Insufficient(state);
+    const bool insufficient = insufficient_;
     receivers_summarised_ = false;  // computed on first use in this call
-    // Alg. 3 / first half of Alg. 4: the highest-priority job only.
-    if (Decision d = SelectTaskServerPair(state, l0)) {
-      return Explained(std::move(d), insufficient ? "alg3-map" : "alg4-l0-map", insufficient);
-    }
-    if (Decision d = ReduceFromJob(state, l0, /*largest_first=*/!insufficient, insufficient)) {
-      return Explained(std::move(d), insufficient ? "alg3-reduce" : "alg4-l0-reduce",
-                       insufficient);
+    // Alg. 3 / first half of Alg. 4: the highest-priority job only, if it has ready tasks.
+    const JobIndex l0 = L0(state);
+    if (l0 >= 0 && !state.job(l0).ready.empty()) {
+      if (Decision d = SelectTaskServerPair(state, l0, /*local_only=*/false)) {
+        return Explained(std::move(d), insufficient ? kAlg3Map : kAlg4L0Map, insufficient);
+      }
+      if (Decision d = ReduceFromJob(state, l0, /*largest_first=*/!insufficient, insufficient)) {
+        return Explained(std::move(d), insufficient ? kAlg3Reduce : kAlg4L0Reduce, insufficient);
+      }
     }
     // Alg. 3: reserve the remaining slots.
-    if (insufficient) return Explained({}, "alg3-reserve", insufficient);
+    if (insufficient) return Explained({}, kAlg3Reserve, insufficient);
     // Alg. 4, L0 yielded nothing.
     if (congested_) {
       for (JobIndex j : jobs_) {
-        if (Decision d = SelectTaskServerPair(state, j)) {
-          return Explained(std::move(d), "alg4-congested-map", insufficient);
+        if (Decision d = SelectTaskServerPair(state, j, congested_local_only_)) {
+          return Explained(std::move(d), kAlg4CongestedMap, insufficient);
         }
       }
-      return Explained({}, "alg4-congested-none", insufficient);
+      return Explained({}, kAlg4CongestedNone, insufficient);
     }
     for (JobIndex j : jobs_) {
       if (Decision d = ReduceFromJob(state, j, /*largest_first=*/true, insufficient)) {
-        return Explained(std::move(d), "alg4-reduce", insufficient);
+        return Explained(std::move(d), kAlg4Reduce, insufficient);
       }
     }
     for (JobIndex j : jobs_) {
-      if (Decision d = SelectTaskServerPair(state, j)) {
-        return Explained(std::move(d), "alg4-map", insufficient);
+      if (Decision d = SelectTaskServerPair(state, j, /*local_only=*/false)) {
+        return Explained(std::move(d), kAlg4Map, insufficient);
       }
     }
-    return Explained({}, "alg4-none", insufficient);
+    return Explained({}, kAlg4None, insufficient);
   }
 
  private:
   // The decision with the mode and the branch of Alg. 3/4 that took it, then its own reasons.
-  Decision Explained(Decision d, const char* branch, bool insufficient) const {
+  Decision Explained(Decision d, Branch branch, bool insufficient) {
+    ++branch_rounds_[branch];
     Why why;
-    why.Add("mode", insufficient ? "insufficient" : "sufficient").Add("branch", branch);
+    why.Add("mode", insufficient ? "insufficient" : "sufficient").Add("branch",
+                                                                       kBranchNames[branch]);
     if (!insufficient) why.Add("congested", congested_ ? 1.0 : 0.0);
     d.why = why.Append(d.why);
     return d;
   }
 
-  JobIndex FirstJobWithReadyTasks(const SimState& state) const {
+  // L0: the highest-priority active job (the paper), or with mode_signal first-ready the first
+  // job with ready tasks (-1 if none). Reads jobs_, ordered by the caller.
+  JobIndex L0(const SimState& state) const {
+    if (signal_ != "first-ready") return jobs_.front();
     for (JobIndex j : jobs_) {
       if (!state.job(j).ready.empty()) return j;
     }
@@ -146,19 +232,26 @@ class NatsScheduler : public TaskScheduler {
   }
 
   bool Insufficient(const SimState& state) const {
-    if (all_ready_mode_) return state.ready_tasks() > state.free_slots();
-    // L0 is the first job, in the scheduler's order, that has ready tasks.
-    std::vector<JobIndex> order;
-    OrderJobs(state, order_, order);
-    for (JobIndex j : order) {
-      const size_t ready = state.job(j).ready.size();
-      if (ready > 0) return ready > static_cast<size_t>(state.free_slots());
+    if (signal_ == "all-ready") return state.ready_tasks() > state.free_slots();
+    OrderJobs(state, order_, order_scratch_);
+    if (order_scratch_.empty()) return false;
+    JobIndex l0 = order_scratch_.front();
+    if (signal_ == "first-ready") {
+      l0 = -1;
+      for (JobIndex j : order_scratch_) {
+        if (!state.job(j).ready.empty()) {
+          l0 = j;
+          break;
+        }
+      }
+      if (l0 < 0) return false;
     }
-    return false;
+    return state.job(l0).ready.size() > static_cast<size_t>(state.free_slots());
   }
 
-  // SelectTaskServerPair (SPEC §8): ready root tasks of job j.
-  Decision SelectTaskServerPair(const SimState& state, JobIndex j) {
+  // SelectTaskServerPair (Alg. 2 l. 1–12; SPEC §8): ready root tasks of job j; with
+  // `local_only` nothing when none can read locally.
+  Decision SelectTaskServerPair(const SimState& state, JobIndex j, bool local_only) {
     const auto& ready = state.job(j).ready;
     TaskId best_task = -1;
     ServerId best_server = kNoServer;
@@ -197,7 +290,7 @@ class NatsScheduler : public TaskScheduler {
                   .Add("local_candidates", best_candidates)
                   .Add("ties", static_cast<double>(ties.size()))};
     }
-    if (!any_root) return {};
+    if (!any_root || local_only) return {};
     // No local placement: a random ready root task on the server with the fewest running tasks.
     ServerId target = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
@@ -244,19 +337,22 @@ class NatsScheduler : public TaskScheduler {
   // SelectServerForTask (SPEC §8): a free slot on a server where no task is receiving; else on
   // a server whose smallest active unit is larger than this task's, the one with the fewest
   // receiving tasks; else nothing (the slot stays reserved).
-  ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient,
-                               Why& why) const {
-    ServerId idle = kNoServer;
+  ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient, Why& why) {
+    idle_.clear();
     for (ServerId s : state.servers_with_free_slots()) {
-      if (!state.CanHost(t, s)) continue;
-      if (state.server(s).receiving == 0 &&
-          (idle == kNoServer || state.server(s).running < state.server(idle).running)) {
-        idle = s;
+      if (!state.CanHost(t, s) || state.server(s).receiving != 0) continue;
+      if (!random_idle_ && !idle_.empty()) {
+        if (state.server(s).running >= state.server(idle_.front()).running) continue;
+        idle_.clear();
       }
+      idle_.push_back(s);
     }
-    if (idle != kNoServer) {
-      why.Add("server_rule", "idle");
-      return idle;
+    if (!idle_.empty()) {
+      why.Add("server_rule", "idle").Add("idle_servers", idle_.size());
+      // Alg. 2 l. 22: any one of them.
+      return idle_.size() == 1 ? idle_.front()
+                               : idle_[static_cast<size_t>(
+                                     rng_.UniformInt(static_cast<int64_t>(idle_.size())))];
     }
     if (!receivers_summarised_) SummariseReceivers(state, insufficient);
     const Bytes mine = UnitSize(state, t, insufficient);
@@ -297,12 +393,21 @@ class NatsScheduler : public TaskScheduler {
   }
 
   JobOrder order_;
-  bool all_ready_mode_;
+  std::string signal_;
+  bool refresh_every_round_;
+  bool random_idle_;
+  bool congested_local_only_;
+  bool all_downlinks_;
   Seconds monitor_interval_;
   double congestion_threshold_;
   Rng rng_;
   bool congested_ = false;
+  bool insufficient_ = false;
+  int64_t ticks_ = 0, congested_ticks_ = 0;
+  std::array<int64_t, kBranchCount> branch_rounds_{};
   std::vector<JobIndex> jobs_;
+  mutable std::vector<JobIndex> order_scratch_;
+  std::vector<ServerId> idle_;
   mutable std::vector<double> smallest_unit_;
   mutable bool receivers_summarised_ = false;
   std::vector<int> local_pending_;
