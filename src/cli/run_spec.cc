@@ -159,7 +159,7 @@ PreparedRun Prepare(const RunSpec& spec) {
     throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
   }
   if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
-  if (!(spec.map_input_ratio >= 0))
+  if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
   ClusterSpec cluster = spec.cluster;
   Workload workload;
@@ -225,8 +225,9 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .choices = {}},
       {.name = "map_input_ratio",
        .kind = SettingKind::kNumber,
-       .default_value = "1",
-       .meaning = "map input = ratio x job shuffle / maps",
+       .default_value = "balanced",
+       .meaning = "map input = ratio x job shuffle / maps (default: each job's map stage as "
+                  "long as its reduce stage on an idle 1 Gbps, 1 GB/s-per-slot cluster)",
        .min = 0,
        .max = 1e6,
        .choices = {}},

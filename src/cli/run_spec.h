@@ -34,7 +34,7 @@ struct RunSpec {
   std::string jobs_file;
   RunMode mode = RunMode::kJobs;
   double traffic_scale = 1.0;
-  double map_input_ratio = 1.0;
+  std::optional<double> map_input_ratio = std::nullopt;  // none: map inputs balanced with the reduce stage
   int synthetic_jobs = 200;
   Seconds synthetic_interarrival = 2.0;
 

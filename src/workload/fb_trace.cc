@@ -207,7 +207,8 @@ void CheckOptions(const FbTraceOptions& options, const std::string& file) {
   if (!std::isfinite(options.traffic_scale) || options.traffic_scale < 0) {
     throw InputError(file, 0, "traffic_scale", "must be a finite non-negative number");
   }
-  if (!std::isfinite(options.map_input_ratio) || options.map_input_ratio < 0) {
+  if (options.map_input_ratio &&
+      (!std::isfinite(*options.map_input_ratio) || *options.map_input_ratio < 0)) {
     throw InputError(file, 0, "map_input_ratio", "must be a finite non-negative number");
   }
 }
@@ -232,17 +233,15 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
   for (const Coflow& c : parsed.coflows) {
     std::vector<Bytes> reduce_input;
     reduce_input.reserve(c.reducers.size());
-    Bytes shuffle = 0;
     for (const Reducer& red : c.reducers) {
       reduce_input.push_back(red.shuffle_mib * bytes_per_mib);
-      shuffle += reduce_input.back();
     }
     const int maps = static_cast<int>(c.mappers.size());
     const Seconds submit = c.arrival_ms / 1000.0;
     if (mode == Mode::kJobs) {
       // Duopoly §6.1 / SPEC §5: map inputs sized so the map stage is about as long as the
-      // reduce stage (ours, configurable ratio); trace locations are ignored.
-      const Bytes map_input = options.map_input_ratio * shuffle / maps;
+      // reduce stage (or by a ratio); trace locations are ignored.
+      const Bytes map_input = MapInputPerTask(options.map_input_ratio, reduce_input, maps);
       result.workload.jobs.push_back(MakeMapReduceJob(c.id, submit, maps, map_input, reduce_input));
     } else {
       // SPEC §5 pinned coflows: one server per port, no slots, no compute.

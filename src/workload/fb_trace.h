@@ -8,6 +8,7 @@
 #pragma once
 
 #include <istream>
+#include <optional>
 #include <string>
 
 #include "workload/job.h"
@@ -16,7 +17,8 @@ namespace slotflow {
 
 struct FbTraceOptions {
   double traffic_scale = 1.0;    // multiplies every byte count (Duopoly Fig. 9)
-  double map_input_ratio = 1.0;  // as jobs: map input per task = ratio * job shuffle / M
+  // As jobs: map input per task = ratio * job shuffle / M; none: balanced (MapInputPerTask).
+  std::optional<double> map_input_ratio = std::nullopt;
 };
 
 struct FbTrace {
@@ -25,7 +27,8 @@ struct FbTrace {
 };
 
 // As jobs (SPEC §5, Duopoly §6.1): one job per coflow, named by its id, submitted at the
-// arrival time; M unpinned map tasks each reading map_input_ratio * (job shuffle) / M bytes;
+// arrival time; M unpinned map tasks each reading MapInputPerTask bytes (balanced with the
+// reduce stage, or map_input_ratio * (job shuffle) / M);
 // one unpinned reduce task per reducer receiving its shuffle bytes split evenly over the maps.
 // Trace locations are ignored.
 FbTrace ReadFbTraceAsJobs(const std::string& path, const FbTraceOptions& options);

@@ -55,6 +55,20 @@ JobSpec MakeMapReduceJob(std::string name, Seconds submit, int maps, Bytes map_i
   return job;
 }
 
+Bytes MapInputPerTask(const std::optional<double>& ratio, const std::vector<Bytes>& reduce_input,
+                      int maps) {
+  Bytes shuffle = 0, largest = 0;
+  for (Bytes b : reduce_input) {
+    shuffle += b;
+    largest = std::max(largest, b);
+  }
+  if (maps <= 0) return 0;
+  if (ratio) return *ratio * shuffle / maps;
+  constexpr BytesPerSecond kBaseNic = 1e9 / 8, kBaseSlotRate = 1e9;
+  const Seconds reduce_stage = std::max(largest, shuffle / maps) / kBaseNic + largest / kBaseSlotRate;
+  return kBaseSlotRate * reduce_stage;
+}
+
 void Workload::Validate(int servers) const {
   auto bad = [&](const JobSpec& j, const std::string& field, const std::string& msg) {
     return InputError(source, 0, fmt::format("job '{}'.{}", j.name, field), msg);

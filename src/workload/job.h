@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,17 @@ struct JobSpec {
 // entry of `reduce_input` (bytes it receives, split evenly over the maps).
 JobSpec MakeMapReduceJob(std::string name, Seconds submit, int maps, Bytes map_input,
                          const std::vector<Bytes>& reduce_input);
+
+// The map input per task of a MapReduce job whose reduce tasks receive `reduce_input` from
+// `maps` map tasks. With a ratio: ratio x (the job's shuffle) / maps. Without (the default,
+// Duopoly §6.1: "map and reduce stages take about equally long"): the input whose compute on
+// one slot takes as long as the job's reduce stage on an idle cluster of the paper's base
+// set-up (1 Gbps NICs, 1 GB/s per slot, every task on a server of its own):
+//   T_reduce = max(largest reducer input, shuffle / maps) / NIC + largest reducer input / slot
+//   map input = slot rate x T_reduce.
+// The workload does not change with the simulated cluster, as a generated trace would not.
+Bytes MapInputPerTask(const std::optional<double>& ratio, const std::vector<Bytes>& reduce_input,
+                      int maps);
 
 struct Workload {
   std::string source;         // where it came from, for messages and summaries

@@ -44,7 +44,7 @@ void CheckOptions(const SyntheticOptions& o) {
     throw InputError("", 0, "jobs", fmt::format("must be non-negative, got {}", o.jobs));
   check(o.mean_interarrival_s, "mean_interarrival");
   check(o.traffic_scale, "traffic_scale");
-  check(o.map_input_ratio, "map_input_ratio");
+  if (o.map_input_ratio) check(*o.map_input_ratio, "map_input_ratio");
 }
 
 }  // namespace
@@ -73,12 +73,10 @@ Workload GenerateSynthetic(const SyntheticOptions& options) {
     const int maps = c->min_width + static_cast<int>(rng.UniformInt(width));
     const int reduces = c->min_width + static_cast<int>(rng.UniformInt(width));
     std::vector<Bytes> reduce_input(reduces);
-    Bytes shuffle = 0;
     for (Bytes& b : reduce_input) {
       b = LogUniform(rng, c->min_shuffle, c->max_shuffle) * kMiB * options.traffic_scale;
-      shuffle += b;
     }
-    const Bytes map_input = options.map_input_ratio * shuffle / maps;
+    const Bytes map_input = MapInputPerTask(options.map_input_ratio, reduce_input, maps);
     w.jobs.push_back(
         MakeMapReduceJob(fmt::format("job-{}", n), submit, maps, map_input, reduce_input));
     submit += rng.Exponential(options.mean_interarrival_s);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "workload/job.h"
 
@@ -13,7 +14,8 @@ struct SyntheticOptions {
   double mean_interarrival_s = 2.0;  // Poisson arrivals; the first job arrives at 0
   uint64_t seed = 1;
   double traffic_scale = 1.0;    // multiplies every byte count, as for the trace
-  double map_input_ratio = 1.0;  // map input per task = ratio * job shuffle / M, as the trace
+  // Map input per task as the trace's (MapInputPerTask): balanced, or ratio * shuffle / M.
+  std::optional<double> map_input_ratio = std::nullopt;
 };
 
 // Jobs "job-1", "job-2", ... in four classes (fractions from the coflow literature, SPEC §5):

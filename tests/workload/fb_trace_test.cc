@@ -251,5 +251,17 @@ TEST(FbTrace, RealTraceHasTheKnownShape) {
   EXPECT_NO_THROW(t.workload.Validate(t.ports));
 }
 
+// Duopoly §6.1: map inputs sized so a job's map stage takes as long as its reduce stage on an
+// idle base cluster (1 Gbps, 1 GB/s per slot). Reducers of 100 and 300 MB fed by 2 maps: the
+// shuffle is bounded by the 300 MB reducer (each map sends only 200 MB): 300 MB / 125 MB/s =
+// 2.4 s, then 0.3 s of reduce compute; a map computing 2.7 s at 1 GB/s reads 2.7 GB.
+TEST(MapInput, BalancedMakesTheMapStageAsLongAsTheReduceStage) {
+  EXPECT_DOUBLE_EQ(MapInputPerTask(std::nullopt, {100e6, 300e6}, 2), 2.7e9);
+  // One map sending 400 MB is the bottleneck: 3.2 s + 0.3 s.
+  EXPECT_DOUBLE_EQ(MapInputPerTask(std::nullopt, {100e6, 300e6}, 1), 3.5e9);
+  // A ratio overrides: 2 x 400 MB / 2 maps.
+  EXPECT_DOUBLE_EQ(MapInputPerTask(2.0, {100e6, 300e6}, 2), 400e6);
+}
+
 }  // namespace
 }  // namespace slotflow

@@ -69,8 +69,11 @@ TEST(Synthetic, JobsAreMapReduceWithNamesAndPoissonArrivals) {
     ASSERT_EQ(job.stages.size(), 2u);
     EXPECT_TRUE(job.stages[0].parents.empty());
     EXPECT_EQ(job.stages[1].parents, std::vector<int>{0});
-    const double per_map = job.ShuffleBytes() / job.stages[0].tasks.size();
-    for (const TaskSpec& m : job.stages[0].tasks) EXPECT_NEAR(m.input, per_map, 1e-6 * per_map);
+    std::vector<Bytes> reduce_input;
+    for (const TaskSpec& r : job.stages[1].tasks) reduce_input.push_back(r.input);
+    const Bytes per_map = MapInputPerTask(std::nullopt, reduce_input,
+                                          static_cast<int>(job.stages[0].tasks.size()));
+    for (const TaskSpec& m : job.stages[0].tasks) EXPECT_DOUBLE_EQ(m.input, per_map);
   }
   EXPECT_NO_THROW(w.Validate(1));
 }
@@ -112,9 +115,16 @@ TEST(Synthetic, ClassMixMatchesTheTrace) {
 }
 
 TEST(Synthetic, TrafficScaleAndMapRatioScaleBytesOnly) {
-  const Workload base = GenerateSynthetic({.jobs = 50, .seed = 5});
+  const Workload base = GenerateSynthetic({.jobs = 50, .seed = 5, .map_input_ratio = 1.0});
   const Workload scaled =
       GenerateSynthetic({.jobs = 50, .seed = 5, .traffic_scale = 2.0, .map_input_ratio = 0.5});
+  // Balanced map inputs are linear in the bytes: double the traffic, double the map input.
+  const Workload balanced = GenerateSynthetic({.jobs = 50, .seed = 5});
+  const Workload balanced2 = GenerateSynthetic({.jobs = 50, .seed = 5, .traffic_scale = 2.0});
+  for (size_t j = 0; j < balanced.jobs.size(); ++j) {
+    EXPECT_DOUBLE_EQ(balanced2.jobs[j].stages[0].tasks[0].input,
+                     2 * balanced.jobs[j].stages[0].tasks[0].input);
+  }
   ASSERT_EQ(base.jobs.size(), scaled.jobs.size());
   for (size_t j = 0; j < base.jobs.size(); ++j) {
     EXPECT_EQ(base.jobs[j].submit, scaled.jobs[j].submit);

@@ -49,15 +49,42 @@ Which ParseWhich(const std::string& priority) {
   return Which::kByMode;
 }
 
+// Thresholds (ours; Duopoly gives 8 queues on its testbed but no thresholds): each unit's 7
+// thresholds grow geometrically from 10 MiB so that its 8 classes span the sizes that unit takes
+// in the FB trace — coflows 1 MB to 8.9 TB (× 8: 10 MiB .. 2.6 TiB), macroflows 1 MB to 243 GB
+// (× 4: 10 MiB .. 40 GiB) — and no class is empty. (One shared 10 MiB × 10 scale left the top
+// coflow class empty.)
 std::vector<SettingSpec> CansSettings() {
-  std::vector<SettingSpec> settings = ClassSettings("8");
-  settings.push_back({.name = "priority",
-                      .kind = SettingKind::kChoice,
-                      .default_value = "by-mode",
-                      .meaning = "which priority is in force: by-mode (coflow when slots suffice, "
-                                 "macroflow when not), coflow (ablation C), macroflow (ablation M)",
-                      .choices = {"by-mode", "coflow", "macroflow"}});
-  return settings;
+  auto bytes = [](const char* name, const char* meaning) {
+    return SettingSpec{.name = name,
+                       .kind = SettingKind::kBytes,
+                       .default_value = "10MiB",
+                       .meaning = meaning,
+                       .min = 0,
+                       .min_exclusive = true};
+  };
+  auto factor = [](const char* name, const char* value, const char* meaning) {
+    return SettingSpec{.name = name,
+                       .kind = SettingKind::kNumber,
+                       .default_value = value,
+                       .meaning = meaning,
+                       .min = 1,
+                       .min_exclusive = true};
+  };
+  return {QueuesSetting("8"),
+          bytes("coflow_first_threshold",
+                "upper bound of the first class of coflow sizes (limited queues)"),
+          factor("coflow_multiplier", "8", "factor between consecutive coflow-size thresholds"),
+          bytes("macroflow_first_threshold",
+                "upper bound of the first class of macroflow sizes (limited queues)"),
+          factor("macroflow_multiplier", "4",
+                 "factor between consecutive macroflow-size thresholds"),
+          {.name = "priority",
+           .kind = SettingKind::kChoice,
+           .default_value = "by-mode",
+           .meaning = "which priority is in force: by-mode (coflow when slots suffice, "
+                      "macroflow when not), coflow (ablation C), macroflow (ablation M)",
+           .choices = {"by-mode", "coflow", "macroflow"}}};
 }
 
 constexpr int kTieBits = 16;
@@ -68,8 +95,10 @@ class CansPolicy : public NetworkPolicy {
  public:
   explicit CansPolicy(const PolicyArgs& args)
       : queues_(args.settings.Queues("queues")),
-        first_threshold_(args.settings.Number("first_threshold")),
-        multiplier_(args.settings.Number("multiplier")),
+        coflow_scale_{args.settings.Number("coflow_first_threshold"),
+                      args.settings.Number("coflow_multiplier")},
+        macroflow_scale_{args.settings.Number("macroflow_first_threshold"),
+                         args.settings.Number("macroflow_multiplier")},
         which_(ParseWhich(args.settings.Choice("priority"))) {}
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
@@ -81,8 +110,9 @@ class CansPolicy : public NetworkPolicy {
       if (static_cast<size_t>(f) >= classes_.size()) classes_.resize(f + 1);
       const FlowSpec& spec = net.flow(f).spec;
       Classes& c = classes_[f];
-      c.coflow = ClassOf(CoflowBytes(net, spec), unlimited ? coflow_ties_[i] : 0);
-      c.macroflow = ClassOf(MacroflowBytes(spec), unlimited ? macroflow_ties_[i] : 0);
+      c.coflow = ClassOf(CoflowBytes(net, spec), coflow_scale_, unlimited ? coflow_ties_[i] : 0);
+      c.macroflow =
+          ClassOf(MacroflowBytes(spec), macroflow_scale_, unlimited ? macroflow_ties_[i] : 0);
       out.SetClass(f, by_coflow ? c.coflow : c.macroflow);
     }
   }
@@ -125,9 +155,13 @@ class CansPolicy : public NetworkPolicy {
   }
 
   // `tie` is used with unlimited queues only.
-  FlowClass ClassOf(Bytes size, int64_t tie) const {
+  struct Scale {
+    Bytes first_threshold;
+    double multiplier;
+  };
+  FlowClass ClassOf(Bytes size, const Scale& scale, int64_t tie) const {
     if (queues_ != kUnlimitedQueues) {
-      return ThresholdClass(size, queues_, first_threshold_, multiplier_);
+      return ThresholdClass(size, queues_, scale.first_threshold, scale.multiplier);
     }
     return (SizeKey(size) << kTieBits) + tie;
   }
@@ -185,8 +219,7 @@ class CansPolicy : public NetworkPolicy {
   }
 
   const int queues_;
-  const Bytes first_threshold_;
-  const double multiplier_;
+  const Scale coflow_scale_, macroflow_scale_;
   const Which which_;
   std::vector<Classes> classes_;  // by flow id
   // Unlimited queues only: tie index per coflow / macroflow, and how many of each size exist.

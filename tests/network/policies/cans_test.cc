@@ -189,7 +189,12 @@ TEST(CansPolicy, UnlimitedQueuesSeparateSizes) {
 
 TEST(CansPolicy, EightQueuesWithSmallThresholdsSeparate) {
   const auto finish =
-      TwoMacroflows({{"queues", "8"}, {"first_threshold", "1.5"}, {"multiplier", "2"}}).Run();
+      TwoMacroflows({{"queues", "8"},
+                     {"macroflow_first_threshold", "1.5"},
+                     {"macroflow_multiplier", "2"},
+                     {"coflow_first_threshold", "1.5"},
+                     {"coflow_multiplier", "2"}})
+          .Run();
   EXPECT_NEAR(finish[0], 1, kTol);
   EXPECT_NEAR(finish[1], 3, kTol);
 }
