@@ -4,28 +4,27 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <exception>
-#include <mutex>
+#include <functional>
 #include <thread>
 
 namespace slotflow {
 
-std::vector<RunResult> RunComparison(const std::vector<CompareEntry>& entries,
-                                     const PreparedRun& run, int threads) {
-  std::vector<RunResult> results(entries.size());
+std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads) {
+  std::vector<RunResult> results(batch.size());
+  std::vector<std::exception_ptr> errors(batch.size());
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min<int>(threads, static_cast<int>(entries.size()));
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(batch.size())));
   std::atomic<size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
   auto worker = [&] {
-    for (size_t i = next++; i < entries.size(); i = next++) {
+    for (size_t i = next++; i < batch.size(); i = next++) {
       try {
-        results[i] = Execute(entries[i].spec, run);
+        results[i] = Execute(*batch[i].spec, *batch[i].run);
       } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
+        errors[i] = std::current_exception();
       }
     }
   };
@@ -33,45 +32,138 @@ std::vector<RunResult> RunComparison(const std::vector<CompareEntry>& entries,
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
   return results;
 }
 
+std::vector<RunResult> RunComparison(const std::vector<CompareEntry>& entries,
+                                     const PreparedRun& run, int threads) {
+  std::vector<BatchRun> batch;
+  for (const CompareEntry& e : entries) batch.push_back({&e.spec, &run});
+  return RunBatch(batch, threads);
+}
+
+MeanCi MeanAndCi(const std::vector<double>& values) {
+  MeanCi m;
+  if (values.empty()) return m;
+  for (double v : values) m.mean += v;
+  m.mean /= static_cast<double>(values.size());
+  if (values.size() < 2) return m;
+  double ss = 0;
+  for (double v : values) ss += (v - m.mean) * (v - m.mean);
+  const size_t df = values.size() - 1;
+  // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom, then the normal's.
+  static constexpr std::array<double, 30> kT = {
+      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  const double t = df <= kT.size() ? kT[df - 1] : 1.96;
+  m.ci = t * std::sqrt(ss / static_cast<double>(df)) / std::sqrt(static_cast<double>(values.size()));
+  return m;
+}
+
 namespace {
+
 double Ratio(double v, double base) { return base > 0 ? v / base : 0; }
+
+// The statistics shown per entry: name and how to read it from a run and the first entry's.
+struct Statistic {
+  const char* name;
+  std::function<double(const RunSummary&, const RunSummary&)> of;
+};
+
+const std::vector<Statistic>& Statistics() {
+  static const std::vector<Statistic> stats = {
+      {"mean_s", [](const RunSummary& s, const RunSummary&) { return s.mean_jct; }},
+      {"p50_s", [](const RunSummary& s, const RunSummary&) { return s.p50_jct; }},
+      {"p95_s", [](const RunSummary& s, const RunSummary&) { return s.p95_jct; }},
+      {"p99_s", [](const RunSummary& s, const RunSummary&) { return s.p99_jct; }},
+      {"max_s", [](const RunSummary& s, const RunSummary&) { return s.max_jct; }},
+      {"mean/1", [](const RunSummary& s, const RunSummary& b) { return Ratio(s.mean_jct, b.mean_jct); }},
+      {"p95/1", [](const RunSummary& s, const RunSummary& b) { return Ratio(s.p95_jct, b.p95_jct); }},
+      {"p99/1", [](const RunSummary& s, const RunSummary& b) { return Ratio(s.p99_jct, b.p99_jct); }},
+      {"wall_s", [](const RunSummary& s, const RunSummary&) { return s.wall_s; }}};
+  return stats;
+}
+
+// Statistic `st` of entry e over its seeds, each seed against the first entry at that seed.
+MeanCi Over(const Statistic& st, const std::vector<std::vector<RunResult>>& results, size_t e) {
+  std::vector<double> values;
+  for (size_t k = 0; k < results[e].size(); ++k) {
+    values.push_back(st.of(results[e][k].summary, results.front()[k].summary));
+  }
+  return MeanAndCi(values);
+}
+
 }  // namespace
 
 void PrintComparison(const std::vector<CompareEntry>& entries,
-                     const std::vector<RunResult>& results, std::ostream& out) {
+                     const std::vector<std::vector<RunResult>>& results, std::ostream& out) {
+  const bool several = results.front().size() > 1;
   size_t width = 6;
   for (const auto& e : entries) width = std::max(width, e.label.size());
-  fmt::print(out, "{:<{}}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>7}  {:>7}  {:>7}  {:>8}\n",
-             "policy", width, "mean_s", "p50_s", "p95_s", "p99_s", "max_s", "mean/1", "p95/1",
-             "p99/1", "wall_s");
-  const RunSummary& base = results.front().summary;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const RunSummary& s = results[i].summary;
-    fmt::print(out,
-               "{:<{}}  {:>10.3f}  {:>10.3f}  {:>10.3f}  {:>10.3f}  {:>10.3f}  {:>7.3f}  {:>7.3f}  "
-               "{:>7.3f}  {:>8.2f}{}\n",
-               entries[i].label, width, s.mean_jct, s.p50_jct, s.p95_jct, s.p99_jct, s.max_jct,
-               Ratio(s.mean_jct, base.mean_jct), Ratio(s.p95_jct, base.p95_jct),
-               Ratio(s.p99_jct, base.p99_jct), s.wall_s,
-               s.unfinished_jobs ? fmt::format("  ({} unfinished)", s.unfinished_jobs) : "");
+  const int column = several ? 19 : 10;
+  fmt::print(out, "{:<{}}", "policy", width);
+  for (const Statistic& st : Statistics()) fmt::print(out, "  {:>{}}", st.name, column);
+  fmt::print(out, "\n");
+  for (size_t e = 0; e < entries.size(); ++e) {
+    fmt::print(out, "{:<{}}", entries[e].label, width);
+    for (const Statistic& st : Statistics()) {
+      const MeanCi m = Over(st, results, e);
+      // Ratios with 3 decimals, seconds with 2 (3 for a single run, as before).
+      const bool ratio = std::string_view(st.name).find('/') != std::string_view::npos;
+      const int digits = ratio || !several ? 3 : 2;
+      const std::string text = several ? fmt::format("{:.{}f} ± {:.{}f}", m.mean, digits, m.ci,
+                                                     digits)
+                                       : fmt::format("{:.{}f}", m.mean, digits);
+      fmt::print(out, "  {:>{}}", text, column);
+    }
+    int unfinished = 0;
+    for (const RunResult& r : results[e]) unfinished += r.summary.unfinished_jobs;
+    if (unfinished) fmt::print(out, "  ({} unfinished)", unfinished);
+    fmt::print(out, "\n");
+  }
+  if (several) {
+    fmt::print(out, "(mean ± 95 % confidence interval over seeds 1..{}; ratios seed by seed)\n",
+               results.front().size());
   }
 }
 
 void WriteComparisonCsv(const std::vector<CompareEntry>& entries,
-                        const std::vector<RunResult>& results, std::ostream& out) {
-  out << "policy,jobs,mean_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,max_jct_s,mean_ratio,p95_ratio,"
-         "p99_ratio,unfinished_jobs,events,wall_s\n";
-  const RunSummary& base = results.front().summary;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const RunSummary& s = results[i].summary;
-    fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", entries[i].label, s.jobs,
-               s.mean_jct, s.p50_jct, s.p95_jct, s.p99_jct, s.max_jct,
-               Ratio(s.mean_jct, base.mean_jct), Ratio(s.p95_jct, base.p95_jct),
-               Ratio(s.p99_jct, base.p99_jct), s.unfinished_jobs, s.events, s.wall_s);
+                        const std::vector<uint64_t>& seeds,
+                        const std::vector<std::vector<RunResult>>& results, std::ostream& out) {
+  out << "policy,seed,jobs,mean_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,max_jct_s,mean_ratio,"
+         "p95_ratio,p99_ratio,unfinished_jobs,events,wall_s\n";
+  for (size_t e = 0; e < entries.size(); ++e) {
+    for (size_t k = 0; k < seeds.size(); ++k) {
+      const RunSummary& s = results[e][k].summary;
+      const RunSummary& base = results.front()[k].summary;
+      fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", entries[e].label, seeds[k],
+                 s.jobs, s.mean_jct, s.p50_jct, s.p95_jct, s.p99_jct, s.max_jct,
+                 Ratio(s.mean_jct, base.mean_jct), Ratio(s.p95_jct, base.p95_jct),
+                 Ratio(s.p99_jct, base.p99_jct), s.unfinished_jobs, s.events, s.wall_s);
+    }
+  }
+}
+
+void WriteComparisonSummaryCsv(const std::vector<CompareEntry>& entries,
+                               const std::vector<std::vector<RunResult>>& results,
+                               std::ostream& out) {
+  static const std::array<const char*, 8> kNames = {"mean_jct_s", "p50_jct_s", "p95_jct_s",
+                                                    "p99_jct_s",  "max_jct_s", "mean_ratio",
+                                                    "p95_ratio",  "p99_ratio"};
+  out << "policy,seeds";
+  for (const char* n : kNames) out << "," << n << "," << n << "_ci95";
+  out << "\n";
+  for (size_t e = 0; e < entries.size(); ++e) {
+    fmt::print(out, "{},{}", entries[e].label, results[e].size());
+    for (size_t i = 0; i < kNames.size(); ++i) {
+      const MeanCi m = Over(Statistics()[i], results, e);
+      fmt::print(out, ",{},{}", m.mean, m.ci);
+    }
+    out << "\n";
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -263,13 +264,14 @@ void FitSettings(std::vector<CompareEntry>& entries) {
   }
 }
 
-// `compare`: --scheduler and --network take comma-separated lists; every combination runs.
-int CompareCommand(const RawFlags& f, int threads) {
+// `compare`'s entries: --scheduler and --network take comma-separated lists and every
+// combination runs, or --system takes a list. `spec` gets the settings shared by all.
+std::vector<CompareEntry> CompareEntries(const RawFlags& f, RunSpec& spec) {
   RawFlags base = f;
   base.scheduler.clear();
   base.network.clear();
   base.system.clear();
-  RunSpec spec = BuildSpec(base);
+  spec = BuildSpec(base);
   std::vector<CompareEntry> entries;
   if (!f.system.empty()) {
     if (!f.scheduler.empty() || !f.network.empty()) {
@@ -313,21 +315,79 @@ int CompareCommand(const RawFlags& f, int threads) {
     throw InputError("", 0, f.system.empty() ? "--scheduler/--network" : "--system",
                      "the list is empty");
   }
-  const PreparedRun run = Prepare(spec);
-  const std::vector<RunResult> results = RunComparison(entries, run, threads);
-  fmt::print("workload {}\n", run.workload_name);
-  PrintComparison(entries, results, std::cout);
-  if (!f.out.empty()) {
-    for (size_t i = 0; i < entries.size(); ++i) {
-      WriteOutputs((std::filesystem::path(f.out) / entries[i].label).string(), results[i]);
+  return entries;
+}
+
+// --out of compare: a sub-directory per entry (and per seed, with several), compare.csv with a
+// row per entry and seed, and compare_summary.csv with each statistic's mean and 95 % CI.
+void WriteComparison(const std::string& out, const std::vector<CompareEntry>& entries,
+                     const std::vector<uint64_t>& seeds,
+                     const std::vector<std::vector<RunResult>>& results) {
+  const std::filesystem::path dir(out);
+  for (size_t e = 0; e < entries.size(); ++e) {
+    for (size_t k = 0; k < seeds.size(); ++k) {
+      const std::filesystem::path sub =
+          seeds.size() > 1 ? dir / entries[e].label / fmt::format("seed-{}", seeds[k])
+                           : dir / entries[e].label;
+      WriteOutputs(sub.string(), results[e][k]);
     }
-    std::ofstream csv(std::filesystem::path(f.out) / "compare.csv");
-    if (!csv) throw InputError(f.out + "/compare.csv", 0, "--out", "cannot write the file");
-    WriteComparisonCsv(entries, results, csv);
   }
+  std::ofstream csv(dir / "compare.csv");
+  if (!csv) throw InputError(out + "/compare.csv", 0, "--out", "cannot write the file");
+  WriteComparisonCsv(entries, seeds, results, csv);
+  std::ofstream summary(dir / "compare_summary.csv");
+  if (!summary) {
+    throw InputError(out + "/compare_summary.csv", 0, "--out", "cannot write the file");
+  }
+  WriteComparisonSummaryCsv(entries, results, summary);
+}
+
+// `compare`: every entry at one seed, or with --seeds N at seeds 1..N, all on the thread pool.
+int CompareCommand(const RawFlags& f, int threads, int seeds) {
+  RunSpec spec;
+  const std::vector<CompareEntry> entries = CompareEntries(f, spec);
+  if (seeds > 0 && !f.seed.empty()) {
+    throw InputError("", 0, "--seeds", "give --seed or --seeds, not both");
+  }
+  std::vector<uint64_t> seed_list;
+  for (int k = 1; k <= seeds; ++k) seed_list.push_back(static_cast<uint64_t>(k));
+  if (seed_list.empty()) seed_list.push_back(spec.simulation.seed);
+  // The embedded workload is generated from the seed; a trace or job file is read once.
+  const bool per_seed = spec.trace.empty() && spec.jobs_file.empty();
+  std::deque<PreparedRun> prepared;
+  for (uint64_t seed : seed_list) {
+    if (!prepared.empty() && !per_seed) break;
+    RunSpec s = spec;
+    s.simulation.seed = seed;
+    prepared.push_back(Prepare(s));
+  }
+  std::deque<RunSpec> specs;
+  std::vector<BatchRun> batch;
+  for (const CompareEntry& e : entries) {
+    for (size_t k = 0; k < seed_list.size(); ++k) {
+      specs.push_back(e.spec);
+      specs.back().simulation.seed = seed_list[k];
+      batch.push_back({&specs.back(), &prepared[per_seed ? k : 0]});
+    }
+  }
+  const std::vector<RunResult> flat = RunBatch(batch, threads);
+  std::vector<std::vector<RunResult>> results(entries.size());
+  for (size_t i = 0; i < flat.size(); ++i) results[i / seed_list.size()].push_back(flat[i]);
+  if (per_seed && seed_list.size() > 1) {
+    fmt::print("workload synthetic(jobs={}), seeds 1..{}\n", spec.synthetic_jobs, seed_list.size());
+  } else {
+    fmt::print("workload {}\n", prepared.front().workload_name);
+  }
+  PrintComparison(entries, results, std::cout);
+  if (!f.out.empty()) WriteComparison(f.out, entries, seed_list, results);
   int code = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    code = std::max(code, CheckFinished(results[i], entries[i].label));
+  for (size_t e = 0; e < entries.size(); ++e) {
+    for (size_t k = 0; k < seed_list.size(); ++k) {
+      const std::string label = seed_list.size() > 1
+                                    ? fmt::format("{} seed {}", entries[e].label, seed_list[k])
+                                    : entries[e].label;
+      code = std::max(code, CheckFinished(results[e][k], label));
+    }
   }
   return code;
 }
@@ -408,6 +468,10 @@ int main(int argc, char** argv) {
   AddRunFlags(*compare, compare_flags);
   int threads = 0;
   compare->add_option("--threads", threads, "parallel runs (default: one per core)");
+  int seeds = 0;
+  compare->add_option("--seeds", seeds,
+                      "run every entry at seeds 1..N and show mean ± 95 % CI (default: one run)")
+      ->check(CLI::Range(1, 1000));
   CLI::App* policies = app.add_subcommand(
       "policies", "list the task schedulers, network policies and systems, or describe one");
   std::string policy_name;
@@ -428,7 +492,7 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
-    if (compare->parsed()) return CompareCommand(compare_flags, threads);
+    if (compare->parsed()) return CompareCommand(compare_flags, threads, seeds);
     return RunCommand(flags);
   } catch (const InputError& e) {
     fmt::print(stderr, "slotflow: error: {}\n", e.what());

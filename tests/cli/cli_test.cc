@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -207,6 +208,37 @@ TEST(Cli, CompareAppliesASettingOnlyWherePoliciesDeclareIt) {
       Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --set network.nope=4");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--set network.nope"), std::string::npos) << bad.err;
+}
+
+// --seeds N: every entry at seeds 1..N; per-seed rows in compare.csv that do not depend on the
+// thread count (apart from the wall time), a seed-1 row equal to a plain run at --seed 1, and
+// the mean ± CI table.
+TEST(Cli, CompareOverSeedsIsDeterministicAndPerSeed) {
+  const fs::path one = TempDir("seeds_one"), two = TempDir("seeds_two"), plain = TempDir("plain");
+  const std::string args = "compare --synthetic-jobs 30 --system duopoly,aalo --seeds 3";
+  const Result a = Slotflow(args + " --threads 1 --out " + one.string());
+  const Result b = Slotflow(args + " --threads 2 --out " + two.string());
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_NE(a.out.find(" ± "), std::string::npos) << a.out;
+  auto without_wall = [](std::string csv) {
+    std::string out;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);) out += line.substr(0, line.rfind(',')) + "\n";
+    return out;
+  };
+  const std::string csv = without_wall(Slurp(one / "compare.csv"));
+  EXPECT_EQ(csv, without_wall(Slurp(two / "compare.csv")));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);  // header + 2 entries x 3 seeds
+  EXPECT_TRUE(fs::exists(one / "aalo" / "seed-3" / "jobs.csv"));
+  EXPECT_TRUE(fs::exists(one / "compare_summary.csv"));
+  const Result p = Slotflow("compare --synthetic-jobs 30 --system duopoly,aalo --seed 2 --out " +
+                            plain.string());
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(Slurp(plain / "aalo" / "jobs.csv"), Slurp(one / "aalo" / "seed-2" / "jobs.csv"));
+  const Result both = Slotflow("compare --synthetic-jobs 5 --seeds 2 --seed 3");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--seeds"), std::string::npos) << both.err;
 }
 
 TEST(Cli, ConfigIntegersAreRangeCheckedNotNarrowed) {

@@ -1,0 +1,26 @@
+#include <gtest/gtest.h>
+
+#include "cli/compare.h"
+
+#include <cmath>
+#include <vector>
+
+namespace slotflow {
+namespace {
+
+// 1, 2, 3: mean 2, sample standard deviation 1, t(0.975, 2) = 4.303: half-width 4.303 / √3.
+TEST(MeanAndCi, UsesStudentsTWithNMinusOneDegreesOfFreedom) {
+  const MeanCi m = MeanAndCi({1, 2, 3});
+  EXPECT_DOUBLE_EQ(m.mean, 2);
+  EXPECT_NEAR(m.ci, 4.303 / std::sqrt(3.0), 1e-12);
+  EXPECT_DOUBLE_EQ(MeanAndCi({5}).ci, 0);  // one seed: no interval
+  EXPECT_DOUBLE_EQ(MeanAndCi({4, 4, 4, 4}).ci, 0);
+  // 40 values: the normal's 1.96.
+  std::vector<double> v;
+  for (int i = 0; i < 40; ++i) v.push_back(i % 2);
+  const double sd = std::sqrt(40 * 0.25 / 39);
+  EXPECT_NEAR(MeanAndCi(v).ci, 1.96 * sd / std::sqrt(40.0), 1e-12);
+}
+
+}  // namespace
+}  // namespace slotflow
