@@ -15,6 +15,7 @@
 
 #include "cli/compare.h"
 #include "cli/run_spec.h"
+#include "cli/sweep.h"
 #include "cluster/cluster_config.h"
 #include "common/event_log.h"
 #include "common/error.h"
@@ -472,6 +473,27 @@ int main(int argc, char** argv) {
   compare->add_option("--seeds", seeds,
                       "run every entry at seeds 1..N and show mean ± 95 % CI (default: one run)")
       ->check(CLI::Range(1, 1000));
+  SweepOptions sweep_options;
+  std::string shard;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "run a grid of set-ups x systems x seeds described in a TOML file (resumable)");
+  sweep->add_option("FILE", sweep_options.file, "the sweep file (see docs/sweeps.md)")
+      ->required()
+      ->check(kNonEmpty);
+  sweep->add_option("--out", sweep_options.out, "directory for results.csv")
+      ->required()
+      ->check(kNonEmpty);
+  sweep->add_option("--shard", shard, "I/N: run only every N-th point, starting with the I-th");
+  sweep->add_option("--threads", sweep_options.threads, "parallel runs (default: one per core)");
+  sweep->add_option("--trace", sweep_options.trace, "use this trace instead of the file's")
+      ->check(kNonEmpty);
+  sweep->add_flag("--quiet", [&](int64_t) { sweep_options.progress = false; }, "no progress");
+  std::vector<std::string> merge_inputs;
+  std::string merge_out;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "join the results.csv of several sweep shards into one, in grid order");
+  merge->add_option("INPUT", merge_inputs, "results.csv files")->required()->check(kNonEmpty);
+  merge->add_option("--out", merge_out, "the merged file")->required()->check(kNonEmpty);
   CLI::App* policies = app.add_subcommand(
       "policies", "list the task schedulers, network policies and systems, or describe one");
   std::string policy_name;
@@ -493,6 +515,14 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (compare->parsed()) return CompareCommand(compare_flags, threads, seeds);
+    if (sweep->parsed()) {
+      if (!shard.empty()) ParseShard(shard, sweep_options.shard, sweep_options.shards);
+      return RunSweep(sweep_options);
+    }
+    if (merge->parsed()) {
+      MergeSweepResults(merge_inputs, merge_out);
+      return 0;
+    }
     return RunCommand(flags);
   } catch (const InputError& e) {
     fmt::print(stderr, "slotflow: error: {}\n", e.what());

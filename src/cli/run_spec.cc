@@ -103,7 +103,8 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
   ApplyConfigText(ReadInputFile(path, "config"), path, spec);
 }
 
-void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& spec) {
+void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& spec,
+                     const std::vector<std::string_view>& skip) {
   toml::table root;
   try {
     root = toml::parse(text, std::string_view(path));
@@ -113,6 +114,7 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
   }
   for (const auto& [key, node] : root) {
     const std::string k(key.str());
+    if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
     if (k == "cluster") {
       if (!node.is_table()) throw InputError(path, Line(node), "cluster", "expected a table");
       ApplyClusterToml(*node.as_table(), path, spec.cluster);

@@ -57,8 +57,10 @@ struct RunSpec {
 // [scheduler], [network]); InputError names the file, line and key on any problem, including
 // unknown keys.
 void ApplyConfigFile(const std::string& path, RunSpec& spec);
-// The same from the text of a config file; `name` is used in messages.
-void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec);
+// The same from the text of a config file; `name` is used in messages. Top-level tables named
+// in `skip` are left to the caller (a sweep file's [sweep]).
+void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec,
+                     const std::vector<std::string_view>& skip = {});
 
 // Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
 // `field` say where the value came from. InputError for any other prefix.

@@ -1,0 +1,48 @@
+// `slotflow sweep FILE`: a grid of runs described in one TOML file, and `slotflow merge`.
+//
+// A sweep file is a config file (seed aside: [cluster], [workload], [scheduler], [network]) that
+// is the base set-up, plus a [sweep] table:
+//
+//   [sweep]
+//   seeds = 5                        # seeds 1..5, or a list: [1, 2, 3]
+//   systems = ["duopoly", "aalo"]    # each a variant named after its system
+//   [[sweep.variant]]                # and/or variants with settings of their own
+//   name = "duopoly-first-ready"
+//   system = "duopoly"
+//   set = { "scheduler.mode_signal" = "first-ready" }
+//   [[sweep.parameter]]              # the grid: every combination of the values, the first
+//   key = "cluster.servers"          # parameter outermost
+//   values = [30, 50, 70]
+//
+// Every (point, variant, seed) is one run; the runs share the machine's cores. Each finished
+// run is appended to OUT/journal.csv at once, so a sweep that is stopped and started again with
+// the same --out resumes where it was; at the end OUT/results.csv holds every row in grid
+// order (the same file for any thread count or sharding, wall times aside) and the journal
+// goes. --shard I/N runs the points whose index is I-1 modulo N.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace slotflow {
+
+struct SweepOptions {
+  std::string file;
+  std::string out;    // directory: results.csv (and journal.csv while running)
+  std::string trace;  // replaces the base's workload trace (a path from the working directory)
+  int shard = 1, shards = 1;
+  int threads = 0;  // <= 0: one per core
+  bool progress = true;
+};
+
+// Runs the sweep; returns 0, or 2 when a run left jobs unfinished. InputError on a bad file.
+int RunSweep(const SweepOptions& options);
+
+// Joins sweep results (results.csv or journal.csv of shards) into `out`: the same header in
+// every input, each (point, variant, seed) once, rows in grid order. InputError otherwise.
+void MergeSweepResults(const std::vector<std::string>& inputs, const std::string& out);
+
+// "I/N" with 1 <= I <= N; InputError naming --shard otherwise.
+void ParseShard(const std::string& text, int& shard, int& shards);
+
+}  // namespace slotflow
