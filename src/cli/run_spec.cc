@@ -242,7 +242,7 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .choices = {}},
       {.name = "synthetic_interarrival",
        .kind = SettingKind::kSeconds,
-       .default_value = "2s",
+       .default_value = "0.5s",
        .meaning = "mean time between synthetic job arrivals",
        .min = 0,
        .max = 1e6,

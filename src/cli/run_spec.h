@@ -36,7 +36,7 @@ struct RunSpec {
   double traffic_scale = 1.0;
   std::optional<double> map_input_ratio = std::nullopt;  // none: map inputs balanced with the reduce stage
   int synthetic_jobs = 200;
-  Seconds synthetic_interarrival = 2.0;
+  Seconds synthetic_interarrival = 0.5;  // loads both the slots and the network (README)
 
   ClusterSpec cluster;
   ClusterOverrides overrides;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -405,6 +406,38 @@ TEST(TasksCsv, LocalityAndRemoteBytesFollowWhereTheBlockWasRead) {
   EXPECT_DOUBLE_EQ(r.tasks[0].read_done, 0);
   EXPECT_DOUBLE_EQ(r.tasks[1].read_done, 2);
   EXPECT_DOUBLE_EQ(r.tasks[2].read_done, 2);
+}
+
+}  // namespace
+}  // namespace slotflow::testing
+
+namespace slotflow::testing {
+namespace {
+
+// cans' block_reads: a 1-byte block read (server 1 -> 0, no coflow) and a 2-byte shuffle on the
+// same links. As a coflow of its own size the read goes first (ends at 1, the shuffle at 3);
+// ranked last, the shuffle goes first (ends at 2, the read at 3).
+TEST(CansBlockReads, OwnCoflowOrLast) {
+  Scenario s;
+  s.cluster = UnitCluster(2, 1);
+  StageSpec read{"map", {}, {Task(1, 0)}};
+  read.replicas = {{1}};
+  s.workload.source = "block-reads";
+  s.workload.jobs = {Job("R", 0, {read}),
+                     Job("S", 0,
+                         {StageSpec{"map", {}, {Task(0, 0, 1)}},
+                          StageSpec{"reduce", {0}, {Task(2, 0, 0)}}})};
+  s.scheduler = "test-task-k-on-server-k";
+  s.network = "cans";
+  s.network_settings = {{"queues", "unlimited"}, {"priority", "coflow"}};
+  std::map<std::string, double> finish;
+  for (const JobResult& j : s.Run().jobs) finish[j.name] = j.finish;
+  EXPECT_DOUBLE_EQ(finish.at("R"), 1);
+  EXPECT_DOUBLE_EQ(finish.at("S"), 3);
+  s.network_settings["block_reads"] = "last";
+  for (const JobResult& j : s.Run().jobs) finish[j.name] = j.finish;
+  EXPECT_DOUBLE_EQ(finish.at("R"), 3);
+  EXPECT_DOUBLE_EQ(finish.at("S"), 2);
 }
 
 }  // namespace

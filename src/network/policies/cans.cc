@@ -79,6 +79,12 @@ std::vector<SettingSpec> CansSettings() {
                 "upper bound of the first class of macroflow sizes (limited queues)"),
           factor("macroflow_multiplier", "4",
                  "factor between consecutive macroflow-size thresholds"),
+          {.name = "block_reads",
+           .kind = SettingKind::kChoice,
+           .default_value = "own-coflow",
+           .meaning = "map-input block reads (no coflow): own-coflow (a one-flow coflow and "
+                      "macroflow of their own size, ours) or last (below every shuffle)",
+           .choices = {"own-coflow", "last"}},
           {.name = "priority",
            .kind = SettingKind::kChoice,
            .default_value = "by-mode",
@@ -99,7 +105,8 @@ class CansPolicy : public NetworkPolicy {
                       args.settings.Number("coflow_multiplier")},
         macroflow_scale_{args.settings.Number("macroflow_first_threshold"),
                          args.settings.Number("macroflow_multiplier")},
-        which_(ParseWhich(args.settings.Choice("priority"))) {}
+        which_(ParseWhich(args.settings.Choice("priority"))),
+        block_reads_last_(args.settings.Choice("block_reads") == "last") {}
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     const bool unlimited = queues_ == kUnlimitedQueues;
@@ -147,10 +154,13 @@ class CansPolicy : public NetworkPolicy {
     return mode == SlotMode::kSufficient;
   }
 
-  static Bytes CoflowBytes(const FlowView& net, const FlowSpec& spec) {
-    return spec.coflow >= 0 ? net.coflow(spec.coflow).total_bytes : spec.size;
+  // A block read (no coflow) ranks by its own size, or after every shuffle (block_reads last).
+  Bytes CoflowBytes(const FlowView& net, const FlowSpec& spec) const {
+    if (spec.coflow >= 0) return net.coflow(spec.coflow).total_bytes;
+    return block_reads_last_ ? kMaxSizeKey : spec.size;
   }
-  static Bytes MacroflowBytes(const FlowSpec& spec) {
+  Bytes MacroflowBytes(const FlowSpec& spec) const {
+    if (spec.coflow < 0 && block_reads_last_) return kMaxSizeKey;
     return spec.macroflow >= 0 && spec.macroflow_bytes > 0 ? spec.macroflow_bytes : spec.size;
   }
 
@@ -221,6 +231,7 @@ class CansPolicy : public NetworkPolicy {
   const int queues_;
   const Scale coflow_scale_, macroflow_scale_;
   const Which which_;
+  const bool block_reads_last_;
   std::vector<Classes> classes_;  // by flow id
   // Unlimited queues only: tie index per coflow / macroflow, and how many of each size exist.
   std::vector<int64_t> coflow_tie_;  // by coflow id, -1 = not seen yet

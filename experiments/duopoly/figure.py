@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""One figure of Duopoly's evaluation (seed 000 §6): run its sweep, then plot and tabulate it.
+
+    experiments/duopoly/figure.py fig7 [--out DIR] [--threads N] [--trace FILE] [--plot-only]
+
+Runs `slotflow sweep experiments/duopoly/<fig>-*.toml` (from the repository root, with
+./build/slotflow) into DIR (default out/duopoly/<fig>), then writes DIR/<fig>.png (mean, p95
+and p99 JCT, mean ± 95 % CI over the seeds, per system and x value) and DIR/table.md (the same
+numbers and Duopoly's reductions against NEAT and Aalo, each taken seed by seed), and prints the
+table and the sweep's wall time. The sweep resumes if DIR already holds part of it.
+"""
+import argparse
+import csv
+import glob
+import math
+import os
+import subprocess
+import sys
+import time
+
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+
+
+def mean_ci(values):
+    n = len(values)
+    m = sum(values) / n
+    if n < 2:
+        return m, 0.0
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    t = T95[n - 2] if n - 2 < len(T95) else 1.96
+    return m, t * sd / math.sqrt(n)
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"figure: {path}: no rows")
+    header = list(rows[0].keys())
+    params = header[1:header.index("variant_index")]
+    return rows, params
+
+
+def grouped(rows, params):
+    """(x label, variant) -> {seed: row}, with x labels and variants in grid order."""
+    out, xs, variants = {}, [], []
+    for r in rows:
+        x = " ".join(r[p] for p in params) if params else "base"
+        if x not in xs:
+            xs.append(x)
+        if r["variant"] not in variants:
+            variants.append(r["variant"])
+        out.setdefault((x, r["variant"]), {})[r["seed"]] = r
+    return out, xs, variants
+
+
+def stat(cell, column):
+    return mean_ci([float(r[column]) for r in cell.values() if r[column] != ""])
+
+
+def reduction(cell, other, column="mean_jct_s"):
+    """1 - ours/other, seed by seed, as mean ± CI in percent."""
+    seeds = sorted(set(cell) & set(other))
+    return mean_ci([100 * (1 - float(cell[s][column]) / float(other[s][column])) for s in seeds])
+
+
+def table(data, xs, variants, params, fig):
+    lines = [f"| {' '.join(params) or 'set-up'} | system | mean JCT (s) | p95 (s) | p99 (s) |",
+             "|---|---|---|---|---|"]
+    for x in xs:
+        for v in variants:
+            cells = [stat(data[(x, v)], c) for c in ("mean_jct_s", "p95_jct_s", "p99_jct_s")]
+            lines.append(f"| {x} | {v} | " + " | ".join(f"{m:.1f} ± {ci:.1f}" for m, ci in cells)
+                         + " |")
+    ours = [v for v in variants if v not in ("neat", "aalo") and
+            ("neat" in variants or "aalo" in variants)]
+    if ours:
+        lines += ["", "Reduction of mean / p99 JCT against NEAT and Aalo (%, seed by seed, "
+                  "mean ± 95 % CI):", "",
+                  f"| {' '.join(params) or 'set-up'} | system | vs NEAT mean | vs Aalo mean | "
+                  "vs NEAT p99 | vs Aalo p99 |",
+                  "|---|---|---|---|---|---|"]
+        for x in xs:
+            for v in ours:
+                cols = []
+                for column in ("mean_jct_s", "p99_jct_s"):
+                    for other in ("neat", "aalo"):
+                        if (x, other) in data:
+                            m, ci = reduction(data[(x, v)], data[(x, other)], column)
+                            cols.append(f"{m:.1f} ± {ci:.1f}")
+                        else:
+                            cols.append("")
+                lines.append(f"| {x} | {v} | " + " | ".join(cols) + " |")
+    if fig == "fig6":
+        lines += ["", "Each variant's mean JCT over Duopoly (I)'s, seed by seed:", "",
+                  "| system | × duopoly-I |", "|---|---|"]
+        for v in variants:
+            m, ci = mean_ci([float(data[("base", v)][s]["mean_jct_s"]) /
+                             float(data[("base", "duopoly-I")][s]["mean_jct_s"])
+                             for s in data[("base", v)]])
+            lines.append(f"| {v} | {m:.3f} ± {ci:.3f} |")
+        lines += ["", "Mean JCT by job size group (s; groups as in `slotflow run`'s table):", "",
+                  "| system | " + " | ".join(f"g{g}" for g in range(1, 8)) + " |",
+                  "|---|" + "---|" * 7]
+        for v in variants:
+            cells = []
+            for g in range(1, 8):
+                vals = [float(r[f"g{g}_mean_jct_s"]) for r in data[("base", v)].values()
+                        if r[f"g{g}_mean_jct_s"] != ""]
+                cells.append(f"{mean_ci(vals)[0]:.1f}" if vals else "–")
+            lines.append(f"| {v} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(data, xs, variants, params, fig, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    columns = [("mean_jct_s", "mean JCT (s)"), ("p95_jct_s", "p95 JCT (s)"),
+               ("p99_jct_s", "p99 JCT (s)")]
+    figure, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for ax, (column, label) in zip(axes, columns):
+        if len(xs) == 1:
+            stats = [stat(data[(xs[0], v)], column) for v in variants]
+            ax.bar(range(len(variants)), [m for m, _ in stats], yerr=[ci for _, ci in stats],
+                   color=[f"C{i}" for i in range(len(variants))], capsize=3)
+            ax.set_xticks(range(len(variants)))
+            ax.set_xticklabels(variants, rotation=30, ha="right", fontsize=8)
+        else:
+            for i, v in enumerate(variants):
+                stats = [stat(data[(x, v)], column) for x in xs]
+                ax.errorbar(range(len(xs)), [m for m, _ in stats], yerr=[ci for _, ci in stats],
+                            marker="o", capsize=3, label=v, color=f"C{i}")
+            ax.set_xticks(range(len(xs)))
+            ax.set_xticklabels(xs, fontsize=8)
+            ax.set_xlabel(" ".join(params))
+        ax.set_ylabel(label)
+        ax.set_ylim(bottom=0)
+    if len(xs) > 1:
+        axes[0].legend(fontsize=8)
+    figure.suptitle(f"Duopoly {fig}: FB trace as jobs, mean ± 95 % CI over seeds", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(out, dpi=100)
+    plt.close(figure)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("fig", help="fig6 .. fig12, sensitivity or map-sizes")
+    parser.add_argument("--out", help="directory (default out/duopoly/FIG)")
+    parser.add_argument("--threads", help="parallel runs (default: one per core)")
+    parser.add_argument("--trace", help="the FB trace, if not at ../shared/traces/")
+    parser.add_argument("--slotflow", default="./build/slotflow")
+    parser.add_argument("--plot-only", action="store_true", help="do not run the sweep")
+    args = parser.parse_args()
+    files = glob.glob(os.path.join(here, args.fig + "-*.toml")) + glob.glob(
+        os.path.join(here, args.fig + ".toml"))
+    if len(files) != 1:
+        print(f"figure: no sweep file for '{args.fig}' in {here}", file=sys.stderr)
+        return 2
+    out = args.out or os.path.join("out", "duopoly", args.fig)
+    if not args.plot_only:
+        command = [args.slotflow, "sweep", files[0], "--out", out]
+        if args.threads:
+            command += ["--threads", args.threads]
+        if args.trace:
+            command += ["--trace", args.trace]
+        start = time.time()
+        code = subprocess.call(command)
+        print(f"sweep wall time: {time.time() - start:.0f} s")
+        if code != 0:
+            return code
+    rows, params = load(os.path.join(out, "results.csv"))
+    data, xs, variants = grouped(rows, params)
+    text = table(data, xs, variants, params, args.fig)
+    with open(os.path.join(out, "table.md"), "w") as f:
+        f.write(text)
+    plot(data, xs, variants, params, args.fig, os.path.join(out, args.fig + ".png"))
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
