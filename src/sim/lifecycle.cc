@@ -259,12 +259,7 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosse
   return f;
 }
 
-// A root task reads its block: locally (a flow over the local disk only when disks are
-// modelled), else from the least loaded replica holder (SPEC §4: fewest outgoing flows). On a
-// two-tier topology the holders in the reader's own rack come first, as HDFS reads the nearest
-// replica: such a read stays off the rack links (on a big switch racks shape no path, and the
-// least loaded holder of all is taken). Any other task receives one flow per source server of
-// its parents' outputs; local bytes are free.
+// The holder a remote block read on dst comes from (see StartRead).
 ServerId TaskLifecycle::ReadSource(const std::vector<ServerId>& replicas, ServerId dst) const {
   const bool nearest_first = cluster_.spec().topology == TopologyKind::kTwoTier;
   const int rack = cluster_.server(dst).rack;
@@ -282,6 +277,12 @@ ServerId TaskLifecycle::ReadSource(const std::vector<ServerId>& replicas, Server
   return src;
 }
 
+// A root task reads its block: locally (a flow over the local disk only when disks are
+// modelled), else from the least loaded replica holder (SPEC §4: fewest outgoing flows). On a
+// two-tier topology the holders in the reader's own rack come first, as HDFS reads the nearest
+// replica: such a read stays off the rack links (on a big switch racks shape no path, and the
+// least loaded holder of all is taken). Any other task receives one flow per source server of
+// its parents' outputs; local bytes are free.
 void TaskLifecycle::StartRead(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   JobRuntime& job = s_.jobs_[task.job];
