@@ -17,8 +17,8 @@
 #include "cli/run_spec.h"
 #include "cli/sweep.h"
 #include "cluster/cluster_config.h"
-#include "common/event_log.h"
 #include "common/error.h"
+#include "common/event_log.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
 
@@ -34,7 +34,7 @@ struct RawFlags {
   std::optional<double> cpu_speed, oversubscription;
   std::string seed;
   std::vector<std::string> set;
-  std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs;
+  std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs, generator, tcds_group;
   std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
   bool check = false;
@@ -87,6 +87,11 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "trace/synthetic jobs: map input = ratio x job shuffle / maps (default 1)");
   cmd.add_option("--synthetic-jobs", f.synthetic_jobs,
                  "jobs in the embedded synthetic workload (default 200)");
+  cmd.add_option("--generator", f.generator,
+                 "embedded workload when no trace or job file is given: synthetic (default) or "
+                 "tcds (seed 001 §3.1: very short, short and long map tasks)");
+  cmd.add_option("--tcds-group", f.tcds_group,
+                 "tcds generator: the task mix of seed 001 Table 1's group 1..5 (default 1)");
   cmd.add_option("--estimate-error", f.estimate_error,
                  "SJF size estimates multiplied by a random factor in [1-e, 1+e] (default 0)");
   cmd.add_option("--seed", f.seed,
@@ -154,7 +159,9 @@ RunSpec BuildSpec(const RawFlags& f) {
        {std::tuple{"traffic_scale", "--traffic-scale", &f.traffic_scale},
         std::tuple{"map_input_ratio", "--map-input-ratio", &f.map_input_ratio},
         std::tuple{"estimate_error", "--estimate-error", &f.estimate_error},
-        std::tuple{"synthetic_jobs", "--synthetic-jobs", &f.synthetic_jobs}}) {
+        std::tuple{"synthetic_jobs", "--synthetic-jobs", &f.synthetic_jobs},
+        std::tuple{"generator", "--generator", &f.generator},
+        std::tuple{"tcds_group", "--tcds-group", &f.tcds_group}}) {
     if (!text->empty()) SetWorkloadValue(spec, key, *text, "", 0, flag);
   }
   return spec;

@@ -15,6 +15,7 @@
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
 #include "workload/synthetic.h"
+#include "workload/tcds_workload.h"
 
 namespace slotflow {
 namespace {
@@ -160,6 +161,11 @@ PreparedRun Prepare(const RunSpec& spec) {
   if (!spec.trace.empty() && !spec.jobs_file.empty()) {
     throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
   }
+  if (spec.generator != "synthetic" && (!spec.trace.empty() || !spec.jobs_file.empty())) {
+    throw InputError(
+        "", 0, "generator",
+        fmt::format("the {} generator makes its own jobs: drop --trace/--jobs", spec.generator));
+  }
   if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
   if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
@@ -179,6 +185,14 @@ PreparedRun Prepare(const RunSpec& spec) {
     if (jf.cluster) cluster = *jf.cluster;
     workload = std::move(jf.workload);
     name = "jobs:" + spec.jobs_file;
+  } else if (spec.generator == "tcds") {
+    TcdsWorkloadOptions to;
+    to.group = spec.tcds_group;
+    to.seed = spec.simulation.seed;
+    to.tasks_per_job = spec.tcds_tasks_per_job;
+    to.mean_interarrival_s = spec.tcds_interarrival;
+    workload = GenerateTcdsWorkload(to);
+    name = fmt::format("tcds(group={}, seed={})", to.group, to.seed);
   } else {
     SyntheticOptions so;
     so.jobs = spec.synthetic_jobs;
@@ -255,6 +269,33 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
        .min = 0,
        .max = 0.999,
+       .choices = {}},
+      {.name = "generator",
+       .kind = SettingKind::kChoice,
+       .default_value = "synthetic",
+       .meaning = "the embedded workload without a trace or job file: synthetic, or tcds "
+                  "(seed 001 §3.1)",
+       .choices = {"synthetic", "tcds"}},
+      {.name = "tcds_group",
+       .kind = SettingKind::kInteger,
+       .default_value = "1",
+       .meaning = "tcds generator: the group of seed 001 Table 1",
+       .min = 1,
+       .max = 5,
+       .choices = {}},
+      {.name = "tcds_tasks_per_job",
+       .kind = SettingKind::kInteger,
+       .default_value = "5",
+       .meaning = "tcds generator: tasks per job (one class per job)",
+       .min = 1,
+       .max = 1e6,
+       .choices = {}},
+      {.name = "tcds_interarrival",
+       .kind = SettingKind::kSeconds,
+       .default_value = "1s",
+       .meaning = "tcds generator: mean time between job arrivals (Poisson)",
+       .min = 0,
+       .max = 1e6,
        .choices = {}}};
   return values;
 }
@@ -271,6 +312,10 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     if (key == "synthetic_jobs") spec.synthetic_jobs = static_cast<int>(v);
     if (key == "synthetic_interarrival") spec.synthetic_interarrival = v;
     if (key == "estimate_error") spec.simulation.estimate_error = v;
+    if (key == "generator") spec.generator = canonical;
+    if (key == "tcds_group") spec.tcds_group = static_cast<int>(v);
+    if (key == "tcds_tasks_per_job") spec.tcds_tasks_per_job = static_cast<int>(v);
+    if (key == "tcds_interarrival") spec.tcds_interarrival = v;
     return;
   }
   throw InputError(file, line, field, "unknown key");

@@ -147,8 +147,10 @@ void TaskLifecycle::Arrive(JobIndex j) {
   JobRuntime& job = s_.jobs_[j];
   job.arrived = true;
   if (log != nullptr) {
-    log->Line(s_.now(), "arrive").Int("job", j).Text("name", job.spec->name).Int(
-        "tasks", job.unfinished_tasks);
+    log->Line(s_.now(), "arrive")
+        .Int("job", j)
+        .Text("name", job.spec->name)
+        .Int("tasks", job.unfinished_tasks);
   }
   s_.active_jobs_.push_back(j);
   for (const StageRuntime& sr : job.stages) {
@@ -163,8 +165,11 @@ void TaskLifecycle::MakeReady(TaskId t) {
   task.state = TaskState::kReady;
   task.ready_at = s_.now();
   if (log != nullptr) {
-    log->Line(s_.now(), "ready").Int("task", t).Int("job", task.job).Int("stage", task.stage).Int(
-        "index", task.index);
+    log->Line(s_.now(), "ready")
+        .Int("task", t)
+        .Int("job", task.job)
+        .Int("stage", task.stage)
+        .Int("index", task.index);
   }
   if (task.spec->pinned != kNoServer) {  // runs where it is pinned, without a slot
     Place(t, task.spec->pinned, Why().Add("rule", "pinned"));
@@ -254,9 +259,30 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosse
   return f;
 }
 
+// The holder a remote block read on dst comes from (see StartRead).
+ServerId TaskLifecycle::ReadSource(const std::vector<ServerId>& replicas, ServerId dst) const {
+  const bool nearest_first = cluster_.spec().topology == TopologyKind::kTwoTier;
+  const int rack = cluster_.server(dst).rack;
+  auto better = [&](ServerId a, ServerId b) {  // whether holder a beats holder b
+    if (nearest_first) {
+      const bool a_near = cluster_.server(a).rack == rack, b_near = cluster_.server(b).rack == rack;
+      if (a_near != b_near) return a_near;
+    }
+    return network_.OutgoingFlows(a) < network_.OutgoingFlows(b);
+  };
+  ServerId src = replicas.front();
+  for (ServerId r : replicas) {
+    if (better(r, src)) src = r;
+  }
+  return src;
+}
+
 // A root task reads its block: locally (a flow over the local disk only when disks are
-// modelled), else from the least loaded replica holder (SPEC §4: fewest outgoing flows). Any
-// other task receives one flow per source server of its parents' outputs; local bytes are free.
+// modelled), else from the least loaded replica holder (SPEC §4: fewest outgoing flows). On a
+// two-tier topology the holders in the reader's own rack come first, as HDFS reads the nearest
+// replica: such a read stays off the rack links (on a big switch racks shape no path, and the
+// least loaded holder of all is taken). Any other task receives one flow per source server of
+// its parents' outputs; local bytes are free.
 void TaskLifecycle::StartRead(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   JobRuntime& job = s_.jobs_[task.job];
@@ -271,10 +297,7 @@ void TaskLifecycle::StartRead(TaskId t) {
         if (cluster_.Disk(dst) >= 0) StartFlow(t, dst, task.spec->input, true, -1);
       } else {
         ++job.remote_reads;
-        ServerId src = reps.front();
-        for (ServerId r : reps) {
-          if (network_.OutgoingFlows(r) < network_.OutgoingFlows(src)) src = r;
-        }
+        const ServerId src = ReadSource(reps, dst);
         task.locality = cluster_.server(src).rack == cluster_.server(dst).rack ? Locality::kRack
                                                                                : Locality::kOffRack;
         StartFlow(t, src, task.spec->input, true, -1);
@@ -339,8 +362,7 @@ void TaskLifecycle::Complete(TaskId t) {
   task.finish_at = s_.now();
   JobRuntime& job = s_.jobs_[task.job];
   if (log != nullptr) {
-    log->Line(s_.now(), "task_done").Int("task", t).Int("job", task.job).Int("server",
-                                                                             task.server);
+    log->Line(s_.now(), "task_done").Int("task", t).Int("job", task.job).Int("server", task.server);
   }
   if (task.HoldsSlot()) {
     if (cluster_.server(task.server).memory > 0) {
@@ -368,8 +390,9 @@ void TaskLifecycle::Complete(TaskId t) {
     job.finished = true;
     job.finish = s_.now();
     if (log != nullptr) {
-      log->Line(s_.now(), "job_done").Int("job", task.job).Num("jct_s",
-                                                               job.finish - job.spec->submit);
+      log->Line(s_.now(), "job_done")
+          .Int("job", task.job)
+          .Num("jct_s", job.finish - job.spec->submit);
     }
     auto& active = s_.active_jobs_;
     active.erase(std::find(active.begin(), active.end(), job.index));

@@ -55,6 +55,8 @@ class TaskLifecycle {
   void Occupy(TaskId t, ServerId s);
   void LogPlace(TaskId t, const Why& why);
   void StartRead(TaskId t);
+  // The replica holder a block read on server dst comes from (see StartRead).
+  ServerId ReadSource(const std::vector<ServerId>& replicas, ServerId dst) const;
   void StartCompute(TaskId t);
   void Complete(TaskId t);
   void SetOutputs(JobIndex j);

@@ -1,0 +1,54 @@
+// delay — delay scheduling (DS; Zaharia et al., EuroSys'10), as seed 001 §1.2 Alg. 1 gives it
+// (SPEC §6). At each server's heartbeat, jobs are walked in fair-sharing order (fewest running
+// tasks first, Alg. 1 line 2); a job launches a node-local task at once, and a rack-local or
+// off-rack one only after waiting node_wait (then rack_wait more) since it was first skipped
+// after its last launch; otherwise it is skipped. §1.3: "T_nodeWait = T_rackWait = 5s" in
+// Hadoop, the defaults here. The walk is scheduling/delay_walk.h.
+#include "scheduling/delay_walk.h"
+
+namespace slotflow {
+namespace {
+
+std::vector<SettingSpec> DelaySettings() {
+  SettingSpec order = JobOrderSetting();
+  order.default_value = "fair";  // Alg. 1 line 2: the fair-sharing order
+  return {HeartbeatSetting(),
+          order,
+          {.name = "node_wait",
+           .kind = SettingKind::kSeconds,
+           .default_value = "5s",
+           .meaning = "T_nodeWait: the wait before a rack-local launch (seed 001 §1.3)",
+           .min = 0,
+           .max = 1e6},
+          {.name = "rack_wait",
+           .kind = SettingKind::kSeconds,
+           .default_value = "5s",
+           .meaning = "T_rackWait: the further wait before an off-rack launch (seed 001 §1.3)",
+           .min = 0,
+           .max = 1e6}};
+}
+
+class DelayScheduler : public TaskScheduler {
+ public:
+  explicit DelayScheduler(const PolicyArgs& args)
+      : heartbeat_(args.settings.Number("heartbeat")),
+        walk_(JobOrderOf(args.settings),
+              [w = TaskWaits{args.settings.Number("node_wait"), args.settings.Number("rack_wait")}](
+                  const TaskRuntime&) { return w; }) {}
+
+  Decision Next(const SimState&) override { return {}; }  // offers come at heartbeats only
+  Seconds server_heartbeat() const override { return heartbeat_; }
+  Decision Offer(const SimState& state, ServerId s) override { return walk_.Offer(state, s); }
+
+ private:
+  Seconds heartbeat_;
+  DelayWalk walk_;
+};
+
+}  // namespace
+
+SLOTFLOW_REGISTER_TASK_SCHEDULER(
+    "delay", "delay scheduling (DS): fair order, waits node_wait / rack_wait for locality",
+    DelaySettings(), DelayScheduler);
+
+}  // namespace slotflow
