@@ -13,6 +13,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "common/settings.h"
@@ -66,6 +68,21 @@ class DelayWalk {
   WaitRule waits_;
   std::vector<JobWait> jobs_wait_;
   std::vector<JobIndex> jobs_;
+};
+
+// FIFO, DS and TCDS: a walk answering every heartbeat offer; Next() is never asked (offers come
+// at heartbeats only).
+class WalkScheduler : public TaskScheduler {
+ public:
+  WalkScheduler(Seconds heartbeat, DelayWalk walk) : heartbeat_(heartbeat), walk_(std::move(walk)) {}
+
+  Decision Next(const SimState&) override { return {}; }
+  Seconds server_heartbeat() const override { return heartbeat_; }
+  Decision Offer(const SimState& state, ServerId s) override { return walk_.Offer(state, s); }
+
+ private:
+  Seconds heartbeat_;
+  DelayWalk walk_;
 };
 
 }  // namespace slotflow

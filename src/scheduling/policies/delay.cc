@@ -28,27 +28,17 @@ std::vector<SettingSpec> DelaySettings() {
            .max = 1e6}};
 }
 
-class DelayScheduler : public TaskScheduler {
- public:
-  explicit DelayScheduler(const PolicyArgs& args)
-      : heartbeat_(args.settings.Number("heartbeat")),
-        walk_(JobOrderOf(args.settings),
-              [w = TaskWaits{args.settings.Number("node_wait"), args.settings.Number("rack_wait")}](
-                  const TaskRuntime&) { return w; }) {}
-
-  Decision Next(const SimState&) override { return {}; }  // offers come at heartbeats only
-  Seconds server_heartbeat() const override { return heartbeat_; }
-  Decision Offer(const SimState& state, ServerId s) override { return walk_.Offer(state, s); }
-
- private:
-  Seconds heartbeat_;
-  DelayWalk walk_;
-};
+std::unique_ptr<TaskScheduler> MakeDelay(const PolicyArgs& args) {
+  const TaskWaits waits{args.settings.Number("node_wait"), args.settings.Number("rack_wait")};
+  return std::make_unique<WalkScheduler>(
+      args.settings.Number("heartbeat"),
+      DelayWalk(JobOrderOf(args.settings), [waits](const TaskRuntime&) { return waits; }));
+}
 
 }  // namespace
 
-SLOTFLOW_REGISTER_TASK_SCHEDULER(
+SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(
     "delay", "delay scheduling (DS): fair order, waits node_wait / rack_wait for locality",
-    DelaySettings(), DelayScheduler);
+    DelaySettings(), MakeDelay);
 
 }  // namespace slotflow

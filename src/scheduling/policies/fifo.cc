@@ -7,25 +7,16 @@
 namespace slotflow {
 namespace {
 
-class FifoScheduler : public TaskScheduler {
- public:
-  explicit FifoScheduler(const PolicyArgs& args)
-      : heartbeat_(args.settings.Number("heartbeat")),
-        walk_(JobOrder::kFifo, [](const TaskRuntime&) { return TaskWaits{}; }) {}
-
-  Decision Next(const SimState&) override { return {}; }  // offers come at heartbeats only
-  Seconds server_heartbeat() const override { return heartbeat_; }
-  Decision Offer(const SimState& state, ServerId s) override { return walk_.Offer(state, s); }
-
- private:
-  Seconds heartbeat_;
-  DelayWalk walk_;
-};
+std::unique_ptr<TaskScheduler> MakeFifo(const PolicyArgs& args) {
+  return std::make_unique<WalkScheduler>(
+      args.settings.Number("heartbeat"),
+      DelayWalk(JobOrder::kFifo, [](const TaskRuntime&) { return TaskWaits{}; }));
+}
 
 }  // namespace
 
-SLOTFLOW_REGISTER_TASK_SCHEDULER(
+SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(
     "fifo", "Hadoop FIFO at heartbeats: oldest job first, local task if any, never waits",
-    {HeartbeatSetting()}, FifoScheduler);
+    {HeartbeatSetting()}, MakeFifo);
 
 }  // namespace slotflow

@@ -89,33 +89,23 @@ TcdsParams ParamsOf(const Settings& s) {
   return p;
 }
 
-class TcdsScheduler : public TaskScheduler {
- public:
-  explicit TcdsScheduler(const PolicyArgs& args)
-      : heartbeat_(args.settings.Number("heartbeat")),
-        walk_(JobOrderOf(args.settings),
-              [p = ParamsOf(args.settings),
-               at_once = args.settings.Choice("very_short") == "at-once"](const TaskRuntime& t) {
-                const double beta = LengthCoefficient(t.spec->input, p);
-                const TaskClass c = ClassOf(beta, p);
-                LevelWaits w = WaitsOf(c, beta, p);
-                if (at_once && c == TaskClass::kVeryShort) w = {0, 0};  // Alg. 2 lines 11-12
-                return TaskWaits{w.node, w.rack, TaskClassName(c), beta};
-              }) {}
-
-  Decision Next(const SimState&) override { return {}; }  // offers come at heartbeats only
-  Seconds server_heartbeat() const override { return heartbeat_; }
-  Decision Offer(const SimState& state, ServerId s) override { return walk_.Offer(state, s); }
-
- private:
-  Seconds heartbeat_;
-  DelayWalk walk_;
-};
+std::unique_ptr<TaskScheduler> MakeTcds(const PolicyArgs& args) {
+  auto waits = [p = ParamsOf(args.settings),
+                at_once = args.settings.Choice("very_short") == "at-once"](const TaskRuntime& t) {
+    const double beta = LengthCoefficient(t.spec->input, p);
+    const TaskClass c = ClassOf(beta, p);
+    LevelWaits w = WaitsOf(c, beta, p);
+    if (at_once && c == TaskClass::kVeryShort) w = {0, 0};  // Alg. 2 lines 11-12
+    return TaskWaits{w.node, w.rack, TaskClassName(c), beta};
+  };
+  return std::make_unique<WalkScheduler>(args.settings.Number("heartbeat"),
+                                         DelayWalk(JobOrderOf(args.settings), waits));
+}
 
 }  // namespace
 
-SLOTFLOW_REGISTER_TASK_SCHEDULER(
+SLOTFLOW_REGISTER_TASK_SCHEDULER_WITH(
     "tcds", "task-class delay scheduling (TCDS): DS with waits by each task's length class",
-    TcdsSettings(), TcdsScheduler);
+    TcdsSettings(), MakeTcds);
 
 }  // namespace slotflow
