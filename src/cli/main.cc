@@ -453,6 +453,35 @@ void DescribePolicy(const std::string& name) {
   }
 }
 
+struct SweepFlags {
+  SweepOptions options;
+  std::string shard;
+  std::vector<std::string> merge_inputs;
+  std::string merge_out;
+};
+
+// The `sweep` and `merge` subcommands; returns `sweep`.
+CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "run a grid of set-ups x systems x seeds described in a TOML file (resumable)");
+  sweep->add_option("FILE", f.options.file, "the sweep file (see docs/sweeps.md)")
+      ->required()
+      ->check(kNonEmpty);
+  sweep->add_option("--out", f.options.out, "directory for results.csv")
+      ->required()
+      ->check(kNonEmpty);
+  sweep->add_option("--shard", f.shard, "I/N: run only every N-th point, starting with the I-th");
+  sweep->add_option("--threads", f.options.threads, "parallel runs (default: one per core)");
+  sweep->add_option("--trace", f.options.trace, "use this trace instead of the file's")
+      ->check(kNonEmpty);
+  sweep->add_flag("--quiet", [&f](int64_t) { f.options.progress = false; }, "no progress");
+  CLI::App* merge = app.add_subcommand(
+      "merge", "join the results.csv of several sweep shards into one, in grid order");
+  merge->add_option("INPUT", f.merge_inputs, "results.csv files")->required()->check(kNonEmpty);
+  merge->add_option("--out", f.merge_out, "the merged file")->required()->check(kNonEmpty);
+  return sweep;
+}
+
 }  // namespace
 }  // namespace slotflow
 
@@ -480,27 +509,9 @@ int main(int argc, char** argv) {
   compare->add_option("--seeds", seeds,
                       "run every entry at seeds 1..N and show mean ± 95 % CI (default: one run)")
       ->check(CLI::Range(1, 1000));
-  SweepOptions sweep_options;
-  std::string shard;
-  CLI::App* sweep = app.add_subcommand(
-      "sweep", "run a grid of set-ups x systems x seeds described in a TOML file (resumable)");
-  sweep->add_option("FILE", sweep_options.file, "the sweep file (see docs/sweeps.md)")
-      ->required()
-      ->check(kNonEmpty);
-  sweep->add_option("--out", sweep_options.out, "directory for results.csv")
-      ->required()
-      ->check(kNonEmpty);
-  sweep->add_option("--shard", shard, "I/N: run only every N-th point, starting with the I-th");
-  sweep->add_option("--threads", sweep_options.threads, "parallel runs (default: one per core)");
-  sweep->add_option("--trace", sweep_options.trace, "use this trace instead of the file's")
-      ->check(kNonEmpty);
-  sweep->add_flag("--quiet", [&](int64_t) { sweep_options.progress = false; }, "no progress");
-  std::vector<std::string> merge_inputs;
-  std::string merge_out;
-  CLI::App* merge = app.add_subcommand(
-      "merge", "join the results.csv of several sweep shards into one, in grid order");
-  merge->add_option("INPUT", merge_inputs, "results.csv files")->required()->check(kNonEmpty);
-  merge->add_option("--out", merge_out, "the merged file")->required()->check(kNonEmpty);
+  SweepFlags sweep_flags;
+  CLI::App* sweep = AddSweepCommands(app, sweep_flags);
+  CLI::App* merge = app.get_subcommand("merge");
   CLI::App* policies = app.add_subcommand(
       "policies", "list the task schedulers, network policies and systems, or describe one");
   std::string policy_name;
@@ -523,11 +534,13 @@ int main(int argc, char** argv) {
     }
     if (compare->parsed()) return CompareCommand(compare_flags, threads, seeds);
     if (sweep->parsed()) {
-      if (!shard.empty()) ParseShard(shard, sweep_options.shard, sweep_options.shards);
-      return RunSweep(sweep_options);
+      if (!sweep_flags.shard.empty()) {
+        ParseShard(sweep_flags.shard, sweep_flags.options.shard, sweep_flags.options.shards);
+      }
+      return RunSweep(sweep_flags.options);
     }
     if (merge->parsed()) {
-      MergeSweepResults(merge_inputs, merge_out);
+      MergeSweepResults(sweep_flags.merge_inputs, sweep_flags.merge_out);
       return 0;
     }
     return RunCommand(flags);

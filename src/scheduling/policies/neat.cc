@@ -100,23 +100,7 @@ class NeatScheduler : public TaskScheduler {
     const TaskRuntime& task = state.task(t);
     local_.resize(static_cast<size_t>(state.cluster().size()), 0);
 
-    // The task's input: bytes per source server, and the new transfer's size for the policy.
-    sources_.clear();
-    Bytes new_size = task.spec->input;
-    if (task.root) {
-      if (!task.replicas.empty()) {
-        ServerId src = task.replicas.front();
-        for (ServerId r : task.replicas) {
-          if (net.OutgoingFlows(r) < net.OutgoingFlows(src)) src = r;
-        }
-        sources_.emplace_back(src, task.spec->input);
-      }
-    } else {
-      sources_ = state.InputSources(t);
-      if (IsCoflowPolicy(policy_)) {
-        new_size = net.coflow(state.job(task.job).stages[task.stage].coflow).total_bytes;
-      }
-    }
+    const Bytes new_size = FillSources(state, t);
     Bytes total = 0;
     for (const auto& [src, bytes] : sources_) {
       total += bytes;
@@ -179,6 +163,28 @@ class NeatScheduler : public TaskScheduler {
         .Add("preferred", any_preferred ? 1.0 : 0.0)
         .Add("predicted_s", best_time);
     return best;
+  }
+
+  // Fills sources_ with the task's input, bytes per source server; returns the new transfer's
+  // size as the policy ranks it (its coflow's under a coflow policy).
+  Bytes FillSources(const SimState& state, TaskId t) {
+    const FlowView& net = state.flows();
+    const TaskRuntime& task = state.task(t);
+    sources_.clear();
+    if (task.root) {
+      if (!task.replicas.empty()) {
+        ServerId src = task.replicas.front();
+        for (ServerId r : task.replicas) {
+          if (net.OutgoingFlows(r) < net.OutgoingFlows(src)) src = r;
+        }
+        sources_.emplace_back(src, task.spec->input);
+      }
+      return task.spec->input;
+    }
+    sources_ = state.InputSources(t);
+    return IsCoflowPolicy(policy_)
+               ? net.coflow(state.job(task.job).stages[task.stage].coflow).total_bytes
+               : task.spec->input;
   }
 
   // NEAT+ §VI-A1, plus: a server that would receive nothing over its downlink.
