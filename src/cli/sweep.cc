@@ -244,7 +244,13 @@ std::vector<size_t> PointValues(const SweepPlan& plan, size_t p) {
 // The base set-up with point p's values and the variant's system and settings.
 RunSpec SpecFor(const SweepPlan& plan, const std::string& file, size_t p, const Variant& v) {
   RunSpec spec = plan.base;
-  if (!v.system.empty()) ApplySystem(spec, v.system, fmt::format("sweep.variant '{}'", v.name));
+  if (!v.system.empty()) {
+    try {
+      ApplySystem(spec, v.system, "sweep.variant " + v.name);
+    } catch (const InputError& e) {
+      throw InputError(file, v.line, "sweep.variant " + v.name, e.message());
+    }
+  }
   const std::vector<size_t> idx = PointValues(plan, p);
   for (size_t i = 0; i < plan.parameters.size(); ++i) {
     const Parameter& par = plan.parameters[i];
