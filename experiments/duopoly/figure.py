@@ -41,11 +41,19 @@ def load(path):
     return rows, params
 
 
+def label(value):
+    """A parameter's value as the tables show it: numbers in their shortest form."""
+    try:
+        return f"{float(value):g}"
+    except ValueError:
+        return value
+
+
 def grouped(rows, params):
     """(x label, variant) -> {seed: row}, with x labels and variants in grid order."""
     out, xs, variants = {}, [], []
     for r in rows:
-        x = " ".join(r[p] for p in params) if params else "base"
+        x = " ".join(label(r[p]) for p in params) if params else "base"
         if x not in xs:
             xs.append(x)
         if r["variant"] not in variants:

@@ -54,7 +54,14 @@ struct SweepPlan {
 };
 
 // A TOML scalar as it would be written after --set (strings unquoted).
+// A TOML scalar as TOML text; floats in their shortest form that reads back exactly (0.4, not
+// toml++'s 0.40000000000000002).
 std::string TomlText(const toml::node& n) {
+  if (auto d = n.value_exact<double>()) {
+    std::string text = fmt::format("{}", *d);
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // stays a float
+    return text;
+  }
   std::ostringstream os;
   n.visit([&](const auto& v) { os << v; });
   return os.str();
