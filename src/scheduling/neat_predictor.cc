@@ -102,6 +102,38 @@ Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
   return v / bandwidth;
 }
 
+Bytes DelayedBytes(NeatPolicy policy, const LinkTransfer& existing, const LinkTransfer& added) {
+  switch (FamilyOf(policy)) {
+    case Family::kAll:
+      return 0;  // eq. (3) and §V-B1: FCFS never delays what came first
+    case Family::kShare:
+      // eq. (5); eq. (12) with assumption (ii): c0 sends min(s_c, s_c0) of its s_c0 bytes
+      // while c is active, s_{c0,l}/s_c0 of them over this link.
+      return added.size > 0 ? std::min(existing.size, added.size) * added.on_link / added.size
+                            : 0;
+    case Family::kThreshold:
+      return existing.size > added.size ? added.on_link : 0;  // eqs. (8), (15), (17)
+  }
+  return 0;
+}
+
+Seconds ObjectiveOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
+                        std::span<const LinkTransfer> existing, const LinkTransfer& added) {
+  if (added.on_link <= 0) return 0;
+  Bytes delayed = 0;
+  for (const LinkTransfer& t : existing) delayed += DelayedBytes(policy, t, added);
+  return PredictOnLink(policy, bandwidth, existing, added) + delayed / bandwidth;
+}
+
+Seconds ObjectiveOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size) {
+  Seconds worst = 0;
+  for (const LinkView& l : links) {
+    worst = std::max(worst, ObjectiveOnLink(policy, l.bandwidth, l.existing,
+                                            LinkTransfer{new_size, l.added_on_link}));
+  }
+  return worst;
+}
+
 Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size) {
   Seconds worst = 0;
   for (const LinkView& l : links) {

@@ -75,6 +75,20 @@ Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes ne
 Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
                       std::span<const LinkTransfer> existing, const LinkTransfer& added);
 
+// The objective NEAT+ minimises (§V, objective (2)): on each link, the new transfer's predicted
+// completion plus the increase it causes to every transfer already there, maximised over the
+// path's links. The increase, as bytes (Δ·B), of one existing transfer (eqs. (5), (8), (12),
+// (15), (17)):
+//   FCFS        0                                   (the new transfer waits behind everyone)
+//   Fair, LAS   min(s_f, s0)                        (flows: each side's share of the other)
+//               min(s_c, s_c0) · s_{c0,l} / s_c0    (coflows: c0 progresses in proportion)
+//   SRPT, TCF   1{s > s0} · s_{c0,l}                (only larger transfers wait for the new one)
+// Unlike InterferingBytes this is not linear in an existing coflow's bytes on the link: a
+// coflow must be given whole (one LinkTransfer per coflow), not in parts.
+Bytes DelayedBytes(NeatPolicy policy, const LinkTransfer& existing, const LinkTransfer& added);
+// (own + Σ Δ) on one link, in seconds: the summand of objective (2). 0 when added.on_link is 0.
+Seconds ObjectiveOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
+                        std::span<const LinkTransfer> existing, const LinkTransfer& added);
 // One link of a path, for PredictOnPath.
 struct LinkView {
   BytesPerSecond bandwidth = 0;
@@ -85,6 +99,9 @@ struct LinkView {
 // Path prediction = max over the links of PredictOnLink with the new transfer of total size
 // `new_size` (SPEC §6). 0 for an empty path (a local transfer).
 Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size);
+// Objective (2) for a path: the maximum of ObjectiveOnLink over its links, the new transfer
+// having total size `new_size`.
+Seconds ObjectiveOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size);
 
 // NEAT+'s compressed per-link state (§VI-B1). Bin 0 holds sizes below `first_bound`, bin n
 // (1 ≤ n < bins−1) sizes in [first_bound·growth^(n−1), first_bound·growth^n), the last bin the

@@ -49,6 +49,120 @@ INSTANTIATE_TEST_SUITE_P(
                       Fig1Case{NeatPolicy::kSrpt, 5, 9}),  // node 1: the new flow goes first
     [](const auto& info) { return std::string(NeatPolicyName(info.param.policy)); });
 
+// Objective (2) on the same example, worked by hand (1 Gbps, Gb and seconds):
+//   FCFS: Δ = 0 for everyone: node 1 25, node 3 9 → node 3.
+//   Fair/LAS: the new flow delays each existing one by min(s_f, 5): node 1 15 + 5 + 5 = 25,
+//     node 3 9 + 4 = 13 → node 3.
+//   SRPT: only flows larger than 5 wait, by 5 each: node 1 5 + 5 + 5 = 15, node 3 9 + 0 = 9 →
+//     node 3, although the new flow's own time is smaller on node 1 (5 against 9): the paper's
+//     §I remark that minimising the increase of the total FCT under SRPT picks node 3.
+struct ObjectiveCase {
+  NeatPolicy policy;
+  Seconds delay1, delay3;  // Σ Δ on each node's link
+  Seconds node1, node3;    // the objective
+};
+
+class NeatFig1Objective : public ::testing::TestWithParam<ObjectiveCase> {};
+
+TEST_P(NeatFig1Objective, AddsTheDelayOfEveryExistingFlow) {
+  const ObjectiveCase& c = GetParam();
+  Bytes d1 = 0, d3 = 0;
+  for (const LinkTransfer& t : kNode1) d1 += DelayedBytes(c.policy, t, kNewFlow);
+  for (const LinkTransfer& t : kNode3) d3 += DelayedBytes(c.policy, t, kNewFlow);
+  EXPECT_NEAR(d1 / kGbps, c.delay1, 1e-9);
+  EXPECT_NEAR(d3 / kGbps, c.delay3, 1e-9);
+  const Seconds o1 = ObjectiveOnLink(c.policy, kGbps, kNode1, kNewFlow);
+  const Seconds o3 = ObjectiveOnLink(c.policy, kGbps, kNode3, kNewFlow);
+  EXPECT_NEAR(o1, c.node1, 1e-9);
+  EXPECT_NEAR(o3, c.node3, 1e-9);
+  EXPECT_LT(o3, o1);  // node 3 under every policy
+  const std::vector<LinkView> path1 = {{kGbps, {}, 5 * kGb}, {kGbps, kNode1, 5 * kGb}};
+  EXPECT_NEAR(ObjectiveOnPath(c.policy, path1, 5 * kGb), c.node1, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policies, NeatFig1Objective,
+    ::testing::Values(ObjectiveCase{NeatPolicy::kFcfs, 0, 0, 25, 9},
+                      ObjectiveCase{NeatPolicy::kFair, 10, 4, 25, 13},
+                      ObjectiveCase{NeatPolicy::kLas, 10, 4, 25, 13},
+                      ObjectiveCase{NeatPolicy::kSrpt, 10, 0, 15, 9}),
+    [](const auto& info) { return std::string(NeatPolicyName(info.param.policy)); });
+
+// Coflow Δ terms on the three-coflow link below (unit bandwidth), new coflow s_c0 = 6 with 2
+// bytes here:
+//   coflow FCFS: 0.
+//   coflow Fair/LAS, eq. (12): min(s_c, 6) · 2 / 6 for A (4), B (10), C (6): 4/3 + 2 + 2.
+//   TCF, eq. (17): only B (10 > 6) waits, for c0's 2 bytes: 2.
+TEST(NeatPredictor, CoflowDelaysFollowEachPolicy) {
+  const std::vector<LinkTransfer> coflows = {{4, 2}, {10, 6}, {6, 3}};
+  const LinkTransfer added{6, 2};
+  auto delay = [&](NeatPolicy p) {
+    Bytes d = 0;
+    for (const LinkTransfer& t : coflows) d += DelayedBytes(p, t, added);
+    return d;
+  };
+  EXPECT_DOUBLE_EQ(delay(NeatPolicy::kCoflowFcfs), 0);
+  EXPECT_NEAR(delay(NeatPolicy::kCoflowFair), 4.0 / 3 + 2 + 2, 1e-12);
+  EXPECT_NEAR(delay(NeatPolicy::kCoflowLas), 4.0 / 3 + 2 + 2, 1e-12);
+  EXPECT_DOUBLE_EQ(delay(NeatPolicy::kTcf), 2);
+  // TCF's objective charges the larger coflow B, which its own prediction ignores.
+  EXPECT_DOUBLE_EQ(ObjectiveOnLink(NeatPolicy::kTcf, 1, coflows, added),
+                   PredictOnLink(NeatPolicy::kTcf, 1, coflows, added) + 2);
+}
+
+// Propositions 4.1 and 4.2 as properties: on random links, the candidate that minimises
+// objective (2) is the one that minimises the new transfer's fair-share prediction (4) / (11),
+//   - under flow Fair, LAS and SRPT (any sizes: Fair's objective is 2·(4) − s0/B, SRPT's is (4));
+//   - under coflow Fair, LAS and TCF when every coflow splits its bytes over the links as the new
+//     one does (s_{c,l}/s_c = s_{c0,l}/s_c0), the proposition's condition.
+TEST(NeatPredictor, PropositionsPlaceAsTheFairSharePredictionDoes) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> size(1, 100);
+  std::uniform_int_distribution<int> count(0, 6);
+  for (int trial = 0; trial < 500; ++trial) {
+    const bool coflow = trial % 2 == 1;
+    const double share = 0.3;  // every coflow's bytes on each link / its size
+    const Bytes s0 = size(rng);
+    const LinkTransfer added{s0, coflow ? share * s0 : s0};
+    std::vector<std::vector<LinkTransfer>> links(4);
+    for (auto& link : links) {
+      for (int n = count(rng); n > 0; --n) {
+        const Bytes s = size(rng);
+        link.push_back({s, coflow ? share * s : s});
+      }
+    }
+    const NeatPolicy fair = coflow ? NeatPolicy::kCoflowFair : NeatPolicy::kFair;
+    auto argmin = [&](auto&& cost) {
+      size_t best = 0;
+      for (size_t i = 1; i < links.size(); ++i) {
+        if (cost(links[i]) < cost(links[best]) - 1e-9) best = i;
+      }
+      return best;
+    };
+    const size_t by_fair_share =
+        argmin([&](const auto& l) { return PredictOnLink(fair, 1, l, added); });
+    const std::vector<NeatPolicy> policies =
+        coflow ? std::vector<NeatPolicy>{NeatPolicy::kCoflowFair, NeatPolicy::kCoflowLas,
+                                         NeatPolicy::kTcf}
+               : std::vector<NeatPolicy>{NeatPolicy::kFair, NeatPolicy::kLas, NeatPolicy::kSrpt};
+    for (NeatPolicy p : policies) {
+      EXPECT_EQ(argmin([&](const auto& l) { return ObjectiveOnLink(p, 1, l, added); }),
+                by_fair_share)
+          << NeatPolicyName(p) << " trial " << trial;
+    }
+    // Why: the identities behind the propositions, link by link. Fair/LAS: (2) = 2·(4) − s0/B
+    // (eq. (6)); SRPT and TCF: (2) = the fair-share prediction itself (eqs. (9), (17)).
+    for (const auto& l : links) {
+      const Seconds own = PredictOnLink(fair, 1, l, added);
+      const NeatPolicy las = coflow ? NeatPolicy::kCoflowLas : NeatPolicy::kLas;
+      const NeatPolicy first = coflow ? NeatPolicy::kTcf : NeatPolicy::kSrpt;
+      EXPECT_NEAR(ObjectiveOnLink(fair, 1, l, added), 2 * own - added.on_link, 1e-9);
+      EXPECT_NEAR(ObjectiveOnLink(las, 1, l, added), 2 * own - added.on_link, 1e-9);
+      EXPECT_NEAR(ObjectiveOnLink(first, 1, l, added), own, 1e-9);
+    }
+  }
+}
+
 // Three coflows on a unit link: A (s_c 4, 2 bytes here), B (10, 6), C (6, 3); new coflow
 // s_c0 = 6 with 2 bytes on the link.
 const std::vector<LinkTransfer> kCoflows = {{4, 2}, {10, 6}, {6, 3}};
