@@ -1,0 +1,106 @@
+// NEAT+'s placement baselines (seed 003 §II, §VII): loadAware (least bytes arriving), minDist
+// (least bytes × hops to the input) and random, one decision at a time on hand-built states.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "bed.h"
+
+namespace slotflow::testing {
+namespace {
+
+std::unique_ptr<TaskScheduler> Make(const std::string& name, uint64_t seed = 1) {
+  return TaskSchedulerRegistry::Get().Make(name, {{"order", "fifo"}}, seed);
+}
+
+// Server 0 receives 10 bytes, server 1 3 bytes, servers 2 and 3 nothing; server 2 runs a task.
+// A map task whose block is on server 0: loadAware ignores the block and picks server 3 (no
+// bytes arriving, fewer running than server 2); with server 3 full, server 2.
+TEST(LoadAware, PicksTheServerWithTheFewestBytesArriving) {
+  Bed bed(4, 2);
+  bed.Receiving(3, {{0, 10}});
+  bed.Receiving(3, {{1, 3}});
+  bed.Occupy(2, 1);
+  const JobIndex j = bed.MapJob({{0}}, 1);
+  auto s = Make("loadAware");
+  Decision d = s->Next(bed.state());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d.task, bed.TaskOf(j, 0, 0));
+  EXPECT_EQ(d.server, 3);
+  bed.Occupy(3, 2);
+  d = s->Next(bed.state());
+  EXPECT_EQ(d.server, 2);
+  bed.Occupy(2, 1);
+  d = s->Next(bed.state());  // left: servers 0 (10 B arriving) and 1 (3 B)
+  EXPECT_EQ(d.server, 1);
+}
+
+// Racks {0, 1} and {2, 3}. A block on server 0, which is full: server 1 (same rack, 2 hops)
+// beats servers 2 and 3 (4 hops).
+TEST(MinDist, PicksTheServerNearestTheInput) {
+  ClusterSpec spec = UnitCluster(4, 2);
+  spec.topology = TopologyKind::kTwoTier;
+  spec.servers_per_rack = 2;
+  Bed bed(spec);
+  bed.Occupy(0, 2);
+  const JobIndex maps = bed.MapJob({{0}}, 1);
+  auto s = Make("minDist");
+  Decision d = s->Next(bed.state());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d.task, bed.TaskOf(maps, 0, 0));
+  EXPECT_EQ(d.server, 1);
+  EXPECT_DOUBLE_EQ(d.why[1].number, 2);  // byte_hops: 1 byte × 2 hops
+}
+
+TEST(MinDist, AReduceTaskGoesWhereMostOfItsInputIs) {
+  ClusterSpec spec = UnitCluster(4, 2);
+  spec.topology = TopologyKind::kTwoTier;
+  spec.servers_per_rack = 2;
+  Bed bed(spec);
+  bed.Occupy(0, 2);
+  bed.Occupy(1, 2);
+  // A reduce task whose 6 input bytes all come from server 2, where its job's one map ran.
+  const JobIndex j = bed.ReduceJob(2, {6}, 1);
+  auto s = Make("minDist");
+  const Decision d = s->Next(bed.state());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d.task, bed.TaskOf(j, 1, 0));
+  EXPECT_EQ(d.server, 2);  // all 6 bytes local; server 3 would cost 6 × 2
+  EXPECT_DOUBLE_EQ(d.why[1].number, 0);
+}
+
+// random: every free server for some seed, never a full one.
+TEST(RandomPlacement, PicksAnyFreeServerAndNoFullOne) {
+  std::set<ServerId> chosen;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    Bed bed(4, 1);
+    bed.Occupy(1, 1);
+    bed.MapJob({{1}}, 1);
+    const Decision d = Make("random", seed)->Next(bed.state());
+    ASSERT_TRUE(d);
+    chosen.insert(d.server);
+  }
+  EXPECT_EQ(chosen, (std::set<ServerId>{0, 2, 3}));
+}
+
+// None of them leaves a slot empty while a task is ready (end to end, Duopoly Fig. 2).
+TEST(Baselines, NeverReserveSlots) {
+  for (const char* name : {"loadAware", "minDist", "random"}) {
+    StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};
+    StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(4, Task(4, 0))};
+    Scenario s;
+    s.cluster = UnitCluster(2, 2);
+    s.workload.source = "fig2";
+    s.workload.jobs = {Job("A", 0, {maps, reduces}),
+                       Job("B", 2, {StageSpec{"map", {}, {Task(0, 1)}}})};
+    s.scheduler = name;
+    const RunResult r = s.Run();
+    EXPECT_EQ(r.summary.reservations, 0) << name;
+    EXPECT_EQ(r.summary.jobs, 2) << name;
+  }
+}
+
+}  // namespace
+}  // namespace slotflow::testing
