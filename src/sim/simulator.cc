@@ -1,12 +1,11 @@
 #include "sim/simulator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-
-#include <fmt/format.h>
-
 #include <stdexcept>
 
 #include "common/random.h"
@@ -233,7 +232,11 @@ RunResult Simulator::Collect(double wall_s) {
 
 // Tasks in id order: jobs in workload order, stages in order, tasks in order.
 void Simulator::CollectTasks(RunResult& r) const {
-  r.tasks.reserve(state_.jobs().size());
+  size_t tasks = 0;
+  for (const JobRuntime& job : state_.jobs()) {
+    for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
+  }
+  r.tasks.reserve(tasks);
   for (const JobRuntime& job : state_.jobs()) {
     for (size_t st = 0; st < job.stages.size(); ++st) {
       const StageRuntime& sr = job.stages[st];
