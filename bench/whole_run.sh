@@ -28,4 +28,5 @@ PY
 }
 run "fb-network-fair" --mode network --network fair
 run "fb-network-tcf" --mode network --network tcf
-run "fb-jobs-50x4-greedy-fair" --servers 50 --slots 4 --nic 1Gbps --topology big-switch
+run "fb-jobs-50x4-greedy-fair" --servers 50 --slots 4 --nic 1Gbps --topology big-switch \
+  --map-input-ratio 1
