@@ -219,13 +219,18 @@ LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f) {
 }
 
 void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
-                        Bytes new_size) {
+                        Bytes new_size, bool delays) {
   cluster_ = &cluster;
+  policy_ = policy;
+  new_size_ = new_size;
   const size_t n = static_cast<size_t>(cluster_->size());
   up_.assign(n, 0);
   down_.assign(n, 0);
   down_min_remaining_.assign(n, std::numeric_limits<Bytes>::infinity());
   down_flows_.assign(n, 0);
+  up_delay_.assign(delays ? n : 0, 0);
+  down_delay_.assign(delays ? n : 0, 0);
+  seen_.clear();
   const Family family = FamilyOf(policy);
   for (FlowId f : net.active_flows()) {
     const FlowSpec& spec = net.flow(f).spec;
@@ -236,7 +241,35 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     down_[spec.dst] += b;
     ++down_flows_[spec.dst];
     down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
+    if (!delays) continue;
+    // A flow policy delays each flow; a coflow policy each coflow once (a block read without a
+    // coflow is one of its own).
+    const int64_t key = IsCoflowPolicy(policy) && spec.coflow >= 0 ? spec.coflow : -1 - f;
+    AddDelay(up_delay_, spec.src, key, t, true);
+    AddDelay(down_delay_, spec.dst, key, t, false);
   }
+}
+
+// DelayedBytes is linear in the new transfer's bytes on the link: one new byte delays `t` by
+// DelayedBytes(t, {s0, 1}).
+void EdgeLoads::AddDelay(std::vector<double>& factor, ServerId s, int64_t key,
+                         const LinkTransfer& t, bool up) {
+  const uint64_t id = (static_cast<uint64_t>(s) << 33) | (static_cast<uint64_t>(up) << 32) |
+                      static_cast<uint32_t>(key);
+  if (!seen_.insert(id).second) return;
+  factor[s] += DelayedBytes(policy_, t, LinkTransfer{new_size_, 1});
+}
+
+Seconds EdgeLoads::ObjectiveUp(ServerId s, Bytes on_link) const {
+  if (on_link <= 0) return 0;
+  return PredictUp(s, on_link) +
+         up_delay_[s] * on_link / cluster_->LinkCapacity(cluster_->Uplink(s));
+}
+
+Seconds EdgeLoads::ObjectiveDown(ServerId s, Bytes on_link) const {
+  if (on_link <= 0) return 0;
+  return PredictDown(s, on_link) +
+         down_delay_[s] * on_link / cluster_->LinkCapacity(cluster_->Downlink(s));
 }
 
 Seconds EdgeLoads::PredictUp(ServerId s, Bytes on_link) const {

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -154,7 +155,11 @@ LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f);
 // O(active flows + servers).
 class EdgeLoads {
  public:
-  void Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size);
+  // With `delays`, also what objective (2) needs: per edge link, the factor by which each new
+  // byte on it delays the transfers already there (Σ DelayedBytes / s_{c0,l}), each coflow
+  // counted once however many of its flows cross the link.
+  void Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size,
+               bool delays = false);
 
   Bytes up(ServerId s) const { return up_[s]; }
   Bytes down(ServerId s) const { return down_[s]; }
@@ -168,11 +173,22 @@ class EdgeLoads {
   // Completion of `on_link` new bytes through s's uplink / downlink (0 when on_link is 0).
   Seconds PredictUp(ServerId s, Bytes on_link) const;
   Seconds PredictDown(ServerId s, Bytes on_link) const;
+  // Objective (2) on s's uplink / downlink: the prediction plus the delay the new bytes cause
+  // (needs Compute with delays).
+  Seconds ObjectiveUp(ServerId s, Bytes on_link) const;
+  Seconds ObjectiveDown(ServerId s, Bytes on_link) const;
 
  private:
+  void AddDelay(std::vector<double>& factor, ServerId s, int64_t key, const LinkTransfer& t,
+                bool up);
+
   const Cluster* cluster_ = nullptr;
+  NeatPolicy policy_ = NeatPolicy::kFair;
+  Bytes new_size_ = 0;
   std::vector<Bytes> up_, down_, down_min_remaining_;
+  std::vector<double> up_delay_, down_delay_;  // per new byte on the link
   std::vector<int> down_flows_;
+  std::unordered_set<uint64_t> seen_;  // (server, direction, coflow) already counted
 };
 
 }  // namespace slotflow

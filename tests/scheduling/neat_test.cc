@@ -5,6 +5,8 @@
 // choice; the placement itself does not depend on the network policy.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,7 +40,9 @@ JobSpec Background(std::string name, Seconds submit, ServerId src, ServerId dst,
 // Runs the workload under `neat` and keeps the simulator to read where tasks went.
 class NeatRun {
  public:
-  NeatRun(ClusterSpec spec, std::vector<JobSpec> jobs, uint64_t seed = 1) : spec_(std::move(spec)) {
+  NeatRun(ClusterSpec spec, std::vector<JobSpec> jobs, uint64_t seed = 1,
+          std::map<std::string, std::string> settings = {{"order", "fifo"}})
+      : spec_(std::move(spec)) {
     workload_.source = "neat-test";
     workload_.jobs = std::move(jobs);
     workload_.Validate(spec_.ServerCount());
@@ -46,7 +50,7 @@ class NeatRun {
     SimulationConfig sc;
     sc.seed = seed;
     sim_ = std::make_unique<Simulator>(
-        *cluster_, workload_, TaskSchedulerRegistry::Get().Make("neat", {{"order", "fifo"}}, seed),
+        *cluster_, workload_, TaskSchedulerRegistry::Get().Make("neat", settings, seed),
         NetworkPolicyRegistry::Get().Make("fair"), sc);
   }
 
@@ -115,6 +119,42 @@ TEST(Neat, UnderTcfALargerCoflowDoesNotDelayTheNewTask) {
   NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})});
   run.Run();
   EXPECT_EQ(run.ServerOf(1, 1, 0), 1);
+}
+
+// The same state under NEAT+'s objective (2) (setting objective = full): TCF still serves A
+// first, but A's 10 bytes delay the larger coflow on server 1 by 10 s (eq. (17)), so server 1
+// scores 10 + 10 against the idle server 2's 10: server 2.
+TEST(Neat, TheFullObjectiveChargesTheLargerCoflowItDelays) {
+  NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, 1,
+              {{"order", "fifo"}, {"objective", "full"}});
+  run.Run();
+  EXPECT_EQ(run.ServerOf(1, 1, 0), 2);
+  // Under flow SRPT the 49 bytes left are likewise delayed by A's 10 (eq. (8)): server 2.
+  NeatRun srpt(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, 1,
+               {{"order", "fifo"}, {"objective", "full"}, {"predictor", "srpt"}});
+  srpt.Run();
+  EXPECT_EQ(srpt.ServerOf(1, 1, 0), 2);
+  // Under FCFS nothing already there is delayed: the objective is the own prediction, 49 + 10
+  // against 10, and server 2 wins on that alone.
+  NeatRun fcfs(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, 1,
+               {{"order", "fifo"}, {"objective", "full"}, {"predictor", "fcfs"}});
+  fcfs.Run();
+  EXPECT_EQ(fcfs.ServerOf(1, 1, 0), 2);
+}
+
+// Two flows of one coflow on the same link count once in the delay: a 50-byte coflow sent to
+// server 1 as two 25-byte flows (two pinned senders) delays like one coflow; server 1 scores
+// 10 + 10, server 2 (one 30-byte coflow, larger than A's 10) 10 + 10 too: the tie goes to the
+// lower id. Counting flows would give server 1 10 + 20.
+TEST(Neat, TheFullObjectiveCountsACoflowOncePerLink) {
+  JobSpec two_flows = Job("bg", 0,
+                          {StageSpec{"map", {}, {Task(0, 0, 3), Task(0, 0, 4)}},
+                           StageSpec{"reduce", {0}, {Task(50, 0, 1)}}});
+  NeatRun run(Servers({0, 1, 1, 0, 0, 0}),
+              {two_flows, Background("bg2", 0, 5, 2, 30), ReduceJob(1, {10})}, 1,
+              {{"order", "fifo"}, {"objective", "full"}});
+  run.Run();
+  EXPECT_EQ(run.ServerOf(2, 1, 0), 1);
 }
 
 TEST(Neat, NodeStateIsTheSmallestRemainingFlowNotItsCoflowSize) {

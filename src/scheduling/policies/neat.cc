@@ -50,14 +50,22 @@ std::vector<SettingSpec> NeatSettings() {
                             "the network policy whose completion times are predicted "
                             "(NEAT §V; Duopoly's NEAT: tcf)"};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
-  return {JobOrderSetting(), predictor};
+  SettingSpec objective{.name = "objective",
+                        .kind = SettingKind::kChoice,
+                        .default_value = "own",
+                        .meaning = "own: the new transfer's predicted completion; full: NEAT+'s "
+                                   "objective (2), plus the delay it causes to the transfers "
+                                   "already on each edge link",
+                        .choices = {"own", "full"}};
+  return {JobOrderSetting(), predictor, objective};
 }
 
 class NeatScheduler : public TaskScheduler {
  public:
   explicit NeatScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")) {}
+        policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")),
+        full_objective_(args.settings.Choice("objective") == "full") {}
 
   Decision Next(const SimState& state) override {
     if (state.servers_with_free_slots().empty()) return {};
@@ -111,13 +119,14 @@ class NeatScheduler : public TaskScheduler {
       for (ServerId r : task.replicas) local_[r] = total;
     }
 
-    loads_.Compute(state.cluster(), net, policy_, new_size);
+    loads_.Compute(state.cluster(), net, policy_, new_size, full_objective_);
 
     // Uplink predictions per source; the two largest give "max over sources other than d".
     Seconds up1 = 0, up2 = 0;
     ServerId up1_src = kNoServer;
     for (const auto& [src, bytes] : sources_) {
-      const Seconds u = loads_.PredictUp(src, bytes);
+      const Seconds u =
+          full_objective_ ? loads_.ObjectiveUp(src, bytes) : loads_.PredictUp(src, bytes);
       if (up1_src == kNoServer || u > up1) {
         up2 = up1;
         up1 = u;
@@ -147,7 +156,8 @@ class NeatScheduler : public TaskScheduler {
       Seconds time = 0;
       if (incoming > 0) {
         const Seconds up = d == up1_src ? up2 : up1;
-        time = std::max(up, loads_.PredictDown(d, incoming));
+        time = std::max(up, full_objective_ ? loads_.ObjectiveDown(d, incoming)
+                                            : loads_.PredictDown(d, incoming));
       }
       if (best == kNoServer || ClearlyLess(time, best_time) ||
           (!ClearlyLess(best_time, time) && state.server(d).running < state.server(best).running)) {
@@ -194,6 +204,7 @@ class NeatScheduler : public TaskScheduler {
 
   JobOrder order_;
   NeatPolicy policy_;
+  bool full_objective_;
   EdgeLoads loads_;
   std::vector<JobIndex> jobs_;
   std::vector<std::pair<ServerId, Bytes>> sources_;
