@@ -7,12 +7,14 @@ three-worker cluster of cluster.toml.
 
 Experiment 1: one Terasort-like or Grep-like job alone over 1, 3 and 5 GB ({terasort,grep}-NGB.toml).
 Experiment 2: the 10-job flow of Table 2, submitted 1 s apart (flow.toml).
+Each under both readings of how many jobs a queue runs at once (per_queue many / one).
 
 writes OUT/runs.csv (one row per workload, scheduler and seed: mean JCT, and jtpw's count of
 IO-bound and CPU-bound jobs), OUT/summary.csv (per workload and scheduler: mean JCT over seeds
 with its 95 % confidence half-width, and jtpw's reduction against capacity), OUT/flow-jobs.png
-(the mixed flow at seed 1, one bar per job under each scheduler, like the paper's Figs. 6-7)
-and OUT/flow-SCHEDULER/ (that run's outputs, for tools/timeline.py). --set passes a policy
+(the mixed flow at seed 1, one bar per job under each scheduler and variant, like the paper's
+Figs. 6-7) and OUT/flow-VARIANT-SCHEDULER/ (that run's outputs with utilisation.csv, for
+tools/timeline.py). --set passes a policy
 setting to every jtpw run. Each run is bounded by a 120 s timeout; runs go --jobs at a time.
 Needs Debian's python3-matplotlib (/usr/bin/python3).
 """
@@ -32,24 +34,30 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SINGLE = [f"{p}-{gb}GB" for p in ("terasort", "grep") for gb in (1, 3, 5)]
 WORKLOADS = SINGLE + ["flow"]
 SCHEDULERS = ["capacity", "jtpw"]
+# How many jobs of a queue may run at once: many (SPEC §6, the default) or one (seed 002 §1 and
+# its Table 3); both schedulers run each variant. Capacity has Hadoop's one default queue.
+VARIANTS = {"many": [], "one": ["scheduler.per_queue=one"]}
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
        9: 2.262, 10: 2.228}
 
 
-def command(slotflow, workload, scheduler, seed, out, sets):
+def command(slotflow, workload, scheduler, variant, seed, out, sets):
     cmd = [slotflow, "run", "--quiet", "--config", os.path.join(HERE, "cluster.toml"),
            "--jobs", os.path.join(HERE, workload + ".toml"), "--scheduler", scheduler,
            "--seed", str(seed), "--out", out]
-    if scheduler == "jtpw":
-        for s in sets:
-            cmd += ["--set", s]
+    for s in VARIANTS[variant] + (sets if scheduler == "jtpw" else []):
+        cmd += ["--set", s]
     return cmd
 
 
-def run_one(slotflow, workload, scheduler, seed, sets, keep=None):
+def run_one(slotflow, workload, scheduler, variant, seed, sets, keep=None):
     with tempfile.TemporaryDirectory(prefix="jtpw-") as tmp:
         out = keep or tmp
-        cmd = command(slotflow, workload, scheduler, seed, out, sets)
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            cmd = command(slotflow, workload, scheduler, variant, seed, out, sets) + ["--utilisation"]
+        else:
+            cmd = command(slotflow, workload, scheduler, variant, seed, out, sets)
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()}")
@@ -57,7 +65,7 @@ def run_one(slotflow, workload, scheduler, seed, sets, keep=None):
             jobs = list(csv.DictReader(f))
         with open(os.path.join(out, "summary.json")) as f:
             stats = json.load(f).get("scheduler_stats", {})
-    return {"workload": workload, "scheduler": scheduler, "seed": seed,
+    return {"variant": variant, "workload": workload, "scheduler": scheduler, "seed": seed,
             "mean_jct_s": statistics.fmean(float(j["jct_s"]) for j in jobs),
             "jobs_io": stats.get("jobs_io", ""), "jobs_cpu": stats.get("jobs_cpu", "")}
 
@@ -73,16 +81,18 @@ def summarise(rows):
     out = []
     by = {}
     for r in rows:
-        by.setdefault((r["workload"], r["scheduler"]), []).append(r["mean_jct_s"])
+        by.setdefault((r["variant"], r["workload"], r["scheduler"]), []).append(r["mean_jct_s"])
     groups = [(w, [w]) for w in WORKLOADS] + [("single-type (all six)", SINGLE)]
-    for label, members in groups:
+    for variant in VARIANTS:
+      for label, members in groups:
         base = None
         for s in SCHEDULERS:
             # The mean of the workloads' per-seed values: seeds pair up across schedulers.
-            per_seed = [statistics.fmean(v) for v in zip(*(by[(w, s)] for w in members))]
+            per_seed = [statistics.fmean(v) for v in zip(*(by[(variant, w, s)] for w in members))]
             m, ci = mean_ci(per_seed)
             base = m if base is None else base
-            out.append({"workload": label, "scheduler": s, "mean_jct_s": f"{m:.2f}",
+            out.append({"variant": variant, "workload": label, "scheduler": s,
+                        "mean_jct_s": f"{m:.2f}",
                         "ci95_s": f"{ci:.2f}",
                         "reduction_vs_capacity": f"{100 * (base - m) / base:.1f}%"})
     return out
@@ -92,9 +102,9 @@ def plot_flow(out):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharex=True, sharey=True)
-    for ax, s in zip(axes, SCHEDULERS):
-        with open(os.path.join(out, f"flow-{s}", "jobs.csv"), newline="") as f:
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True, sharey=True)
+    for ax, (variant, s) in zip(axes.flat, [(v, s) for v in VARIANTS for s in SCHEDULERS]):
+        with open(os.path.join(out, f"flow-{variant}-{s}", "jobs.csv"), newline="") as f:
             jobs = list(csv.DictReader(f))
         for k, j in enumerate(jobs):
             submit, start, finish = (float(j[c]) for c in ("submit_s", "first_start_s", "finish_s"))
@@ -104,7 +114,7 @@ def plot_flow(out):
         mean = statistics.fmean(float(j["jct_s"]) for j in jobs)
         ax.set_yticks(range(len(jobs)), [j["job"] for j in jobs])
         ax.invert_yaxis()
-        ax.set_title(f"{s}: mean completion {mean:.1f} s")
+        ax.set_title(f"{s}, per_queue={variant}: mean completion {mean:.1f} s", fontsize=9)
         ax.set_xlabel("time (s)")
     fig.suptitle("Table 2 flow, seed 1 (pale: submitted, waiting; solid: running; "
                  "blue Terasort-like, orange Grep-like)", fontsize=9)
@@ -121,7 +131,8 @@ def main():
     ap.add_argument("--set", action="append", default=[])
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    tasks = [(w, s, k) for w in WORKLOADS for s in SCHEDULERS for k in range(1, a.seeds + 1)]
+    tasks = [(w, s, v, k) for v in VARIANTS for w in WORKLOADS for s in SCHEDULERS
+             for k in range(1, a.seeds + 1)]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(lambda t: run_one(a.slotflow, *t, a.set), tasks))
     with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
@@ -133,11 +144,13 @@ def main():
         w = csv.DictWriter(f, fieldnames=list(summary[0]))
         w.writeheader()
         w.writerows(summary)
-    for s in SCHEDULERS:
-        run_one(a.slotflow, "flow", s, 1, a.set, keep=os.path.join(a.out, f"flow-{s}"))
+    for v in VARIANTS:
+        for s in SCHEDULERS:
+            run_one(a.slotflow, "flow", s, v, 1, a.set, keep=os.path.join(a.out, f"flow-{v}-{s}"))
     plot_flow(a.out)
     for r in summary:
-        print(f"{r['workload']:<24} {r['scheduler']:<9} {r['mean_jct_s']:>8} ± {r['ci95_s']:<6} "
+        print(f"{r['variant']:<5} {r['workload']:<22} {r['scheduler']:<9} {r['mean_jct_s']:>8} ± "
+              f"{r['ci95_s']:<6} "
               f"{r['reduction_vs_capacity']}")
 
 

@@ -1,5 +1,7 @@
 #include "scheduling/capacity_queues.h"
 
+#include <algorithm>
+
 namespace slotflow {
 
 double QueueUse(const QueueShare& q, int running, int64_t total_slots) {
@@ -21,6 +23,23 @@ int PickQueue(const std::vector<QueueShare>& queues, const std::vector<QueueLoad
     }
   }
   return best;
+}
+
+SettingSpec PerQueueSetting() {
+  return {.name = "per_queue",
+          .kind = SettingKind::kChoice,
+          .default_value = "many",
+          .meaning = "many: any job of a queue with a ready task, in order (SPEC §6); one: a "
+                     "queue starts its next job only when its running one has ended (seed 002 "
+                     "§1, and its Table 3 order)",
+          .choices = {"many", "one"}};
+}
+
+void KeepStartedJobs(const SimState& state, bool one, std::vector<JobIndex>& jobs) {
+  if (!one) return;
+  const bool any = std::any_of(jobs.begin(), jobs.end(),
+                               [&](JobIndex j) { return state.job(j).first_start >= 0; });
+  if (any) std::erase_if(jobs, [&](JobIndex j) { return state.job(j).first_start < 0; });
 }
 
 bool PriorityThenSubmission(const JobRuntime& a, const JobRuntime& b) {

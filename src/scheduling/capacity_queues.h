@@ -32,6 +32,13 @@ double QueueUse(const QueueShare& q, int running, int64_t total_slots);
 // submission (FIFO), then workload order.
 bool PriorityThenSubmission(const JobRuntime& a, const JobRuntime& b);
 
+// The `per_queue` setting: how many of a queue's jobs may run at once.
+SettingSpec PerQueueSetting();
+// With per_queue = one, keeps of a queue's ordered jobs only those already started, when there
+// are any (seed 002 §1: "resources go to a new job only after the running one has ended");
+// with many, keeps them all.
+void KeepStartedJobs(const SimState& state, bool one, std::vector<JobIndex>& jobs);
+
 // One ready task of job j on a free slot, as Hadoop places it: a task whose input block is on
 // a server with room for it (a local read), else the first ready task that fits, on a free
 // server drawn at random (the node whose heartbeat comes first). `why` gets "rule": "local" or

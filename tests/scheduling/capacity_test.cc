@@ -71,6 +71,20 @@ TEST(Capacity, InsideAQueueJobsGoByPriorityThenSubmission) {
   EXPECT_DOUBLE_EQ(f.at("Z"), 3);
 }
 
+// per_queue = one (seed 002 §1): a queue starts its next job only when its running one has
+// ended. Two slots; A (one 2 s task) and B (one 1 s task) at 0: B ends at 1 beside A, or at 3
+// after it. Under jtpw both are CPU-bound (no disks), in one queue, the same.
+TEST(Capacity, OneJobPerQueueWaitsForTheRunningJob) {
+  for (const char* scheduler : {"capacity", "jtpw"}) {
+    Scenario s = OneServer(2, {Tasks("A", 0, 1, "", 3, 2), Tasks("B", 0, 1, "", 3, 1)}, "");
+    s.scheduler = scheduler;
+    EXPECT_DOUBLE_EQ(s.Finishes().at("B"), 1) << scheduler;
+    s.scheduler_settings["per_queue"] = "one";
+    EXPECT_DOUBLE_EQ(s.Finishes().at("B"), 3) << scheduler;
+    EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 2) << scheduler;
+  }
+}
+
 // A job without a queue goes to the first one; a queue no one configured is an input error.
 TEST(Capacity, JobsWithoutAQueueGoToTheFirstAndUnknownQueuesAreErrors) {
   Scenario s = OneServer(4, {Tasks("A", 0, 8, ""), Tasks("B", 0, 8, "b")}, "a:0.75,b:0.25:0.25");

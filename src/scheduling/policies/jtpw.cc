@@ -24,7 +24,7 @@
 //    memory (P_mem) and P, with §3.2's T = 30 s and weights 0.2 / 0.3 / 0.3 / 0.2; jobs in a
 //    queue by P_w (higher first), then submission.
 // Queues: io and cpu with shares io_share and 1 − io_share, each allowed up to max_share
-// (ours: the paper does not give them).
+// (ours: the paper does not give them). per_queue as in capacity.cc (§1: one job per queue).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -83,7 +83,8 @@ std::vector<SettingSpec> JtpwSettings() {
                       "from placement to done (task) (§2.1; ours)",
            .choices = {"compute", "task"}},
           Weight("io_share", "0.5", "the IO queue's capacity share; the CPU queue has the rest"),
-          Weight("max_share", "1", "the most of the slots either queue may use (ours)")};
+          Weight("max_share", "1", "the most of the slots either queue may use (ours)"),
+          PerQueueSetting()};
 }
 
 // Eqs. (4) and (7): each set of weights must sum to 1.
@@ -114,6 +115,7 @@ class JtpwScheduler : public TaskScheduler {
     CheckSum(prio_w_.time + prio_w_.cpu + prio_w_.mem + prio_w_.prio,
              "scheduler.w_time + w_pcpu + w_pmem + w_prio", "eq. (7)");
     whole_task_ = s.Choice("map_time") == "task";
+    one_per_queue_ = s.Choice("per_queue") == "one";
     const double io = s.Number("io_share"), max = s.Number("max_share");
     if (io <= 0 || io >= 1 || max < std::max(io, 1 - io)) {
       throw InputError("", 0, "scheduler.io_share",
@@ -156,6 +158,7 @@ class JtpwScheduler : public TaskScheduler {
   LoadWeights load_w_;
   PriorityWeights prio_w_;
   bool whole_task_ = false;
+  bool one_per_queue_ = false;
   std::vector<QueueShare> queues_;
   std::vector<JobType> types_;
   std::vector<double> reported_;  // per server: w_disk·U_disk + w_net·U_net at the last refresh
@@ -302,6 +305,7 @@ void JtpwScheduler::Group(const SimState& state) {
       if (weight_[a] != weight_[b]) return weight_[a] > weight_[b];
       return state.job(a).spec->submit < state.job(b).spec->submit;
     });
+    KeepStartedJobs(state, one_per_queue_, m);
   }
 }
 
