@@ -81,14 +81,13 @@ std::vector<std::string> Placements(const Scenario& s) {
 }
 
 // Two servers of 2 slots, unit disk and NIC. One job, two maps, each reading a 1-byte block
-// held only by server 0, computing 1 s and writing 1 byte: V = 2·(1+1)·1/1 = 4 >= 1, IO-bound.
-//  - capacity reads locally: both maps on server 0. Their reads share disk 0 (1/2 each) → 2,
-//    compute → 3, their writes share disk 0 again → 5.
-//  - jtpw: the first map goes to server 0 (both loads 0; it holds the block); server 0's load
-//    is then 0.25·1/2, so the second goes to idle server 1 and reads remotely. The reads still
-//    share disk 0 → 2, compute → 3, but each writes to its own disk → 4.
-// Without modelled disks only jtpw's remote read takes time (1 byte over the unit NIC): capacity
-// ends at 1 and jtpw at 2, so here it is the disks that make spreading pay.
+// held by both servers, computing 1 s and writing 1 byte: V = 2·(1+1)·1/1 = 4 >= 1, IO-bound.
+//  - capacity takes the first replica holder with room: both maps on server 0. Their reads
+//    share disk 0 (1/2 each) → 2, compute → 3, their writes share disk 0 again → 5.
+//  - jtpw: the first map goes to server 0 (both loads 0, the lower id); server 0's load is then
+//    0.25·1/2, so the second goes to idle server 1. Each reads and writes its own disk: read
+//    → 1, compute → 2, write → 3.
+// Without modelled disks nothing but the compute takes time: both end at 1.
 Scenario DiskBed(std::string scheduler) {
   Scenario s;
   s.cluster = UnitCluster(2, 2);
@@ -97,7 +96,7 @@ Scenario DiskBed(std::string scheduler) {
   TaskSpec map = Task(1, 1);
   map.output = 1;
   StageSpec stage{"map", {}, {map, map}};
-  stage.replicas = {{0}, {0}};
+  stage.replicas = {{0, 1}, {0, 1}};
   s.workload.jobs = {Job("A", 0, {stage})};
   s.scheduler = std::move(scheduler);
   return s;
@@ -105,12 +104,24 @@ Scenario DiskBed(std::string scheduler) {
 
 TEST(Jtpw, LeastLoadedNodesSpreadDiskHeavyMapsAndFinishSooner) {
   EXPECT_DOUBLE_EQ(DiskBed("capacity").Finishes().at("A"), 5);
-  EXPECT_DOUBLE_EQ(DiskBed("jtpw").Finishes().at("A"), 4);
-  for (const auto& [scheduler, finish] : {std::pair{"capacity", 1.0}, std::pair{"jtpw", 2.0}}) {
+  EXPECT_DOUBLE_EQ(DiskBed("jtpw").Finishes().at("A"), 3);
+  for (const char* scheduler : {"capacity", "jtpw"}) {
     Scenario s = DiskBed(scheduler);
     s.cluster.classes[0].disk = 0;
-    EXPECT_DOUBLE_EQ(s.Finishes().at("A"), finish) << scheduler;
+    EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1) << scheduler;
   }
+}
+
+// Locality first (the default): a node holding the block beats a less loaded one. Blocks on
+// server 0 only: jtpw puts both maps there, as capacity does (5); with locality only breaking
+// ties, the second map goes to idle server 1 and reads remotely: the reads share disk 0 → 2,
+// compute → 3, each writes its own disk → 4.
+TEST(Jtpw, LocalityComesBeforeLoadUnlessSetOtherwise) {
+  Scenario s = DiskBed("jtpw");
+  s.workload.jobs[0].stages[0].replicas = {{0}, {0}};
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 5);
+  s.scheduler_settings["locality"] = "tie-break";
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 4);
 }
 
 TEST(Jtpw, TheDecisionLogShowsQueueClassWeightAndLoad) {
@@ -120,7 +131,7 @@ TEST(Jtpw, TheDecisionLogShowsQueueClassWeightAndLoad) {
                            R"("queue":"io","class":"io","p_w":3,"waited_s":0})"),
             std::string::npos)
       << placed[0];
-  EXPECT_NE(placed[1].find(R"("server":1,"free_slots_left":1,"why":{"load":0,"local":0,)"),
+  EXPECT_NE(placed[1].find(R"("server":1,"free_slots_left":1,"why":{"load":0,"local":1,)"),
             std::string::npos)
       << placed[1];
 }

@@ -17,8 +17,11 @@
 //    (setting refresh), and a task goes to the least loaded node that can take it. Between
 //    refreshes U_cpu and U_mem follow the scheduler's own placements at once (the resource
 //    manager knows what it allocated); U_disk and U_net are as last reported (ours). U_net is
-//    the busier of the node's uplink and downlink (ours). Ties: a node holding the task's
-//    block, then the lowest id.
+//    the busier of the node's uplink and downlink (ours). Locality (ours, setting locality):
+//    JTPW extends the capacity scheduler, which places node-local first, and §2.2 does not say
+//    it gives that up; so the least loaded of the nodes holding a task's block comes first,
+//    then the least loaded of all. (On the paper's cluster every block is on every worker, so
+//    this never binds there.) Ties: a node holding the block, then the lowest id.
 //  - §2.3 priority weight: P_w = P while the job has waited less than T since submission, else
 //    eq. (6)'s weighted sum of T_wait/T, its share of the slots (P_cpu), its share of the
 //    memory (P_mem) and P, with §3.2's T = 30 s and weights 0.2 / 0.3 / 0.3 / 0.2; jobs in a
@@ -84,7 +87,14 @@ std::vector<SettingSpec> JtpwSettings() {
            .choices = {"compute", "task"}},
           Weight("io_share", "0.5", "the IO queue's capacity share; the CPU queue has the rest"),
           Weight("max_share", "1", "the most of the slots either queue may use (ours)"),
-          PerQueueSetting()};
+          PerQueueSetting(),
+          {.name = "locality",
+           .kind = SettingKind::kChoice,
+           .default_value = "first",
+           .meaning = "first: the least loaded of the nodes holding the task's block, if any "
+                      "has room, else of all (the capacity scheduler's node-local preference "
+                      "kept; ours); tie-break: the least loaded of all, locality only breaks ties",
+           .choices = {"first", "tie-break"}}};
 }
 
 // Eqs. (4) and (7): each set of weights must sum to 1.
@@ -116,6 +126,7 @@ class JtpwScheduler : public TaskScheduler {
              "scheduler.w_time + w_pcpu + w_pmem + w_prio", "eq. (7)");
     whole_task_ = s.Choice("map_time") == "task";
     one_per_queue_ = s.Choice("per_queue") == "one";
+    locality_first_ = s.Choice("locality") == "first";
     const double io = s.Number("io_share"), max = s.Number("max_share");
     if (io <= 0 || io >= 1 || max < std::max(io, 1 - io)) {
       throw InputError("", 0, "scheduler.io_share",
@@ -159,6 +170,7 @@ class JtpwScheduler : public TaskScheduler {
   PriorityWeights prio_w_;
   bool whole_task_ = false;
   bool one_per_queue_ = false;
+  bool locality_first_ = true;
   std::vector<QueueShare> queues_;
   std::vector<JobType> types_;
   std::vector<double> reported_;  // per server: w_disk·U_disk + w_net·U_net at the last refresh
@@ -330,8 +342,9 @@ Decision JtpwScheduler::Next(const SimState& state) {
   return {};
 }
 
-// §2.2: the least loaded node with room for one of job j's ready tasks; there, a task whose
-// block it holds, else the job's first ready task that fits.
+// §2.2: the least loaded node with room for one of job j's ready tasks (nodes holding a
+// task's block first, with locality first); there, a task whose block it holds, else the
+// job's first ready task that fits.
 Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
   const auto& ready = state.job(j).ready;
   ServerId best = kNoServer;
@@ -350,8 +363,12 @@ Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
     }
     if (pick < 0) continue;
     const double load = Load(state, s);
-    const bool better = best == kNoServer || load < best_load - 1e-12 ||
-                        (load <= best_load + 1e-12 && local && !best_local);
+    bool better = true;
+    if (best != kNoServer && locality_first_ && local != best_local) {
+      better = local;  // locality first: a node holding the block beats any that does not
+    } else if (best != kNoServer) {
+      better = load < best_load - 1e-12 || (load <= best_load + 1e-12 && local && !best_local);
+    }
     if (better) best = s, best_task = pick, best_load = load, best_local = local;
   }
   if (best == kNoServer) return {};
