@@ -15,13 +15,13 @@
 namespace slotflow {
 
 enum class SettingKind {
-  kInteger,  // a whole number
-  kNumber,   // a finite real number
-  kBytes,    // a size: "10MiB", "64MB" or a number of bytes
-  kSeconds,  // a duration: "100ms", "5s" or a number of seconds
-  kRate,     // "1Gbps", "125MB/s" or a number of bytes per second
-  kChoice,   // one of a fixed list of words
-  kQueues,   // a positive count of priority classes, or "unlimited"
+  kInteger,      // a whole number
+  kNumber,       // a finite real number
+  kBytes,        // a size: "10MiB", "64MB" or a number of bytes
+  kSeconds,      // a duration: "100ms", "5s" or a number of seconds
+  kRate,         // "1Gbps", "125MB/s" or a number of bytes per second
+  kChoice,       // one of a fixed list of words
+  kQueues,       // a positive count of priority classes, or "unlimited"
   kQueueShares,  // capacity queues: "name:share[:max], ..." (see ParseQueueShares)
 };
 

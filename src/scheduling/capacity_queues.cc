@@ -29,9 +29,10 @@ SettingSpec PerQueueSetting() {
   return {.name = "per_queue",
           .kind = SettingKind::kChoice,
           .default_value = "many",
-          .meaning = "many: any job of a queue with a ready task, in order (SPEC §6); one: a "
-                     "queue starts its next job only when its running one has ended (seed 002 "
-                     "§1, and its Table 3 order)",
+          .meaning =
+              "many: any job of a queue with a ready task, in order (SPEC §6); one: a "
+              "queue starts its next job only when its running one has ended (seed 002 "
+              "§1, and its Table 3 order)",
           .choices = {"many", "one"}};
 }
 

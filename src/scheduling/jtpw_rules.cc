@@ -50,11 +50,9 @@ double NodeLoad(const LoadWeights& w, double u_cpu, double u_mem, double u_disk,
   return w.cpu * u_cpu + w.mem * u_mem + w.disk * u_disk + w.net * u_net;
 }
 
-double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu,
-                      double p_mem) {
+double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu, double p_mem) {
   if (waited < w.threshold) return p;
-  const double sum =
-      w.time * (waited / w.threshold) + w.cpu * p_cpu + w.mem * p_mem + w.prio * p;
+  const double sum = w.time * (waited / w.threshold) + w.cpu * p_cpu + w.mem * p_mem + w.prio * p;
   return w.plus_p ? p + sum : sum;
 }
 

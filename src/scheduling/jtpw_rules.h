@@ -41,7 +41,6 @@ struct PriorityWeights {
 // §2.3 eq. (6): P_w = P while T_wait < T, else the weighted sum. P is the initial priority
 // 1..5, T_wait the time since submission, P_cpu and P_mem the job's shares of the cluster's
 // slots and memory in [0, 1].
-double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu,
-                      double p_mem);
+double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu, double p_mem);
 
 }  // namespace slotflow

@@ -164,8 +164,8 @@ class JobFileReader {
     if (const auto* n = t.get("reduces")) {
       reduces = GetInt(*n, file_, Field(prefix, "reduces"), 0, kMaxTasksPerStage);
     }
-    JobSpec made = MakeProfileJob(*profile, job.name, job.submit, input, block,
-                                  static_cast<int>(reduces));
+    JobSpec made =
+        MakeProfileJob(*profile, job.name, job.submit, input, block, static_cast<int>(reduces));
     made.size_estimate = job.size_estimate;
     made.priority = job.priority;
     made.queue = job.queue;

@@ -35,8 +35,7 @@ Scenario OneServer(int slots, std::vector<JobSpec> jobs, std::string queues) {
 // (each slot to the queue with the lowest running / (share × 4)): a runs 3, b 1. At 2 A has 2
 // tasks left and b takes the other two slots; A ends at 3, B's last 4 run 3 → 4.
 TEST(Capacity, AFreeSlotGoesToTheQueueFurthestBelowItsShare) {
-  const Scenario s =
-      OneServer(4, {Tasks("A", 0, 8, "a"), Tasks("B", 0, 8, "b")}, "a:0.75,b:0.25");
+  const Scenario s = OneServer(4, {Tasks("A", 0, 8, "a"), Tasks("B", 0, 8, "b")}, "a:0.75,b:0.25");
   const auto f = s.Finishes();
   EXPECT_DOUBLE_EQ(f.at("A"), 3);
   EXPECT_DOUBLE_EQ(f.at("B"), 4);
@@ -99,8 +98,8 @@ TEST(Capacity, JobsWithoutAQueueGoToTheFirstAndUnknownQueuesAreErrors) {
 }
 
 TEST(Capacity, QueueSharesAreChecked) {
-  for (const char* bad : {"a:0.5", "a:0.5,b:0.6", "a:0.5,a:0.5", "a:0.6:0.5,b:0.4", "a", ":1",
-                          "a:0", "a:x"}) {
+  for (const char* bad :
+       {"a:0.5", "a:0.5,b:0.6", "a:0.5,a:0.5", "a:0.6:0.5,b:0.4", "a", ":1", "a:0", "a:x"}) {
     EXPECT_THROW(OneServer(1, {Tasks("A", 0, 1)}, bad).Run(), InputError) << bad;
   }
   EXPECT_DOUBLE_EQ(OneServer(1, {Tasks("A", 0, 1, "b")}, " a:0.5 , b:0.5:1 ").Finishes().at("A"),

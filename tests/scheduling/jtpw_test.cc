@@ -145,9 +145,9 @@ TEST(Jtpw, TheDecisionLogShowsQueueClassWeightAndLoad) {
 TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
-  s.cluster.classes = {ServerClass{.name = "slow", .count = 1, .slots = 1, .nic = 1e9, .disk = 10},
-                       ServerClass{.name = "fast", .count = 1, .slots = 1, .cpu_speed = 4,
-                                   .nic = 1e9, .disk = 10}};
+  s.cluster.classes = {
+      ServerClass{.name = "slow", .count = 1, .slots = 1, .nic = 1e9, .disk = 10},
+      ServerClass{.name = "fast", .count = 1, .slots = 1, .cpu_speed = 4, .nic = 1e9, .disk = 10}};
   s.workload.source = "reclassify";
   TaskSpec map = Task(10, 4);
   map.output = 0;

@@ -112,8 +112,7 @@ class CapacityScheduler : public TaskScheduler {
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
-    "capacity",
-    "Hadoop's capacity scheduler: queues with shares, jobs by priority then submission",
+    "capacity", "Hadoop's capacity scheduler: queues with shares, jobs by priority then submission",
     CapacitySettings(), CapacityScheduler);
 
 }  // namespace slotflow

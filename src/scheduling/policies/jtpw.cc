@@ -120,8 +120,8 @@ class JtpwScheduler : public TaskScheduler {
     load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
     CheckSum(load_w_.cpu + load_w_.mem + load_w_.disk + load_w_.net,
              "scheduler.w_cpu + w_mem + w_disk + w_net", "eq. (4)");
-    prio_w_ = {s.Number("w_time"), s.Number("w_pcpu"), s.Number("w_pmem"), s.Number("w_prio"),
-               s.Number("wait_threshold"), s.Choice("weight_form") == "p-plus"};
+    prio_w_ = {s.Number("w_time"), s.Number("w_pcpu"),         s.Number("w_pmem"),
+               s.Number("w_prio"), s.Number("wait_threshold"), s.Choice("weight_form") == "p-plus"};
     CheckSum(prio_w_.time + prio_w_.cpu + prio_w_.mem + prio_w_.prio,
              "scheduler.w_time + w_pcpu + w_pmem + w_prio", "eq. (7)");
     whole_task_ = s.Choice("map_time") == "task";
@@ -293,7 +293,8 @@ double JtpwScheduler::PriorityOf(const SimState& state, const JobRuntime& job) c
       }
     }
   }
-  const double p_cpu = static_cast<double>(job.running) / std::max<int64_t>(1, cluster.TotalSlots());
+  const double p_cpu =
+      static_cast<double>(job.running) / std::max<int64_t>(1, cluster.TotalSlots());
   return PriorityWeight(prio_w_, job.spec->priority, state.now() - job.spec->submit, p_cpu,
                         memory > 0 ? held / memory : 0);
 }
