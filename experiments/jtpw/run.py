@@ -13,7 +13,8 @@ writes OUT/runs.csv (one row per workload, scheduler and seed: mean JCT, and jtp
 IO-bound and CPU-bound jobs), OUT/summary.csv (per workload and scheduler: mean JCT over seeds
 with its 95 % confidence half-width, and jtpw's reduction against capacity), OUT/flow-jobs.png
 (the mixed flow at seed 1, one bar per job under each scheduler and variant, like the paper's
-Figs. 6-7) and OUT/flow-VARIANT-SCHEDULER/ (that run's outputs with utilisation.csv, for
+Figs. 6-7), OUT/flow-one-utilisation.png (each worker's disk and slot use in that flow under
+per_queue=one) and OUT/flow-VARIANT-SCHEDULER/ (that run's outputs with utilisation.csv, for
 tools/timeline.py). --set passes a policy
 setting to every jtpw run. Each run is bounded by a 120 s timeout; runs go --jobs at a time.
 Needs Debian's python3-matplotlib (/usr/bin/python3).
@@ -122,6 +123,29 @@ def plot_flow(out):
     fig.savefig(os.path.join(out, "flow-jobs.png"), dpi=110)
 
 
+def plot_utilisation(out, variant="one"):
+    """Each worker's disk and slot use over time in the flow at seed 1 (utilisation.csv)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 2, figsize=(11, 5), sharex=True, sharey=True)
+    for col, s in enumerate(SCHEDULERS):
+        with open(os.path.join(out, f"flow-{variant}-{s}", "utilisation.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        end = max(float(r["t_s"]) for r in rows)
+        for row_ax, metric in zip(axes[:, col], ("disk", "cpu")):
+            for server in sorted({r["server"] for r in rows}, key=int):
+                mine = [r for r in rows if r["server"] == server]
+                ts = [float(r["t_s"]) for r in mine] + [end]
+                vs = [float(r[metric]) for r in mine]
+                row_ax.stairs(vs, ts, label=f"w{int(server) + 1}")
+            row_ax.set_title(f"{s}, per_queue={variant}: {metric} in use", fontsize=9)
+        axes[1, col].set_xlabel("time (s)")
+    axes[0, 0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, f"flow-{variant}-utilisation.png"), dpi=110)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--slotflow", default=os.path.join(ROOT, "build", "slotflow"))
@@ -148,6 +172,7 @@ def main():
         for s in SCHEDULERS:
             run_one(a.slotflow, "flow", s, v, 1, a.set, keep=os.path.join(a.out, f"flow-{v}-{s}"))
     plot_flow(a.out)
+    plot_utilisation(a.out)
     for r in summary:
         print(f"{r['variant']:<5} {r['workload']:<22} {r['scheduler']:<9} {r['mean_jct_s']:>8} ± "
               f"{r['ci95_s']:<6} "
