@@ -16,7 +16,9 @@ const char* JobClassName(JobClass c);  // "io", "cpu"
 // and there is data to move.
 BytesPerSecond MapDataRate(int n, double rho, Bytes d_in, Seconds t_map);
 // §2.1 eqs. (2)-(3): IO-bound iff V >= the disk rate, CPU-bound otherwise. A disk that is not
-// modelled (rate 0) never limits: CPU-bound.
+// modelled (rate 0) never limits: CPU-bound. (§2.1's prose says "大于", greater than; the
+// relation signs of eqs. (2)-(3) are garbled. SPEC §6 takes >=, which also classes a job that
+// just saturates the disk as IO-bound.)
 JobClass ClassifyByRate(BytesPerSecond v, BytesPerSecond disk);
 
 // ρ of a job's map (root) stages from its spec: what they write over what they read (0 when

@@ -25,14 +25,15 @@
 //  - §2.3 priority weight: P_w = P while the job has waited less than T since submission, else
 //    eq. (6)'s weighted sum of T_wait/T, its share of the slots (P_cpu), its share of the
 //    memory (P_mem) and P, with §3.2's T = 30 s and weights 0.2 / 0.3 / 0.3 / 0.2; jobs in a
-//    queue by P_w (higher first), then submission.
+//    queue by P_w (higher first), then submission. The garbled eq. (6) shows "P +" before that
+//    sum, which would make waiting only ever raise P_w, as §2.3's text says it should
+//    ("通过提高其权重实现作业优先级提升"); SPEC §6 reads it without. Setting weight_form.
 // Queues: io and cpu with shares io_share and 1 − io_share, each allowed up to max_share
 // (ours: the paper does not give them). per_queue as in capacity.cc (§1: one job per queue).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "common/error.h"
 #include "scheduling/capacity_queues.h"
@@ -177,7 +178,6 @@ class JtpwScheduler : public TaskScheduler {
   std::vector<std::vector<JobIndex>> members_;
   std::vector<QueueLoad> load_;
   std::vector<double> weight_;  // P_w of each job at this decision
-  std::vector<ServerId> ranked_;
   std::vector<TaskId> finished_;
 };
 
