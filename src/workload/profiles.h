@@ -19,7 +19,6 @@ struct JobProfile {
   Seconds reduce_seconds_per_gb = 0;  // per 10^9 bytes received
   double reduce_output_ratio = 1;     // reduce output (written to its disk) / reduce input
   Bytes task_memory = 0;
-  std::string what;  // one line: what it stands for and where its numbers come from
 };
 
 // The shipped profiles: terasort (IO-bound) and grep (CPU-bound); docs/job-file.md says where
