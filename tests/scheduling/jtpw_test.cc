@@ -136,6 +136,36 @@ TEST(Jtpw, TheDecisionLogShowsQueueClassWeightAndLoad) {
       << placed[1];
 }
 
+// Refresh (§2.2): server 0 (4 slots) reads a 10-byte block on its unit disk from 0 to 10 for
+// job A; server 1 (2 slots) computes job C's 100 s task. B's compute-only task comes at 2.5.
+// Refreshed every second, server 0 reports its disk busy: L = 0.25·1/4 + 0.25·1 = 0.3125
+// against server 1's 0.25·1/2 = 0.125, so B goes to server 1. Refreshed every 100 s, the last
+// report (at 0, before any read started) says the disk is idle: L = 0.0625 < 0.125, server 0.
+TEST(Jtpw, DiskAndNetworkLoadsAreThoseOfTheLastRefresh) {
+  Scenario s;
+  s.cluster = UnitCluster(2, 1);
+  s.cluster.classes = {ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
+                       ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
+  s.workload.source = "refresh";
+  TaskSpec read = Task(10, 0);
+  read.output = 0;
+  StageSpec a{"map", {}, {read}};
+  a.replicas = {{0}};
+  s.workload.jobs = {Job("A", 0, {a}), Job("C", 0, {StageSpec{"map", {}, {Task(0, 100)}}}),
+                     Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
+  s.scheduler = "jtpw";
+  s.simulation.collect_tasks = true;
+  auto server_of_b = [&] {
+    for (const TaskResult& t : s.Run().tasks) {
+      if (t.job == "B") return t.server;
+    }
+    return -1;
+  };
+  EXPECT_EQ(server_of_b(), 1);
+  s.scheduler_settings["refresh"] = "100s";
+  EXPECT_EQ(server_of_b(), 0);
+}
+
 // Re-evaluation (§2.1): servers of 1 slot with CPU speeds 1 and 4, disks of 10 B/s. Three maps
 // of 10 bytes (blocks on both servers), 4 s of compute at speed 1, writing nothing (ρ = 0).
 // Predicted at submission with the mean speed 2.5: V = 1·10/1.6 = 6.25 < 10, CPU-bound. The
