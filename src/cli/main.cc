@@ -38,6 +38,7 @@ struct RawFlags {
   std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
   bool check = false;
+  bool utilisation = false;
 };
 
 // A file name given on the command line must not be empty (an empty --trace would otherwise
@@ -99,6 +100,9 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_option("--out", f.out, "directory for summary.json, jobs.csv and tasks.csv")
       ->check(kNonEmpty);
   cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
+  cmd.add_flag("--utilisation", f.utilisation,
+               "with --out: also write utilisation.csv, each server's CPU (slots), memory, disk, "
+               "uplink and downlink utilisation over time");
   cmd.add_flag("--check", f.check,
                "verify after every event that no link, slot or memory is over-committed, no flow "
                "beat its slowest link and no task started before its inputs (slower)");
@@ -155,6 +159,10 @@ RunSpec BuildSpec(const RawFlags& f) {
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   spec.simulation.check = f.check;
   spec.simulation.collect_tasks = !f.out.empty();
+  if (f.utilisation && f.out.empty()) {
+    throw InputError("", 0, "--utilisation", "needs --out DIR to write utilisation.csv into");
+  }
+  spec.simulation.collect_utilisation = f.utilisation;
   for (const auto& [key, flag, text] :
        {std::tuple{"traffic_scale", "--traffic-scale", &f.traffic_scale},
         std::tuple{"map_input_ratio", "--map-input-ratio", &f.map_input_ratio},
@@ -182,6 +190,10 @@ void WriteOutputs(const std::string& dir, const RunResult& r) {
   WriteJobsCsv(r.jobs, jobs);
   std::ofstream tasks = open("tasks.csv");
   WriteTasksCsv(r.tasks, tasks);
+  if (!r.utilisation.empty()) {
+    std::ofstream utilisation = open("utilisation.csv");
+    WriteUtilisationCsv(r.utilisation, utilisation);
+  }
 }
 
 // Exit 0 means every job finished: a run that stalled is an input error (a cluster or workload

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -78,6 +79,9 @@ double ParseValue(const SettingSpec& spec, std::string_view text, std::string_vi
             fmt::format("expected a count in [1, {}] or 'unlimited', got '{}'", kMaxQueues, text));
       }
       return v;
+    case SettingKind::kQueueShares:
+      ParseQueueShares(text, field);
+      return 0;
     case SettingKind::kInteger:
       v = static_cast<double>(ParseInteger(text, field));
       break;
@@ -103,6 +107,45 @@ double ParseValue(const SettingSpec& spec, std::string_view text, std::string_vi
 }
 
 }  // namespace
+
+std::vector<QueueShare> ParseQueueShares(std::string_view text, std::string_view field) {
+  auto fail = [&](const std::string& what) {
+    throw InputError("", 0, std::string(field),
+                     fmt::format("{} in '{}' (expected name:share[:max],... with shares "
+                                 "summing to 1, e.g. 'io:0.5,cpu:0.5:1')",
+                                 what, text));
+  };
+  std::vector<QueueShare> out;
+  double sum = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = Trim(text.substr(start, comma - start));
+    start = comma + 1;
+    const size_t c1 = item.find(':');
+    if (c1 == std::string_view::npos) fail(fmt::format("queue '{}' has no share", item));
+    QueueShare q;
+    q.name = std::string(Trim(item.substr(0, c1)));
+    if (q.name.empty() || q.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"
+                                                   "RSTUVWXYZ0123456789-_") != std::string::npos) {
+      fail(fmt::format("bad queue name '{}'", q.name));
+    }
+    for (const QueueShare& other : out) {
+      if (other.name == q.name) fail(fmt::format("queue '{}' is listed twice", q.name));
+    }
+    const std::string_view rest = item.substr(c1 + 1);
+    const size_t c2 = rest.find(':');
+    q.share = ParseNumber(rest.substr(0, c2), field);
+    if (c2 != std::string_view::npos) q.max = ParseNumber(rest.substr(c2 + 1), field);
+    if (!(q.share > 0 && q.share <= q.max && q.max <= 1)) {
+      fail(fmt::format("queue '{}' needs 0 < share <= max <= 1", q.name));
+    }
+    sum += q.share;
+    out.push_back(std::move(q));
+  }
+  if (std::fabs(sum - 1) > 1e-6) fail(fmt::format("the shares sum to {:g}, not 1", sum));
+  return out;
+}
 
 double ParseSetting(const SettingSpec& spec, const SettingAssignment& given,
                     std::string& canonical) {
@@ -133,6 +176,7 @@ std::string SettingRange(const SettingSpec& spec) {
     return out;
   }
   if (spec.kind == SettingKind::kQueues) return fmt::format("1..{} or unlimited", kMaxQueues);
+  if (spec.kind == SettingKind::kQueueShares) return "name:share[:max],...";
   const bool has_min = std::isfinite(spec.min), has_max = std::isfinite(spec.max);
   const std::string lo = (spec.min_exclusive ? "> " : ">= ") + FormatLimit(spec, spec.min);
   if (has_min && has_max) {
@@ -199,6 +243,11 @@ const std::string& Settings::Choice(std::string_view name) const {
 
 int Settings::Queues(std::string_view name) const {
   return static_cast<int>(values_[Index(name)].number);
+}
+
+std::vector<QueueShare> Settings::QueueShares(std::string_view name) const {
+  const size_t i = Index(name);
+  return ParseQueueShares(values_[i].text, specs_[i].name);
 }
 
 std::vector<std::pair<std::string, std::string>> Settings::InForce() const {

@@ -15,14 +15,27 @@
 namespace slotflow {
 
 enum class SettingKind {
-  kInteger,  // a whole number
-  kNumber,   // a finite real number
-  kBytes,    // a size: "10MiB", "64MB" or a number of bytes
-  kSeconds,  // a duration: "100ms", "5s" or a number of seconds
-  kRate,     // "1Gbps", "125MB/s" or a number of bytes per second
-  kChoice,   // one of a fixed list of words
-  kQueues,   // a positive count of priority classes, or "unlimited"
+  kInteger,      // a whole number
+  kNumber,       // a finite real number
+  kBytes,        // a size: "10MiB", "64MB" or a number of bytes
+  kSeconds,      // a duration: "100ms", "5s" or a number of seconds
+  kRate,         // "1Gbps", "125MB/s" or a number of bytes per second
+  kChoice,       // one of a fixed list of words
+  kQueues,       // a positive count of priority classes, or "unlimited"
+  kQueueShares,  // capacity queues: "name:share[:max], ..." (see ParseQueueShares)
 };
+
+// One capacity queue (Hadoop's capacity scheduler): its name, its guaranteed share of the
+// cluster's slots and the most it may use when others leave slots idle, both in (0, 1].
+struct QueueShare {
+  std::string name;
+  double share = 1;
+  double max = 1;
+};
+// "name:share[:max], ..." (max defaults to 1): names of letters, digits, '-' and '_', unique;
+// 0 < share <= max <= 1; shares summing to 1, as Hadoop requires of a level of queues.
+// InputError naming `field` otherwise.
+std::vector<QueueShare> ParseQueueShares(std::string_view text, std::string_view field);
 
 // A setting as its policy declares it. Numbers must lie in [min, max] (or (min, max] when
 // min_exclusive); the default is written as a user would write it.
@@ -76,6 +89,8 @@ class Settings {
   const std::string& Choice(std::string_view name) const;
   // kQueues: the count, or 0 for "unlimited".
   int Queues(std::string_view name) const;
+  // kQueueShares.
+  std::vector<QueueShare> QueueShares(std::string_view name) const;
 
   // Every setting in force, in declaration order, as canonical text (for summaries).
   std::vector<std::pair<std::string, std::string>> InForce() const;

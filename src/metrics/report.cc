@@ -144,6 +144,14 @@ void WriteTasksCsv(const std::vector<TaskResult>& tasks, std::ostream& out) {
   }
 }
 
+void WriteUtilisationCsv(const std::vector<UtilisationSample>& samples, std::ostream& out) {
+  out << "t_s,server,cpu,memory,disk,uplink,downlink\n";
+  for (const UtilisationSample& u : samples) {
+    fmt::print(out, "{:.12g},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g}\n", u.t, u.server, u.cpu,
+               u.memory, u.disk, u.uplink, u.downlink);
+  }
+}
+
 void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
   fmt::print(out, "{}scheduler {}  network {}  workload {}\n",
              s.system.empty() ? "" : "system " + s.system + "  ", s.scheduler, s.network,

@@ -35,6 +35,14 @@ struct TaskResult {
   Bytes remote_bytes = 0;  // the part of that which crossed the network
 };
 
+// One server's utilisation from time t until its next sample (sim/state.h ServerUtilisation:
+// slots, memory, disk, uplink and downlink in use, each in [0, 1]).
+struct UtilisationSample {
+  double t = 0;
+  int server = 0;
+  double cpu = 0, memory = 0, disk = 0, uplink = 0, downlink = 0;
+};
+
 struct RunSummary {
   std::string system, scheduler, network, workload;
   // Every policy setting in force: "scheduler.order" → "sjf", "network.queues" → "8", ...
@@ -74,6 +82,8 @@ RunSummary Summarize(const std::vector<JobResult>& jobs);
 void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_time = true);
 void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out);
 void WriteTasksCsv(const std::vector<TaskResult>& tasks, std::ostream& out);
+// utilisation.csv: t_s,server,cpu,memory,disk,uplink,downlink; a row whenever a value changed.
+void WriteUtilisationCsv(const std::vector<UtilisationSample>& samples, std::ostream& out);
 void PrintSummaryTable(const RunSummary& s, std::ostream& out);
 
 }  // namespace slotflow

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "common/random.h"
 #include "sim/invariants.h"
@@ -150,6 +151,7 @@ RunResult Simulator::Run() {
   lifecycle_.check_inputs = config_.check;
   time_limit_hit_ = !engine_.Run(fluid, [&] {
     Settle();
+    if (config_.collect_utilisation) SampleUtilisation();
     if (config_.check) CheckInvariants(cluster_, state_, network_, completed_);
     if (config_.progress && (engine_.steps() & 0x3fff) == 0) {
       const auto now = std::chrono::steady_clock::now();
@@ -168,6 +170,28 @@ RunResult Simulator::Run() {
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return Collect(wall);
+}
+
+// A row per server whose utilisation differs from its last row (rates settle only at steps).
+void Simulator::SampleUtilisation() {
+  last_sample_.resize(cluster_.size(), -1);
+  for (ServerId s = 0; s < cluster_.size(); ++s) {
+    const SimState::Utilisation u = state_.ServerUtilisation(s);
+    const UtilisationSample now{engine_.now(), s, u.cpu, u.memory, u.disk, u.uplink, u.downlink};
+    if (last_sample_[s] >= 0) {
+      const UtilisationSample& was = utilisation_[last_sample_[s]];
+      if (was.cpu == now.cpu && was.memory == now.memory && was.disk == now.disk &&
+          was.uplink == now.uplink && was.downlink == now.downlink) {
+        continue;
+      }
+      if (was.t == now.t) {  // changed again within one instant: keep the last values
+        utilisation_[last_sample_[s]] = now;
+        continue;
+      }
+    }
+    last_sample_[s] = static_cast<int64_t>(utilisation_.size());
+    utilisation_.push_back(now);
+  }
 }
 
 RunResult Simulator::Collect(double wall_s) {
@@ -227,6 +251,7 @@ RunResult Simulator::Collect(double wall_s) {
   s.events = engine_.steps();
   s.wall_s = wall_s;
   if (config_.collect_tasks) CollectTasks(r);
+  r.utilisation = std::move(utilisation_);
   return r;
 }
 

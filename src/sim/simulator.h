@@ -32,11 +32,14 @@ struct SimulationConfig {
   EventLog* log = nullptr;
   // Fill RunResult::tasks (one record per task, for tasks.csv).
   bool collect_tasks = false;
+  // Fill RunResult::utilisation: each server's utilisation whenever it changes.
+  bool collect_utilisation = false;
 };
 
 struct RunResult {
   std::vector<JobResult> jobs;
   std::vector<TaskResult> tasks;  // only with SimulationConfig::collect_tasks
+  std::vector<UtilisationSample> utilisation;  // only with collect_utilisation
   RunSummary summary;
 };
 
@@ -61,6 +64,7 @@ class Simulator {
   RunResult Collect(double wall_s);
   void CollectTasks(RunResult& r) const;
   void LogReserve(const Decision& d, ServerId server);
+  void SampleUtilisation();
 
   const Cluster& cluster_;
   SimulationConfig config_;
@@ -79,6 +83,8 @@ class Simulator {
   int64_t mode_switches_ = 0;
   std::string last_reserve_;  // what the last "reserve" line said, and its line number
   int64_t last_reserve_line_ = -1;
+  std::vector<UtilisationSample> utilisation_;  // every sample so far
+  std::vector<int64_t> last_sample_;             // per server, its latest in utilisation_
 };
 
 }  // namespace slotflow

@@ -20,6 +20,7 @@
 #include "common/error.h"
 #include "common/input_file.h"
 #include "common/tolerance.h"
+#include "workload/profiles.h"
 
 namespace slotflow {
 namespace {
@@ -90,7 +91,9 @@ class JobFileReader {
 
  private:
   JobSpec ReadJob(const toml::table& t, size_t index, const std::string& prefix) {
-    CheckKeys(t, file_, prefix, {"name", "submit", "size_estimate", "priority", "queue", "stage"});
+    CheckKeys(t, file_, prefix,
+              {"name", "submit", "size_estimate", "priority", "queue", "stage", "profile", "input",
+               "block_size", "reduces"});
     JobSpec job;
     job.name = fmt::format("job{}", index);
     if (const auto* n = t.get("name")) {
@@ -107,6 +110,12 @@ class JobFileReader {
       job.priority = ReadPriority(*n, Field(prefix, "priority"));
     }
     if (const auto* n = t.get("queue")) job.queue = GetString(*n, file_, Field(prefix, "queue"));
+    if (t.get("profile") != nullptr) return ReadProfileJob(t, prefix, std::move(job));
+    for (const char* key : {"input", "block_size", "reduces"}) {
+      if (const auto* n = t.get(key)) {
+        Fail(file_, Line(*n), Field(prefix, key), "only a job with a `profile` takes this key");
+      }
+    }
 
     const auto* stages = t.get("stage");
     if (stages == nullptr) {
@@ -119,6 +128,48 @@ class JobFileReader {
       job.stages.push_back(ReadStage(GetTable(list[k], file_, sp), k, sp, job));
     }
     return job;
+  }
+
+  // A job of a named profile (workload/profiles.h) over `input` bytes: its stages are made,
+  // so it may not list any.
+  JobSpec ReadProfileJob(const toml::table& t, const std::string& prefix, JobSpec job) {
+    const toml::node& p = *t.get("profile");
+    const std::string name = GetString(p, file_, Field(prefix, "profile"));
+    const JobProfile* profile = FindJobProfile(name);
+    if (profile == nullptr) {
+      std::string known;
+      for (const JobProfile& jp : JobProfiles()) known += (known.empty() ? "" : ", ") + jp.name;
+      Fail(file_, Line(p), Field(prefix, "profile"),
+           fmt::format("unknown profile '{}' (known: {})", name, known));
+    }
+    if (const auto* n = t.get("stage")) {
+      Fail(file_, Line(*n), Field(prefix, "stage"),
+           "a job with a `profile` gets its stages from it; give one or the other");
+    }
+    const auto* in = t.get("input");
+    if (in == nullptr) Fail(file_, Line(t), Field(prefix, "input"), "a profile job needs `input`");
+    const Bytes input = GetBytes(*in, file_, Field(prefix, "input"));
+    if (!(input > 0)) Fail(file_, Line(*in), Field(prefix, "input"), "must be positive");
+    Bytes block = 128.0 * 1024 * 1024;  // HDFS's default block size (Hadoop 2.x)
+    if (const auto* n = t.get("block_size")) {
+      block = GetBytes(*n, file_, Field(prefix, "block_size"));
+      if (!(block > 0) || input / block > kMaxTasksPerStage) {
+        Fail(file_, Line(*n), Field(prefix, "block_size"),
+             fmt::format("must be positive and make at most {} maps", kMaxTasksPerStage));
+      }
+    } else if (input / block > kMaxTasksPerStage) {
+      Fail(file_, Line(*in), Field(prefix, "input"), "makes too many maps");
+    }
+    int64_t reduces = 1;  // Hadoop's default mapreduce.job.reduces
+    if (const auto* n = t.get("reduces")) {
+      reduces = GetInt(*n, file_, Field(prefix, "reduces"), 0, kMaxTasksPerStage);
+    }
+    JobSpec made =
+        MakeProfileJob(*profile, job.name, job.submit, input, block, static_cast<int>(reduces));
+    made.size_estimate = job.size_estimate;
+    made.priority = job.priority;
+    made.queue = job.queue;
+    return made;
   }
 
   // 1..5, or the JTPW names VL, L, N, H, VH (seed 002 Table 2).

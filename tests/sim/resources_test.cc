@@ -3,7 +3,9 @@
 // shared like links; memory limits where a task may start; per-server utilisation is readable.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "engine/engine.h"
 #include "network/network.h"
@@ -77,6 +79,27 @@ TEST(Memory, ATaskStartsOnlyWhereItFits) {
     s.cluster.classes[0].memory = 0;
     EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1) << scheduler;
   }
+}
+
+// Over time (utilisation.csv): the task of the first test holds the slot from 0 to 6 and keeps
+// the disk busy while it reads (0-2) and writes (3-6); a row whenever something changed.
+TEST(Utilisation, IsRecordedWheneverItChanges) {
+  Scenario s;
+  s.cluster = WithDisk(UnitCluster(1, 1), 1.0);
+  s.workload.source = "disk";
+  s.workload.jobs = {Job("A", 0, {StageSpec{"map", {}, {Writing(2, 1, 3)}}})};
+  s.simulation.collect_utilisation = true;
+  const RunResult r = s.Run();
+  std::vector<std::array<double, 4>> rows;  // t, server, cpu, disk
+  for (const UtilisationSample& u : r.utilisation) {
+    rows.push_back({u.t, static_cast<double>(u.server), u.cpu, u.disk});
+    EXPECT_EQ(u.memory, 0);
+    EXPECT_EQ(u.uplink + u.downlink, 0);
+  }
+  EXPECT_EQ(rows, (std::vector<std::array<double, 4>>{
+                      {0, 0, 1, 1}, {2, 0, 1, 0}, {3, 0, 1, 1}, {6, 0, 0, 0}}));
+  s.simulation.collect_utilisation = false;
+  EXPECT_TRUE(s.Run().utilisation.empty());
 }
 
 TEST(Utilisation, SlotsMemoryDiskAndNicAreReadable) {

@@ -188,6 +188,46 @@ servers = 4
   EXPECT_DOUBLE_EQ(st.tasks[1].memory, 2048.0 * kMiB);
 }
 
+// A profile job: 1 GB of Terasort in 128 MiB blocks is 8 maps (7 full blocks and 60,475,904
+// bytes), each computing 10 s per GB and writing what it read (ρ = 1), and one reducer that
+// receives all of it; every task holds 1 GiB. Grep over 1 GB in 100 MB blocks with 2 reducers:
+// 10 maps of 10 s each, ρ = 0.001, so each reducer receives 0.5 MB.
+TEST(JobFile, ProfileJobs) {
+  const JobFile f = ParseJobFile(R"(
+[[job]]
+name = "T"
+profile = "terasort"
+input = "1GB"
+priority = "VH"
+[[job]]
+name = "G"
+profile = "grep"
+input = "1GB"
+block_size = "100MB"
+reduces = 2
+queue = "q"
+)",
+                                 "profiles.toml");
+  const JobSpec& t = f.workload.jobs[0];
+  EXPECT_EQ(t.priority, 5);
+  ASSERT_EQ(t.stages.size(), 2u);
+  ASSERT_EQ(t.stages[0].tasks.size(), 8u);
+  EXPECT_DOUBLE_EQ(t.stages[0].tasks[0].input, 128 * kMiB);
+  EXPECT_DOUBLE_EQ(t.stages[0].tasks[7].input, 60475904);
+  EXPECT_DOUBLE_EQ(t.stages[0].tasks[0].compute, 128 * kMiB / 1e9 * 10);
+  EXPECT_DOUBLE_EQ(t.stages[0].tasks[7].output, 60475904);
+  EXPECT_DOUBLE_EQ(t.stages[0].tasks[0].memory, 1024 * kMiB);
+  ASSERT_EQ(t.stages[1].tasks.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.stages[1].tasks[0].input, 1e9);
+  EXPECT_DOUBLE_EQ(t.stages[1].tasks[0].compute, 10);
+  const JobSpec& g = f.workload.jobs[1];
+  EXPECT_EQ(g.queue, "q");
+  ASSERT_EQ(g.stages[0].tasks.size(), 10u);
+  EXPECT_DOUBLE_EQ(g.stages[0].tasks[3].compute, 10);
+  ASSERT_EQ(g.stages[1].tasks.size(), 2u);
+  EXPECT_DOUBLE_EQ(g.stages[1].tasks[1].input, 0.5e6);
+}
+
 // Pinned servers are range-checked only when the file has a cluster.
 TEST(JobFile, PinnedServersWithoutClusterAreLeftToTheCaller) {
   const JobFile f = ParseJobFile("[[job]]\n[[job.stage]]\ntasks = 1\nservers = [99]\n", "m.toml");
@@ -236,6 +276,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadJobFile{"job_table", "[job]\nname = \"A\"\n", 1, "job"},
         BadJobFile{"job_key", "[[job]]\nnmae = \"A\"\n[[job.stage]]\ntasks = 1\n", 2,
                    "job[0].nmae"},
+        BadJobFile{"unknown_profile", "[[job]]\nprofile = \"sort\"\ninput = 1\n", 2,
+                   "job[0].profile"},
+        BadJobFile{"profile_and_stage", "[[job]]\nprofile = \"grep\"\ninput = 1\n[[job.stage]]\n",
+                   4, "job[0].stage"},
+        BadJobFile{"profile_without_input", "[[job]]\nprofile = \"grep\"\n", 1, "job[0].input"},
+        BadJobFile{"input_without_profile", "[[job]]\ninput = 5\n[[job.stage]]\ntasks = 1\n", 2,
+                   "job[0].input"},
+        BadJobFile{"profile_zero_block", "[[job]]\nprofile = \"grep\"\ninput = 1\nblock_size = 0\n",
+                   4, "job[0].block_size"},
         BadJobFile{"stage_key", "[[job]]\n[[job.stage]]\ntasks = 1\ninptu = 4\n", 4,
                    "job[0].stage[0].inptu"},
         BadJobFile{"task_key", "[[job]]\n[[job.stage]]\n[[job.stage.task]]\nservre = 1\n", 4,

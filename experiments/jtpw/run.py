@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""The JTPW evaluation (seed 002 §3.2) under capacity and jtpw, over several seeds, on the
+three-worker cluster of cluster.toml.
+
+    experiments/jtpw/run.py [--slotflow build/slotflow] [--seeds 5] [--jobs 2]
+                            [--out experiments/jtpw/results] [--set KEY=VALUE ...]
+
+Experiment 1: one Terasort-like or Grep-like job alone over 1, 3 and 5 GB ({terasort,grep}-NGB.toml).
+Experiment 2: the 10-job flow of Table 2, submitted 1 s apart (flow.toml).
+Each under both readings of how many jobs a queue runs at once (per_queue many / one).
+
+writes OUT/runs.csv (one row per workload, scheduler and seed: mean JCT, and jtpw's count of
+IO-bound and CPU-bound jobs), OUT/summary.csv (per workload and scheduler: mean JCT over seeds
+with its 95 % confidence half-width, and jtpw's reduction against capacity), OUT/flow-jobs.png
+(the mixed flow at seed 1, one bar per job under each scheduler and variant, like the paper's
+Figs. 6-7), OUT/flow-one-utilisation.png (each worker's disk and slot use in that flow under
+per_queue=one) and OUT/flow-VARIANT-SCHEDULER/ (that run's outputs with utilisation.csv, for
+tools/timeline.py). --set passes a policy
+setting to every jtpw run. Each run is bounded by a 120 s timeout; runs go --jobs at a time.
+Needs Debian's python3-matplotlib (/usr/bin/python3).
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SINGLE = [f"{p}-{gb}GB" for p in ("terasort", "grep") for gb in (1, 3, 5)]
+WORKLOADS = SINGLE + ["flow"]
+SCHEDULERS = ["capacity", "jtpw"]
+# How many jobs of a queue may run at once: many (SPEC §6, the default) or one (seed 002 §1 and
+# its Table 3); both schedulers run each variant. Capacity has Hadoop's one default queue.
+VARIANTS = {"many": [], "one": ["scheduler.per_queue=one"]}
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228}
+
+
+def command(slotflow, workload, scheduler, variant, seed, out, sets):
+    cmd = [slotflow, "run", "--quiet", "--config", os.path.join(HERE, "cluster.toml"),
+           "--jobs", os.path.join(HERE, workload + ".toml"), "--scheduler", scheduler,
+           "--seed", str(seed), "--out", out]
+    for s in VARIANTS[variant] + (sets if scheduler == "jtpw" else []):
+        cmd += ["--set", s]
+    return cmd
+
+
+def run_one(slotflow, workload, scheduler, variant, seed, sets, keep=None):
+    with tempfile.TemporaryDirectory(prefix="jtpw-") as tmp:
+        out = keep or tmp
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            cmd = command(slotflow, workload, scheduler, variant, seed, out, sets) + ["--utilisation"]
+        else:
+            cmd = command(slotflow, workload, scheduler, variant, seed, out, sets)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()}")
+        with open(os.path.join(out, "jobs.csv"), newline="") as f:
+            jobs = list(csv.DictReader(f))
+        with open(os.path.join(out, "summary.json")) as f:
+            stats = json.load(f).get("scheduler_stats", {})
+    return {"variant": variant, "workload": workload, "scheduler": scheduler, "seed": seed,
+            "mean_jct_s": statistics.fmean(float(j["jct_s"]) for j in jobs),
+            "jobs_io": stats.get("jobs_io", ""), "jobs_cpu": stats.get("jobs_cpu", "")}
+
+
+def mean_ci(values):
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, 0.0
+    return m, T95.get(len(values) - 1, 1.96) * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def summarise(rows):
+    out = []
+    by = {}
+    for r in rows:
+        by.setdefault((r["variant"], r["workload"], r["scheduler"]), []).append(r["mean_jct_s"])
+    groups = [(w, [w]) for w in WORKLOADS] + [("single-type (all six)", SINGLE)]
+    for variant in VARIANTS:
+      for label, members in groups:
+        base = None
+        for s in SCHEDULERS:
+            # The mean of the workloads' per-seed values: seeds pair up across schedulers.
+            per_seed = [statistics.fmean(v) for v in zip(*(by[(variant, w, s)] for w in members))]
+            m, ci = mean_ci(per_seed)
+            base = m if base is None else base
+            out.append({"variant": variant, "workload": label, "scheduler": s,
+                        "mean_jct_s": f"{m:.2f}",
+                        "ci95_s": f"{ci:.2f}",
+                        "reduction_vs_capacity": f"{100 * (base - m) / base:.1f}%"})
+    return out
+
+
+def plot_flow(out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True, sharey=True)
+    for ax, (variant, s) in zip(axes.flat, [(v, s) for v in VARIANTS for s in SCHEDULERS]):
+        with open(os.path.join(out, f"flow-{variant}-{s}", "jobs.csv"), newline="") as f:
+            jobs = list(csv.DictReader(f))
+        for k, j in enumerate(jobs):
+            submit, start, finish = (float(j[c]) for c in ("submit_s", "first_start_s", "finish_s"))
+            colour = "tab:blue" if j["job"].startswith("T") else "tab:orange"
+            ax.barh(k, start - submit, left=submit, color=colour, alpha=0.3)
+            ax.barh(k, finish - start, left=start, color=colour)
+        mean = statistics.fmean(float(j["jct_s"]) for j in jobs)
+        ax.set_yticks(range(len(jobs)), [j["job"] for j in jobs])
+        ax.invert_yaxis()
+        ax.set_title(f"{s}, per_queue={variant}: mean completion {mean:.1f} s", fontsize=9)
+        ax.set_xlabel("time (s)")
+    fig.suptitle("Table 2 flow, seed 1 (pale: submitted, waiting; solid: running; "
+                 "blue Terasort-like, orange Grep-like)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "flow-jobs.png"), dpi=110)
+
+
+def plot_utilisation(out, variant="one"):
+    """Each worker's disk and slot use over time in the flow at seed 1 (utilisation.csv)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 2, figsize=(11, 5), sharex=True, sharey=True)
+    for col, s in enumerate(SCHEDULERS):
+        with open(os.path.join(out, f"flow-{variant}-{s}", "utilisation.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        end = max(float(r["t_s"]) for r in rows)
+        for row_ax, metric in zip(axes[:, col], ("disk", "cpu")):
+            for server in sorted({r["server"] for r in rows}, key=int):
+                mine = [r for r in rows if r["server"] == server]
+                ts = [float(r["t_s"]) for r in mine] + [end]
+                vs = [float(r[metric]) for r in mine]
+                row_ax.stairs(vs, ts, label=f"w{int(server) + 1}")
+            row_ax.set_title(f"{s}, per_queue={variant}: {metric} in use", fontsize=9)
+        axes[1, col].set_xlabel("time (s)")
+    axes[0, 0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, f"flow-{variant}-utilisation.png"), dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--slotflow", default=os.path.join(ROOT, "build", "slotflow"))
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--set", action="append", default=[])
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    tasks = [(w, s, v, k) for v in VARIANTS for w in WORKLOADS for s in SCHEDULERS
+             for k in range(1, a.seeds + 1)]
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        rows = list(pool.map(lambda t: run_one(a.slotflow, *t, a.set), tasks))
+    with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    summary = summarise(rows)
+    with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(summary[0]))
+        w.writeheader()
+        w.writerows(summary)
+    for v in VARIANTS:
+        for s in SCHEDULERS:
+            run_one(a.slotflow, "flow", s, v, 1, a.set, keep=os.path.join(a.out, f"flow-{v}-{s}"))
+    plot_flow(a.out)
+    plot_utilisation(a.out)
+    for r in summary:
+        print(f"{r['variant']:<5} {r['workload']:<22} {r['scheduler']:<9} {r['mean_jct_s']:>8} ± "
+              f"{r['ci95_s']:<6} "
+              f"{r['reduction_vs_capacity']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+// jtpw — the capacity scheduler with job types and priority weights of seed 002 (§2; SPEC §6).
+// Hadoop's capacity scheduler (capacity.cc) with two queues and three changes:
+//  - §2.1 job types: a job is IO-bound iff its map tasks on a node move data at least as fast
+//    as the node's disk, V = N·(1+ρ)·D_in / T_map ≥ disk rate (eqs. (1)-(3)), else CPU-bound;
+//    IO-bound jobs go to the IO queue, the others to the CPU/memory queue ("内存队列").
+//    At submission (ours) V is predicted from the job's spec: its ρ and mean D_in, T_map its
+//    mean map compute at the cluster's mean CPU speed, N as many maps as a node has slots
+//    (at most the job's maps), against the mean disk rate. Each map that finishes
+//    re-evaluates it with the measured T_map, the node's disk and N = the job's maps running
+//    there then; the latest evaluation holds (§2.1: maps of a job behave alike).
+//    T_map (ours, setting map_time): the map's compute time. A measured whole-task time
+//    includes its own disk phases, so V computed from it can never exceed the disk rate and
+//    every job would come out CPU-bound in a fluid model; the compute time gives the rate the
+//    maps ask of the disk, which is what §2.1 compares ("the job needs a lot of I/O").
+//  - §2.2 node load: L = w_cpu·U_cpu + w_mem·U_mem + w_disk·U_disk + w_net·U_net (eqs. (4)-(5),
+//    equal weights by default, SPEC §6 ours); nodes are ranked by L, refreshed every heartbeat
+//    (setting refresh), and a task goes to the least loaded node that can take it. Between
+//    refreshes U_cpu and U_mem follow the scheduler's own placements at once (the resource
+//    manager knows what it allocated); U_disk and U_net are as last reported (ours). U_net is
+//    the busier of the node's uplink and downlink (ours). Locality (ours, setting locality):
+//    JTPW extends the capacity scheduler, which places node-local first, and §2.2 does not say
+//    it gives that up; so the least loaded of the nodes holding a task's block comes first,
+//    then the least loaded of all. (On the paper's cluster every block is on every worker, so
+//    this never binds there.) Ties: a node holding the block, then the lowest id.
+//  - §2.3 priority weight: P_w = P while the job has waited less than T since submission, else
+//    eq. (6)'s weighted sum of T_wait/T, its share of the slots (P_cpu), its share of the
+//    memory (P_mem) and P, with §3.2's T = 30 s and weights 0.2 / 0.3 / 0.3 / 0.2; jobs in a
+//    queue by P_w (higher first), then submission. The garbled eq. (6) shows "P +" before that
+//    sum, which would make waiting only ever raise P_w, as §2.3's text says it should
+//    ("通过提高其权重实现作业优先级提升"); SPEC §6 reads it without. Setting weight_form.
+// Queues: io and cpu with shares io_share and 1 − io_share, each allowed up to max_share
+// (ours: the paper does not give them). per_queue as in capacity.cc (§1: one job per queue).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.h"
+#include "scheduling/capacity_queues.h"
+#include "scheduling/jtpw_rules.h"
+
+namespace slotflow {
+namespace {
+
+SettingSpec Weight(const char* name, const char* value, const char* meaning) {
+  return {.name = name,
+          .kind = SettingKind::kNumber,
+          .default_value = value,
+          .meaning = meaning,
+          .min = 0,
+          .max = 1};
+}
+
+std::vector<SettingSpec> JtpwSettings() {
+  return {{.name = "refresh",
+           .kind = SettingKind::kSeconds,
+           .default_value = "1s",
+           .meaning = "how often node loads are refreshed (§2.2: every heartbeat; YARN's "
+                      "NodeManager heartbeat is 1 s in Hadoop 2.7)",
+           .min = 1e-3,
+           .max = 3600},
+          Weight("w_cpu", "0.25", "node load weight of slots in use (eq. (5); ours)"),
+          Weight("w_mem", "0.25", "node load weight of memory in use (eq. (5); ours)"),
+          Weight("w_disk", "0.25", "node load weight of disk utilisation (eq. (5); ours)"),
+          Weight("w_net", "0.25", "node load weight of NIC utilisation (eq. (5); ours)"),
+          {.name = "wait_threshold",
+           .kind = SettingKind::kSeconds,
+           .default_value = "30s",
+           .meaning = "T: P_w = P until a job has waited this long (§2.3, §3.2: 30 s)",
+           .min = 0,
+           .max = 1e6,
+           .min_exclusive = true},
+          Weight("w_time", "0.2", "P_w weight of T_wait / T (eq. (6), §3.2)"),
+          Weight("w_pcpu", "0.3", "P_w weight of the job's share of slots (eq. (6), §3.2)"),
+          Weight("w_pmem", "0.3", "P_w weight of the job's share of memory (eq. (6), §3.2)"),
+          Weight("w_prio", "0.2", "P_w weight of the initial priority (eq. (6), §3.2)"),
+          {.name = "weight_form",
+           .kind = SettingKind::kChoice,
+           .default_value = "sum",
+           .meaning = "P_w after T: sum (the weighted sum, SPEC §6) or p-plus (P + that sum, "
+                      "as eq. (6)'s garbled text reads)",
+           .choices = {"sum", "p-plus"}},
+          {.name = "map_time",
+           .kind = SettingKind::kChoice,
+           .default_value = "compute",
+           .meaning = "T_map measured as the map's compute time (compute) or its whole time "
+                      "from placement to done (task) (§2.1; ours)",
+           .choices = {"compute", "task"}},
+          Weight("io_share", "0.5", "the IO queue's capacity share; the CPU queue has the rest"),
+          Weight("max_share", "1", "the most of the slots either queue may use (ours)"),
+          PerQueueSetting(),
+          {.name = "locality",
+           .kind = SettingKind::kChoice,
+           .default_value = "first",
+           .meaning = "first: the least loaded of the nodes holding the task's block, if any "
+                      "has room, else of all (the capacity scheduler's node-local preference "
+                      "kept; ours); tie-break: the least loaded of all, locality only breaks ties",
+           .choices = {"first", "tie-break"}}};
+}
+
+// Eqs. (4) and (7): each set of weights must sum to 1.
+void CheckSum(double sum, const char* field, const char* eq) {
+  if (std::fabs(sum - 1) > 1e-6) {
+    throw InputError("", 0, field, fmt::format("the weights sum to {:g}; {} needs 1", sum, eq));
+  }
+}
+
+struct JobType {
+  bool known = false;
+  JobClass cls = JobClass::kCpu;
+  double rho = 0;
+  int evaluated = 0;  // maps whose finish has been evaluated
+  int changes = 0;    // times the class changed
+};
+
+class JtpwScheduler : public TaskScheduler {
+ public:
+  explicit JtpwScheduler(const PolicyArgs& args) {
+    const Settings& s = args.settings;
+    refresh_ = s.Number("refresh");
+    load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
+    CheckSum(load_w_.cpu + load_w_.mem + load_w_.disk + load_w_.net,
+             "scheduler.w_cpu + w_mem + w_disk + w_net", "eq. (4)");
+    prio_w_ = {s.Number("w_time"), s.Number("w_pcpu"),         s.Number("w_pmem"),
+               s.Number("w_prio"), s.Number("wait_threshold"), s.Choice("weight_form") == "p-plus"};
+    CheckSum(prio_w_.time + prio_w_.cpu + prio_w_.mem + prio_w_.prio,
+             "scheduler.w_time + w_pcpu + w_pmem + w_prio", "eq. (7)");
+    whole_task_ = s.Choice("map_time") == "task";
+    one_per_queue_ = s.Choice("per_queue") == "one";
+    locality_first_ = s.Choice("locality") == "first";
+    const double io = s.Number("io_share"), max = s.Number("max_share");
+    if (io <= 0 || io >= 1 || max < std::max(io, 1 - io)) {
+      throw InputError("", 0, "scheduler.io_share",
+                       fmt::format("needs 0 < io_share < 1 and max_share >= both shares, got "
+                                   "io_share {:g}, max_share {:g}",
+                                   io, max));
+    }
+    queues_ = {{"io", io, max}, {"cpu", 1 - io, max}};
+  }
+
+  Decision Next(const SimState& state) override;
+  Seconds tick_interval() const override { return refresh_; }
+  Why OnTick(const SimState& state) override {
+    Refresh(state);
+    return {};
+  }
+  void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
+    int io = 0, cpu = 0, changes = 0;
+    for (const JobType& t : types_) {
+      if (!t.known) continue;
+      (t.cls == JobClass::kIo ? io : cpu) += 1;
+      changes += t.changes;
+    }
+    out.emplace_back("jobs_io", io);
+    out.emplace_back("jobs_cpu", cpu);
+    out.emplace_back("class_changes", changes);
+  }
+
+ private:
+  void Refresh(const SimState& state);
+  double Load(const SimState& state, ServerId s) const;
+  void Classify(const SimState& state, JobIndex j);
+  JobClass Predict(const SimState& state, const JobRuntime& job) const;
+  JobClass Measure(const SimState& state, const JobRuntime& job, TaskId t) const;
+  double PriorityOf(const SimState& state, const JobRuntime& job) const;
+  void Group(const SimState& state);
+  Decision PlaceRanked(const SimState& state, JobIndex j);
+
+  Seconds refresh_ = 1;
+  LoadWeights load_w_;
+  PriorityWeights prio_w_;
+  bool whole_task_ = false;
+  bool one_per_queue_ = false;
+  bool locality_first_ = true;
+  std::vector<QueueShare> queues_;
+  std::vector<JobType> types_;
+  std::vector<double> reported_;  // per server: w_disk·U_disk + w_net·U_net at the last refresh
+  std::vector<std::vector<JobIndex>> members_;
+  std::vector<QueueLoad> load_;
+  std::vector<double> weight_;  // P_w of each job at this decision
+  std::vector<TaskId> finished_;
+};
+
+// §2.2: the disk and network parts of each node's load, as its heartbeat reports them.
+void JtpwScheduler::Refresh(const SimState& state) {
+  reported_.resize(state.cluster().size());
+  for (ServerId s = 0; s < state.cluster().size(); ++s) {
+    const SimState::Utilisation u = state.ServerUtilisation(s);
+    reported_[s] = NodeLoad(load_w_, 0, 0, u.disk, std::max(u.uplink, u.downlink));
+  }
+}
+
+// Eq. (5) with U_cpu and U_mem as allocated now and U_disk, U_net as last reported.
+double JtpwScheduler::Load(const SimState& state, ServerId s) const {
+  const SimState::Utilisation u = state.ServerUtilisation(s);
+  return NodeLoad(load_w_, u.cpu, u.memory, 0, 0) + reported_[s];
+}
+
+// §2.1 at submission (ours): V predicted from the spec (see the top of this file).
+JobClass JtpwScheduler::Predict(const SimState& state, const JobRuntime& job) const {
+  const Cluster& cluster = state.cluster();
+  double speed = 0, disk = 0, slots = 0;
+  int disks = 0;
+  for (const Server& sv : cluster.servers()) {
+    speed += sv.cpu_speed / cluster.size();
+    slots += static_cast<double>(sv.slots) / cluster.size();
+    if (sv.disk > 0) disk += sv.disk, ++disks;
+  }
+  if (disks == 0) return JobClass::kCpu;
+  Bytes d_in = 0;
+  Seconds t_map = 0;
+  int maps = 0;
+  for (const StageSpec& st : job.spec->stages) {
+    if (!st.parents.empty()) continue;
+    for (const TaskSpec& t : st.tasks) {
+      const Bytes work = t.work >= 0 ? t.work : t.input;
+      d_in += t.input;
+      t_map += t.compute >= 0 ? t.compute : work / cluster.spec().slot_rate;
+      ++maps;
+    }
+  }
+  if (maps == 0) return JobClass::kCpu;
+  const int n = std::max(1, static_cast<int>(std::min<double>(maps, std::floor(slots))));
+  const double v = MapDataRate(n, types_[job.index].rho, d_in / maps, t_map / maps / speed);
+  return ClassifyByRate(v, disk / disks);
+}
+
+// §2.1 eqs. (2)-(3) for finished map t: its T_map, its node's disk, N = the job's maps
+// running on that node when t's compute (or, with map_time task, t itself) ended.
+JobClass JtpwScheduler::Measure(const SimState& state, const JobRuntime& job, TaskId t) const {
+  const TaskRuntime& task = state.task(t);
+  const Seconds end = whole_task_ ? task.finish_at : task.computed_at;
+  const Seconds t_map = end - (whole_task_ ? task.placed_at : task.compute_at);
+  const StageRuntime& st = job.stages[task.stage];
+  int n = 0;
+  for (TaskId o = st.first_task; o < st.first_task + st.task_count; ++o) {
+    const TaskRuntime& other = state.task(o);
+    if (other.server != task.server || other.placed_at < 0 || other.placed_at > end) continue;
+    if (other.finish_at < 0 || other.finish_at >= end) ++n;
+  }
+  const double v = MapDataRate(n, types_[job.index].rho, task.spec->input, t_map);
+  return ClassifyByRate(v, state.cluster().server(task.server).disk);
+}
+
+// §2.1: the job's class, predicted at first sight, then re-evaluated by each finished map.
+void JtpwScheduler::Classify(const SimState& state, JobIndex j) {
+  if (types_.size() <= static_cast<size_t>(j)) types_.resize(j + 1);
+  JobType& type = types_[j];
+  const JobRuntime& job = state.job(j);
+  if (!type.known) {
+    type.rho = MapOutputRatio(*job.spec);
+    type.cls = Predict(state, job);
+    type.known = true;
+  }
+  int done = 0;
+  for (size_t s = 0; s < job.stages.size(); ++s) {
+    if (job.spec->stages[s].parents.empty()) {
+      done += job.stages[s].task_count - job.stages[s].unfinished_tasks;
+    }
+  }
+  if (done == type.evaluated) return;
+  finished_.clear();
+  for (size_t s = 0; s < job.stages.size(); ++s) {
+    if (!job.spec->stages[s].parents.empty()) continue;
+    const StageRuntime& st = job.stages[s];
+    for (TaskId t = st.first_task; t < st.first_task + st.task_count; ++t) {
+      if (state.task(t).state == TaskState::kDone) finished_.push_back(t);
+    }
+  }
+  std::stable_sort(finished_.begin(), finished_.end(), [&](TaskId a, TaskId b) {
+    return state.task(a).finish_at < state.task(b).finish_at;
+  });
+  for (size_t k = type.evaluated; k < finished_.size(); ++k) {
+    const JobClass cls = Measure(state, job, finished_[k]);
+    if (cls != type.cls) ++type.changes;
+    type.cls = cls;
+  }
+  type.evaluated = done;
+}
+
+// §2.3 eq. (6) for a job now: P_cpu its share of the slots, P_mem of the memory.
+double JtpwScheduler::PriorityOf(const SimState& state, const JobRuntime& job) const {
+  const Cluster& cluster = state.cluster();
+  Bytes memory = 0, held = 0;
+  for (const Server& sv : cluster.servers()) memory += sv.memory;
+  if (memory > 0) {
+    for (size_t s = 0; s < job.stages.size(); ++s) {
+      const StageRuntime& st = job.stages[s];
+      for (TaskId t = st.first_task; t < st.first_task + st.task_count; ++t) {
+        const TaskRuntime& task = state.task(t);
+        const bool holds = task.placed_at >= 0 && task.state != TaskState::kDone;
+        if (holds && task.HoldsSlot()) held += task.spec->memory;
+      }
+    }
+  }
+  const double p_cpu =
+      static_cast<double>(job.running) / std::max<int64_t>(1, cluster.TotalSlots());
+  return PriorityWeight(prio_w_, job.spec->priority, state.now() - job.spec->submit, p_cpu,
+                        memory > 0 ? held / memory : 0);
+}
+
+// Each queue's jobs by P_w, and its running tasks.
+void JtpwScheduler::Group(const SimState& state) {
+  members_.assign(queues_.size(), {});
+  load_.assign(queues_.size(), {});
+  if (weight_.size() < state.jobs().size()) weight_.resize(state.jobs().size());
+  for (JobIndex j : state.active_jobs()) {
+    Classify(state, j);
+    const JobRuntime& job = state.job(j);
+    const int q = types_[j].cls == JobClass::kIo ? 0 : 1;
+    members_[q].push_back(j);
+    load_[q].running += job.running;
+    load_[q].has_work = load_[q].has_work || !job.ready.empty();
+    if (!job.ready.empty()) weight_[j] = PriorityOf(state, job);
+  }
+  for (auto& m : members_) {
+    std::stable_sort(m.begin(), m.end(), [&](JobIndex a, JobIndex b) {
+      if (weight_[a] != weight_[b]) return weight_[a] > weight_[b];
+      return state.job(a).spec->submit < state.job(b).spec->submit;
+    });
+    KeepStartedJobs(state, one_per_queue_, m);
+  }
+}
+
+Decision JtpwScheduler::Next(const SimState& state) {
+  if (state.free_slots() == 0) return {};
+  if (reported_.empty()) Refresh(state);
+  Group(state);
+  const int64_t slots = state.cluster().TotalSlots();
+  for (int q; (q = PickQueue(queues_, load_, slots)) >= 0;) {
+    for (JobIndex j : members_[q]) {
+      if (state.job(j).ready.empty()) continue;
+      Decision d = PlaceRanked(state, j);
+      if (!d) continue;
+      d.why.Add("queue", queues_[q].name.c_str())
+          .Add("class", JobClassName(types_[j].cls))
+          .Add("p_w", weight_[j])
+          .Add("waited_s", state.now() - state.job(j).spec->submit);
+      return d;
+    }
+    load_[q].has_work = false;  // nothing of this queue fits a free slot
+  }
+  return {};
+}
+
+// §2.2: the least loaded node with room for one of job j's ready tasks (nodes holding a
+// task's block first, with locality first); there, a task whose block it holds, else the
+// job's first ready task that fits.
+Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
+  const auto& ready = state.job(j).ready;
+  ServerId best = kNoServer;
+  TaskId best_task = -1;
+  double best_load = 0;
+  bool best_local = false;
+  for (ServerId s : state.servers_with_free_slots()) {
+    TaskId pick = -1;
+    bool local = false;
+    for (TaskId t : ready) {
+      if (!state.CanHost(t, s)) continue;
+      const auto& reps = state.task(t).replicas;
+      const bool here = std::find(reps.begin(), reps.end(), s) != reps.end();
+      if (pick < 0 || here) pick = t, local = here;
+      if (here) break;
+    }
+    if (pick < 0) continue;
+    const double load = Load(state, s);
+    bool better = true;
+    if (best != kNoServer && locality_first_ && local != best_local) {
+      better = local;  // locality first: a node holding the block beats any that does not
+    } else if (best != kNoServer) {
+      better = load < best_load - 1e-12 || (load <= best_load + 1e-12 && local && !best_local);
+    }
+    if (better) best = s, best_task = pick, best_load = load, best_local = local;
+  }
+  if (best == kNoServer) return {};
+  Decision d{best_task, best, Why()};
+  d.why.Add("load", best_load).Add("local", best_local ? 1 : 0);
+  return d;
+}
+
+}  // namespace
+
+SLOTFLOW_REGISTER_TASK_SCHEDULER(
+    "jtpw",
+    "JTPW (seed 002): capacity queues by job type (IO / CPU), least-loaded nodes, priority weights",
+    JtpwSettings(), JtpwScheduler);
+
+}  // namespace slotflow
