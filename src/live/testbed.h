@@ -1,0 +1,26 @@
+// Making and removing the emulated cluster of live/testbed_plan.h on this machine. Everything is
+// made inside namespaces the testbed owns (nothing in the root namespace), so deleting those
+// namespaces by name removes all of it, also after a crash.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "live/command_runner.h"
+#include "live/testbed_plan.h"
+
+namespace slotflow {
+
+// Throws InputError unless this process runs as root (namespaces and tc need it).
+void RequireRoot();
+
+// Makes the testbed. Throws InputError, and makes nothing, if any namespace of config.names is
+// there already (a testbed is up or half made: `down` first). If a command fails, removes what
+// it made and throws CommandError naming the command and what it said.
+void TestbedUp(const TestbedConfig& config, const CommandRunner& run = RunProgram);
+
+// Deletes every namespace `names` owns and returns their names; none is not an error.
+std::vector<std::string> TestbedDown(const TestbedNames& names,
+                                     const CommandRunner& run = RunProgram);
+
+}  // namespace slotflow
