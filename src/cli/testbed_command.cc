@@ -55,11 +55,14 @@ int Up(const TestbedCommand& c) {
 
 int Down() {
   RequireRoot();
-  const std::vector<std::string> removed = TestbedDown(TestbedNames{});
-  if (removed.empty()) {
+  const TestbedDownReport report = TestbedDown(TestbedNames{});
+  if (report.processes_ended > 0) {
+    fmt::print("testbed down: ended {} processes still running in it\n", report.processes_ended);
+  }
+  if (report.removed.empty()) {
     fmt::print("testbed down: nothing to remove\n");
   } else {
-    fmt::print("testbed down: removed {}\n", fmt::join(removed, ", "));
+    fmt::print("testbed down: removed {}\n", fmt::join(report.removed, ", "));
   }
   return 0;
 }

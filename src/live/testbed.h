@@ -19,8 +19,18 @@ void RequireRoot();
 // it made and throws CommandError naming the command and what it said.
 void TestbedUp(const TestbedConfig& config, const CommandRunner& run = RunProgram);
 
-// Deletes every namespace `names` owns and returns their names; none is not an error.
-std::vector<std::string> TestbedDown(const TestbedNames& names,
-                                     const CommandRunner& run = RunProgram);
+struct TestbedDownReport {
+  std::vector<std::string> removed;  // the namespaces deleted
+  int processes_ended = 0;           // processes that were still running in them
+};
+
+// Ends the processes still running in the namespaces `names` owns (programs started there with
+// `ip netns exec`, which would otherwise keep their namespace alive, unnamed), then deletes
+// every such namespace. Nothing there is not an error.
+TestbedDownReport TestbedDown(const TestbedNames& names, const CommandRunner& run = RunProgram);
+
+// Sends SIGTERM to every process in `namespaces`, and SIGKILL to those still there 2 s later;
+// returns how many there were.
+int EndProcesses(const std::vector<std::string>& namespaces, const CommandRunner& run);
 
 }  // namespace slotflow

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -61,6 +62,7 @@ TEST(TestbedStatusParsing, NamespacesAddressesQdiscsClassesAndFilters) {
 // as netns add/del change it, records every command and fails the one given.
 struct FakeIproute {
   std::set<std::string> namespaces;
+  std::map<std::string, std::vector<std::string>> pids;  // processes in each namespace
   std::vector<Argv> ran;
   Argv fail;
 
@@ -72,6 +74,19 @@ struct FakeIproute {
       for (const std::string& n : namespaces)
         j += (j.size() > 1 ? "," : "") + ("{\"name\":\"" + n + "\"}");
       return {0, j + "]", ""};
+    }
+    if (argv.size() == 4 && argv[1] == "netns" && argv[2] == "pids") {
+      if (!namespaces.count(argv[3])) return {1, "", "Cannot open network namespace\n"};
+      std::string out;
+      for (const std::string& pid : pids[argv[3]]) out += pid + "\n";
+      return {0, out, ""};
+    }
+    if (argv[0] == "kill") {  // every process ends at the first signal
+      for (auto& [netns, list] : pids) {
+        std::erase_if(list, [&](const std::string& p) {
+          return std::find(argv.begin() + 3, argv.end(), p) != argv.end();
+        });
+      }
     }
     if (argv.size() == 4 && argv[1] == "netns" && argv[2] == "add") namespaces.insert(argv[3]);
     if (argv.size() == 4 && argv[1] == "netns" && argv[2] == "del") namespaces.erase(argv[3]);
@@ -126,10 +141,26 @@ TEST(TestbedUp, AFailingCommandRemovesWhatWasMadeAndNamesTheCommand) {
 TEST(TestbedDown, DeletesEveryOwnedNamespaceAndIsIdempotent) {
   FakeIproute fake;
   fake.namespaces = {"sfh0", "sfh7", "sfsw", "sfth0", "other"};
-  EXPECT_EQ(TestbedDown(TestbedNames{}, Runner(fake)),
+  EXPECT_EQ(TestbedDown(TestbedNames{}, Runner(fake)).removed,
             (std::vector<std::string>{"sfh0", "sfh7", "sfsw"}));
   EXPECT_EQ(fake.namespaces, (std::set<std::string>{"other", "sfth0"}));
-  EXPECT_TRUE(TestbedDown(TestbedNames{}, Runner(fake)).empty());
+  EXPECT_TRUE(TestbedDown(TestbedNames{}, Runner(fake)).removed.empty());
+}
+
+TEST(TestbedDown, EndsProcessesStillRunningInItsNamespacesFirst) {
+  FakeIproute fake;
+  fake.namespaces = {"sfh0", "sfsw", "other"};
+  fake.pids = {{"sfh0", {"101", "102"}}, {"other", {"200"}}};
+  const TestbedDownReport report = TestbedDown(TestbedNames{}, Runner(fake));
+  EXPECT_EQ(report.processes_ended, 2);
+  const Argv term{"kill", "-s", "TERM", "101", "102"};
+  const auto killed = std::find(fake.ran.begin(), fake.ran.end(), term);
+  const auto deleted =
+      std::find(fake.ran.begin(), fake.ran.end(), Argv{"ip", "netns", "del", "sfh0"});
+  EXPECT_LT(killed, deleted);
+  EXPECT_EQ(std::count(fake.ran.begin(), fake.ran.end(), Argv{"kill", "-s", "KILL", "101", "102"}),
+            0);  // they ended at SIGTERM
+  EXPECT_EQ(fake.pids["other"], (std::vector<std::string>{"200"}));
 }
 
 TEST(TestbedStatus, NothingThereIsDownAndAHostWithoutSwitchIsHalfMade) {
