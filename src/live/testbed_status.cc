@@ -24,6 +24,16 @@ json ParseJson(const std::string& text, const char* what) {
   }
 }
 
+// Calls read(), turning a JSON value of an unexpected type into a CommandError.
+template <class Read>
+auto Guard(const char* what, Read read) {
+  try {
+    return read();
+  } catch (const json::exception& e) {
+    throw CommandError(fmt::format("cannot read the output of {}: {}", what, e.what()));
+  }
+}
+
 // Runs a status query; an interface or namespace that is missing gives "" instead of an error.
 std::string Query(const CommandRunner& run, const std::vector<std::string>& argv) {
   const CommandResult r = run(argv);
@@ -88,29 +98,34 @@ bool ShapingStatus::Complete() const {
 }
 
 std::vector<std::string> ParseNetnsList(const std::string& text) {
-  std::vector<std::string> names;
-  for (const json& ns : ParseJson(text, "ip -j netns list")) {
-    if (ns.contains("name") && ns["name"].is_string()) names.push_back(ns["name"]);
-  }
-  return names;
+  return Guard("ip -j netns list", [&] {
+    std::vector<std::string> names;
+    for (const json& ns : ParseJson(text, "ip -j netns list"))
+      names.push_back(ns.value("name", ""));
+    return names;
+  });
 }
 
 std::string ParseIpv4Address(const std::string& text) {
-  for (const json& link : ParseJson(text, "ip -j addr show")) {
-    for (const json& a : link.value("addr_info", json::array())) {
-      if (a.value("family", "") == "inet") {
-        return fmt::format("{}/{}", a.value("local", ""), a.value("prefixlen", 0));
+  return Guard("ip -j addr show", [&]() -> std::string {
+    for (const json& link : ParseJson(text, "ip -j addr show")) {
+      for (const json& a : link.value("addr_info", json::array())) {
+        if (a.value("family", "") == "inet") {
+          return fmt::format("{}/{}", a.value("local", ""), a.value("prefixlen", 0));
+        }
       }
     }
-  }
-  return "";
+    return "";
+  });
 }
 
 std::string ParseRootQdisc(const std::string& text) {
-  for (const json& q : ParseJson(text, "tc -j qdisc show")) {
-    if (q.value("root", false)) return q.value("kind", "");
-  }
-  return "";
+  return Guard("tc -j qdisc show", [&]() -> std::string {
+    for (const json& q : ParseJson(text, "tc -j qdisc show")) {
+      if (q.value("root", false)) return q.value("kind", "");
+    }
+    return "";
+  });
 }
 
 void ParseHtbClasses(const std::string& text, ShapingStatus& status) {
@@ -130,18 +145,23 @@ void ParseHtbClasses(const std::string& text, ShapingStatus& status) {
 }
 
 std::map<int, std::string> ParseTosFilters(const std::string& text) {
-  std::map<int, std::string> filters;
-  for (const json& f : ParseJson(text, "tc -j filter show")) {
-    if (f.value("kind", "") != "u32" || !f.contains("options")) continue;
-    const json& o = f["options"];
-    if (!o.contains("flowid") || !o.contains("match")) continue;
-    const json& m = o["match"];
-    if (m.value("off", -1) != 0 || m.value("mask", "") != "e00000") continue;
-    // The match is on the first 32-bit word of the IP header; the TOS byte is its second byte.
-    const int tos = static_cast<int>(std::stoul(m.value("value", "0"), nullptr, 16) >> 16);
-    filters[tos] = o["flowid"];
-  }
-  return filters;
+  return Guard("tc -j filter show", [&] {
+    std::map<int, std::string> filters;
+    for (const json& f : ParseJson(text, "tc -j filter show")) {
+      if (f.value("kind", "") != "u32" || !f.contains("options")) continue;
+      const json& o = f["options"];
+      if (!o.contains("flowid") || !o.contains("match")) continue;
+      const json& m = o["match"];
+      if (m.value("off", -1) != 0 || m.value("mask", "") != "e00000") continue;
+      // The match is on the first 32-bit word of the IP header; the TOS byte is its second byte.
+      const std::string value = m.value("value", "");
+      uint32_t word = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), word, 16);
+      if (ec != std::errc() || end != value.data() + value.size()) continue;
+      filters[static_cast<int>(word >> 16)] = o.value("flowid", "");
+    }
+    return filters;
+  });
 }
 
 std::vector<std::string> ListNamespaces(const CommandRunner& run) {

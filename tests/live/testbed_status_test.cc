@@ -56,6 +56,9 @@ TEST(TestbedStatusParsing, NamespacesAddressesQdiscsClassesAndFilters) {
   EXPECT_EQ(ParseTosFilters(FilterJson({{"e00000", "1:10"}, {"0", "1:17"}})),
             (std::map<int, std::string>{{0xe0, "1:10"}, {0x00, "1:17"}}));
   EXPECT_THROW(ParseNetnsList("{not json"), CommandError);
+  EXPECT_THROW(ParseNetnsList(R"([{"name":7}])"), CommandError);
+  EXPECT_THROW(ParseRootQdisc(R"([{"root":"yes"}])"), CommandError);
+  EXPECT_TRUE(ParseTosFilters(FilterJson({{"zz", "1:10"}})).empty());
 }
 
 // A stand-in for ip and tc: answers `ip -j netns list` from its set of namespaces, keeps that set
