@@ -3,17 +3,32 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "live/testbed.h"
 #include "live/testbed_status.h"
 
 namespace slotflow {
 namespace {
 
+constexpr size_t kProblemsShown = 3;
+
 std::string Describe(const ShapingStatus& s) {
   if (s.qdisc.empty()) return "none";
   if (s.Complete()) return fmt::format("{} {}, {} priorities", s.qdisc, s.rate, kPriorityClasses);
-  return fmt::format("incomplete: {} {}, {} classes, {} DSCP filters", s.qdisc, s.rate, s.classes,
+  if (s.qdisc != "htb") return fmt::format("{}, not shaped", s.qdisc);
+  return fmt::format("incomplete: htb {}, {} classes, {} DSCP filters", s.rate, s.classes,
                      s.filters.size());
+}
+
+// The first few problems and how many more there are.
+std::string Summarise(const std::vector<std::string>& problems) {
+  const size_t shown = std::min(problems.size(), kProblemsShown);
+  std::string text = fmt::format(
+      "{}", fmt::join(problems.begin(), problems.begin() + static_cast<ptrdiff_t>(shown), "; "));
+  if (problems.size() > shown) text += fmt::format("; and {} more", problems.size() - shown);
+  return text;
 }
 
 void PrintStatus(const TestbedStatus& st, const TestbedNames& names) {
@@ -26,7 +41,7 @@ void PrintStatus(const TestbedStatus& st, const TestbedNames& names) {
                names.Switch(), kBridge);
   } else {
     fmt::print("testbed: half made ({}); `slotflow testbed down` removes it\n",
-               fmt::join(st.problems, "; "));
+               Summarise(st.problems));
   }
   if (st.hosts.empty()) return;
   fmt::print("{:<5} {:<10} {:<16} {:<30} {}\n", "host", "namespace", "address", "uplink (eth0)",
@@ -57,7 +72,8 @@ int Down() {
   RequireRoot();
   const TestbedDownReport report = TestbedDown(TestbedNames{});
   if (report.processes_ended > 0) {
-    fmt::print("testbed down: ended {} processes still running in it\n", report.processes_ended);
+    fmt::print("testbed down: ended {} process{} still running in it\n", report.processes_ended,
+               report.processes_ended == 1 ? "" : "es");
   }
   if (report.removed.empty()) {
     fmt::print("testbed down: nothing to remove\n");

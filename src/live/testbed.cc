@@ -62,15 +62,17 @@ void RequireRoot() {
 }
 
 void TestbedUp(const TestbedConfig& config, const CommandRunner& run) {
-  std::vector<std::string> present;
-  for (const std::string& netns : ListNamespaces(run)) {
-    if (config.names.Owns(netns)) present.push_back(netns);
+  std::vector<std::string> present;  // hosts in index order, then the switch
+  for (const Command& c : TestbedDownPlan(ListNamespaces(run), config.names)) {
+    present.push_back(c.argv.back());
   }
   if (!present.empty()) {
-    std::sort(present.begin(), present.end());
+    const size_t shown = std::min<size_t>(present.size(), 4);
+    std::string names = fmt::format(
+        "{}", fmt::join(present.begin(), present.begin() + static_cast<ptrdiff_t>(shown), ", "));
+    if (present.size() > shown) names += fmt::format(" and {} more", present.size() - shown);
     throw InputError(fmt::format(
-        "a testbed is already there (namespaces {}); `slotflow testbed down` removes it",
-        fmt::join(present, ", ")));
+        "a testbed is already there (namespaces {}); `slotflow testbed down` removes it", names));
   }
   try {
     for (const Command& c : TestbedUpPlan(config)) RunOrThrow(run, c.argv);

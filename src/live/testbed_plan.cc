@@ -189,7 +189,13 @@ std::vector<Command> TestbedDownPlan(const std::vector<std::string>& existing,
   for (const std::string& netns : existing) {
     if (names.Owns(netns)) owned.push_back(netns);
   }
-  std::sort(owned.begin(), owned.end());
+  // Hosts in index order, then the switch.
+  const auto key = [&](const std::string& netns) {
+    const std::string_view rest = std::string_view(netns).substr(names.prefix.size() + 1);
+    return std::make_pair(netns == names.Switch(), std::make_pair(rest.size(), rest));
+  };
+  std::sort(owned.begin(), owned.end(),
+            [&](const std::string& a, const std::string& b) { return key(a) < key(b); });
   std::vector<Command> plan;
   for (const std::string& netns : owned) AddCommand(plan, {"ip", "netns", "del", netns});
   return plan;

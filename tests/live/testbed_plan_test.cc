@@ -166,11 +166,12 @@ TEST(TestbedUpPlan, EveryCommandStaysInsideTheTestbedsNamespaces) {
 
 TEST(TestbedDownPlan, DeletesOnlyWhatThePrefixOwnsWhateverIsLeft) {
   const std::vector<Command> plan =
-      TestbedDownPlan({"other", "sfh2", "sfsw", "sfth0", "sfh0", "sfhx"}, TestbedNames{});
-  ASSERT_EQ(plan.size(), 3u);
+      TestbedDownPlan({"other", "sfh10", "sfh2", "sfsw", "sfth0", "sfh0", "sfhx"}, TestbedNames{});
+  ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].argv, (Argv{"ip", "netns", "del", "sfh0"}));
   EXPECT_EQ(plan[1].argv, (Argv{"ip", "netns", "del", "sfh2"}));
-  EXPECT_EQ(plan[2].argv, (Argv{"ip", "netns", "del", "sfsw"}));
+  EXPECT_EQ(plan[2].argv, (Argv{"ip", "netns", "del", "sfh10"}));
+  EXPECT_EQ(plan[3].argv, (Argv{"ip", "netns", "del", "sfsw"}));
   EXPECT_TRUE(TestbedDownPlan({"x", "y"}, TestbedNames{}).empty());
 }
 
