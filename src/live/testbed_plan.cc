@@ -51,9 +51,9 @@ void AddCommand(std::vector<Command>& plan, std::initializer_list<std::string_vi
   plan.push_back(std::move(c));
 }
 
-// The host's namespace with its uplink end of the veth pair, and the switch's port end on the
-// bridge. IPv6 is off in every namespace, so hosts have IPv4 addresses in 198.18.0.0/24 and
-// nothing else.
+// Host i's link: a veth pair made in the switch's namespace with its other end moved straight
+// into the host's (so neither end ever exists in the root namespace), the switch's end on the
+// bridge, and the host's end with its address.
 void AddHostLink(std::vector<Command>& plan, const TestbedNames& n, int i) {
   const std::string host = n.Host(i), sw = n.Switch(), port = TestbedNames::Port(i);
   const std::string address = fmt::format("{}/{}", HostAddress(i), kHostPrefixLength);
@@ -66,6 +66,8 @@ void AddHostLink(std::vector<Command>& plan, const TestbedNames& n, int i) {
   AddCommand(plan, {"ip", "-n", host, "link", "set", kHostInterface, "up"});
 }
 
+// IPv6 is off in every namespace, so hosts have their IPv4 address in 198.18.0.0/24 and no
+// other (no link-local IPv6 either).
 void AddNamespace(std::vector<Command>& plan, const std::string& netns) {
   AddCommand(plan, {"ip", "netns", "add", netns});
   AddCommand(plan, {"ip", "netns", "exec", netns, "sysctl", "-q", "-w",
