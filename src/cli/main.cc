@@ -1,6 +1,7 @@
 // slotflow command line: `slotflow run` simulates one workload under one task scheduler and one
-// network policy; `slotflow policies` lists what can be named. Errors in input are reported
-// here, in one place, with the file, line and field, and a non-zero exit code.
+// network policy; `slotflow policies` lists what can be named; `slotflow testbed` makes the
+// emulated cluster of live mode. Errors in input are reported here, in one place, with the file,
+// line and field, and a non-zero exit code.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -16,9 +17,11 @@
 #include "cli/compare.h"
 #include "cli/run_spec.h"
 #include "cli/sweep.h"
+#include "cli/testbed_command.h"
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/event_log.h"
+#include "live/command_runner.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
 
@@ -528,6 +531,8 @@ int main(int argc, char** argv) {
       "policies", "list the task schedulers, network policies and systems, or describe one");
   std::string policy_name;
   policies->add_option("NAME", policy_name, "a scheduler, network policy or system to describe");
+  TestbedCommand testbed;
+  AddTestbedCommand(app, testbed);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -555,8 +560,13 @@ int main(int argc, char** argv) {
       MergeSweepResults(sweep_flags.merge_inputs, sweep_flags.merge_out);
       return 0;
     }
+    if (testbed.testbed->parsed()) return RunTestbedCommand(testbed);
     return RunCommand(flags);
   } catch (const InputError& e) {
+    fmt::print(stderr, "slotflow: error: {}\n", e.what());
+    return kExitInputError;
+  } catch (const CommandError& e) {
+    // A program live mode runs (ip, tc) failed: the machine cannot do what was asked.
     fmt::print(stderr, "slotflow: error: {}\n", e.what());
     return kExitInputError;
   } catch (const std::exception& e) {

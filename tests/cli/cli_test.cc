@@ -368,6 +368,20 @@ TEST(Cli, ConfigIntegersAreRangeCheckedNotNarrowed) {
   EXPECT_NE(r.err.find("workload.synthetic_jobs"), std::string::npos) << r.err;
 }
 
+// Run as an unprivileged user (nobody, through util-linux's setpriv when the tests run as root).
+TEST(Cli, TestbedNeedsRootAndSaysSo) {
+  const std::string as_user =
+      geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  for (const char* action : {"up --hosts 3", "down", "status"}) {
+    const fs::path dir = TempDir("testbed");
+    const std::string cmd = as_user + SLOTFLOW_BINARY + " testbed " + action + " 2>" +
+                            (dir / "err").string();
+    const int status = std::system(cmd.c_str());
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << action;
+    EXPECT_NE(Slurp(dir / "err").find("needs root"), std::string::npos) << Slurp(dir / "err");
+  }
+}
+
 TEST(Cli, JobNamesAreQuotedInCsv) {
   const fs::path jobs =
       WriteFile("names.toml", "[[job]]\nname = \"a, \\\"b\\\"\\nc\"\n[[job.stage]]\ntasks = 1\n");
@@ -451,6 +465,13 @@ std::vector<BadInput> BadInputs() {
            "/examples/tiny.trace",
        {"--servers"}},
       {"TraceAndJobs", "run --trace a --jobs b", {"not both"}},
+      {"TestbedZeroHosts", "testbed up --hosts 0", {"--hosts", "1..254"}},
+      {"TestbedTooManyHosts", "testbed up --hosts 300", {"--hosts", "1..254", "300"}},
+      {"TestbedWordForHosts", "testbed up --hosts many", {"--hosts"}},
+      {"TestbedNoHosts", "testbed up", {"--hosts", "required"}},
+      {"TestbedBadRate", "testbed up --hosts 3 --rate fast", {"--rate", "fast"}},
+      {"TestbedRateTooHigh", "testbed up --hosts 3 --rate 100gbit", {"--rate", "10gbit"}},
+      {"TestbedNoAction", "testbed", {"subcommand"}},
   };
 }
 
