@@ -211,6 +211,28 @@ TEST(DecisionLogFig2, GreedyFillsEverySlotAndBWaits) {
 )");
 }
 
+// Fig. 1's shared start: the pinned maps (no slot) run and end at 0, and Ra1 and Ra2 take the
+// two receiving slots.
+std::string Fig1Start() {
+  return R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":4}
+{"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
+{"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
+{"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
+{"t":0,"event":"place","task":1,"job":0,"stage":0,"index":1,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
+{"t":0,"event":"arrive","job":1,"name":"B","tasks":2}
+{"t":0,"event":"ready","task":4,"job":1,"stage":0,"index":0}
+{"t":0,"event":"place","task":4,"job":1,"stage":0,"index":0,"server":1,"free_slots_left":0,"why":{"rule":"pinned"}}
+{"t":0,"event":"task_done","task":0,"job":0,"server":0}
+{"t":0,"event":"task_done","task":1,"job":0,"server":0}
+{"t":0,"event":"ready","task":2,"job":0,"stage":1,"index":0}
+{"t":0,"event":"ready","task":3,"job":0,"stage":1,"index":1}
+{"t":0,"event":"task_done","task":4,"job":1,"server":1}
+{"t":0,"event":"ready","task":5,"job":1,"stage":1,"index":0}
+{"t":0,"event":"place","task":2,"job":0,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
+{"t":0,"event":"place","task":3,"job":0,"stage":1,"index":1,"server":2,"free_slots_left":0,"why":{"rule":"random-free"}}
+)";
+}
+
 // Fig. 1 is about the network policy, so the receiving slots are filled as soon as a reducer
 // is ready (greedy placement; nats would hold Rb back while the one busy downlink is full, see
 // duopoly_examples_test.cc). The pinned maps (no slot) run and end at 0; Ra1 and Ra2 take the
@@ -227,23 +249,7 @@ TEST(DecisionLogFig1, MacroflowPriorityFreesASlotAt1) {
                                 "A,reduce,1,2,0,none,0,0,2,2,2,2,1,1\n"
                                 "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
                                 "B,reduce,0,3,0,none,0,1,3,3,3,3,2,2\n");
-  ExpectLog(told.log, R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":4}
-{"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
-{"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
-{"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
-{"t":0,"event":"place","task":1,"job":0,"stage":0,"index":1,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
-{"t":0,"event":"arrive","job":1,"name":"B","tasks":2}
-{"t":0,"event":"ready","task":4,"job":1,"stage":0,"index":0}
-{"t":0,"event":"place","task":4,"job":1,"stage":0,"index":0,"server":1,"free_slots_left":0,"why":{"rule":"pinned"}}
-{"t":0,"event":"task_done","task":0,"job":0,"server":0}
-{"t":0,"event":"task_done","task":1,"job":0,"server":0}
-{"t":0,"event":"ready","task":2,"job":0,"stage":1,"index":0}
-{"t":0,"event":"ready","task":3,"job":0,"stage":1,"index":1}
-{"t":0,"event":"task_done","task":4,"job":1,"server":1}
-{"t":0,"event":"ready","task":5,"job":1,"stage":1,"index":0}
-{"t":0,"event":"place","task":2,"job":0,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
-{"t":0,"event":"place","task":3,"job":0,"stage":1,"index":1,"server":2,"free_slots_left":0,"why":{"rule":"random-free"}}
-{"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":65536,"rate":1}
+  ExpectLog(told.log, Fig1Start() + R"({"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":65536,"rate":1}
 {"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":65537,"rate":0}
 {"t":1,"event":"flow_end","flow":0,"task":2,"duration_s":1}
 {"t":1,"event":"task_done","task":2,"job":0,"server":3}
@@ -269,23 +275,7 @@ TEST(DecisionLogFig1, CoflowFairSharingKeepsBothSlotsUntil2) {
                                 "A,reduce,1,2,0,none,0,0,2,2,2,2,1,1\n"
                                 "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
                                 "B,reduce,0,3,0,none,0,2,4,4,4,4,2,2\n");
-  ExpectLog(told.log, R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":4}
-{"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
-{"t":0,"event":"place","task":0,"job":0,"stage":0,"index":0,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
-{"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
-{"t":0,"event":"place","task":1,"job":0,"stage":0,"index":1,"server":0,"free_slots_left":0,"why":{"rule":"pinned"}}
-{"t":0,"event":"arrive","job":1,"name":"B","tasks":2}
-{"t":0,"event":"ready","task":4,"job":1,"stage":0,"index":0}
-{"t":0,"event":"place","task":4,"job":1,"stage":0,"index":0,"server":1,"free_slots_left":0,"why":{"rule":"pinned"}}
-{"t":0,"event":"task_done","task":0,"job":0,"server":0}
-{"t":0,"event":"task_done","task":1,"job":0,"server":0}
-{"t":0,"event":"ready","task":2,"job":0,"stage":1,"index":0}
-{"t":0,"event":"ready","task":3,"job":0,"stage":1,"index":1}
-{"t":0,"event":"task_done","task":4,"job":1,"server":1}
-{"t":0,"event":"ready","task":5,"job":1,"stage":1,"index":0}
-{"t":0,"event":"place","task":2,"job":0,"stage":1,"index":0,"server":3,"free_slots_left":0,"why":{"rule":"random-free"}}
-{"t":0,"event":"place","task":3,"job":0,"stage":1,"index":1,"server":2,"free_slots_left":0,"why":{"rule":"random-free"}}
-{"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":131072,"rate":0.5}
+  ExpectLog(told.log, Fig1Start() + R"({"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":131072,"rate":0.5}
 {"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":131072,"rate":0.5}
 {"t":2,"event":"flow_end","flow":0,"task":2,"duration_s":2}
 {"t":2,"event":"flow_end","flow":1,"task":3,"duration_s":2}
