@@ -219,7 +219,7 @@ LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f) {
 }
 
 void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
-                        Bytes new_size, bool delays) {
+                        Bytes new_size, bool delays, bool compressed) {
   cluster_ = &cluster;
   policy_ = policy;
   new_size_ = new_size;
@@ -231,6 +231,17 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
   up_delay_.assign(delays ? n : 0, 0);
   down_delay_.assign(delays ? n : 0, 0);
   seen_.clear();
+  if (compressed) {
+    up_bins_.resize(n);
+    down_bins_.resize(n);
+    for (size_t s = 0; s < n; ++s) {
+      up_bins_[s].Clear();
+      down_bins_[s].Clear();
+    }
+  } else {
+    up_bins_.clear();
+    down_bins_.clear();
+  }
   const Family family = FamilyOf(policy);
   for (FlowId f : net.active_flows()) {
     const FlowSpec& spec = net.flow(f).spec;
@@ -241,6 +252,10 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     down_[spec.dst] += b;
     ++down_flows_[spec.dst];
     down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
+    if (compressed) {
+      up_bins_[spec.src].Add(t);
+      down_bins_[spec.dst].Add(t);
+    }
     if (!delays) continue;
     // A flow policy delays each flow; a coflow policy each coflow once (a block read without a
     // coflow is one of its own).
@@ -248,6 +263,13 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     AddDelay(up_delay_, spec.src, key, t, true);
     AddDelay(down_delay_, spec.dst, key, t, false);
   }
+  up_compressed_.assign(compressed ? n : 0, 0);
+  down_compressed_.assign(compressed ? n : 0, 0);
+  for (size_t s = 0; compressed && s < n; ++s) {
+    up_compressed_[s] = up_bins_[s].InterferingBytes(policy, new_size);
+    down_compressed_[s] = down_bins_[s].InterferingBytes(policy, new_size);
+  }
+  use_compressed_ = compressed;
 }
 
 // DelayedBytes is linear in the new transfer's bytes on the link: one new byte delays `t` by
@@ -274,12 +296,14 @@ Seconds EdgeLoads::ObjectiveDown(ServerId s, Bytes on_link) const {
 
 Seconds EdgeLoads::PredictUp(ServerId s, Bytes on_link) const {
   if (on_link <= 0) return 0;
-  return (up_[s] + on_link) / cluster_->LinkCapacity(cluster_->Uplink(s));
+  const Bytes existing = use_compressed_ ? up_compressed_[s] : up_[s];
+  return (existing + on_link) / cluster_->LinkCapacity(cluster_->Uplink(s));
 }
 
 Seconds EdgeLoads::PredictDown(ServerId s, Bytes on_link) const {
   if (on_link <= 0) return 0;
-  return (down_[s] + on_link) / cluster_->LinkCapacity(cluster_->Downlink(s));
+  const Bytes existing = use_compressed_ ? down_compressed_[s] : down_[s];
+  return (existing + on_link) / cluster_->LinkCapacity(cluster_->Downlink(s));
 }
 
 }  // namespace slotflow

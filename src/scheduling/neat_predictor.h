@@ -158,8 +158,11 @@ class EdgeLoads {
   // With `delays`, also what objective (2) needs: per edge link, the factor by which each new
   // byte on it delays the transfers already there (Σ DelayedBytes / s_{c0,l}), each coflow
   // counted once however many of its flows cross the link.
+  // With `compressed`, each edge link's flows are also binned into a CompressedLinkState, and
+  // the predictions below come from the bins until UseCompressed(false).
   void Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size,
-               bool delays = false);
+               bool delays = false, bool compressed = false);
+  void UseCompressed(bool on) { use_compressed_ = on && !up_compressed_.empty(); }
 
   Bytes up(ServerId s) const { return up_[s]; }
   Bytes down(ServerId s) const { return down_[s]; }
@@ -189,6 +192,9 @@ class EdgeLoads {
   std::vector<double> up_delay_, down_delay_;  // per new byte on the link
   std::vector<int> down_flows_;
   std::unordered_set<uint64_t> seen_;  // (server, direction, coflow) already counted
+  std::vector<CompressedLinkState> up_bins_, down_bins_;
+  std::vector<Bytes> up_compressed_, down_compressed_;  // Σ interfering bytes from the bins
+  bool use_compressed_ = false;
 };
 
 }  // namespace slotflow

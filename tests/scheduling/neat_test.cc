@@ -157,6 +157,30 @@ TEST(Neat, TheFullObjectiveCountsACoflowOncePerLink) {
   EXPECT_EQ(run.ServerOf(2, 1, 0), 1);
 }
 
+// With NEAT+'s compressed state (setting state = compressed) a bin holding at most two
+// transfers is exact, so on these small states every decision is the exact state's: the same
+// servers, and summary.json's agreement share is 1.
+TEST(Neat, TheCompressedStateDecidesAsTheExactOneOnSmallStates) {
+  for (const char* objective : {"own", "full"}) {
+    NeatRun exact(Servers({0, 1, 1, 0, 0}),
+                  {Background("bg1", 0, 3, 1, 6), Background("bg2", 0, 4, 2, 2), ReduceJob(1, {10})},
+                  1, {{"order", "fifo"}, {"objective", objective}});
+    NeatRun bins(Servers({0, 1, 1, 0, 0}),
+                 {Background("bg1", 0, 3, 1, 6), Background("bg2", 0, 4, 2, 2), ReduceJob(1, {10})},
+                 1, {{"order", "fifo"}, {"objective", objective}, {"state", "compressed"}});
+    exact.Run();
+    const RunResult r = bins.Run();
+    EXPECT_EQ(bins.ServerOf(2, 1, 0), exact.ServerOf(2, 1, 0)) << objective;
+    double decisions = 0, agreement = 0;
+    for (const auto& [k, v] : r.summary.scheduler_stats) {
+      if (k == "compressed_decisions") decisions = v;
+      if (k == "compressed_agreement") agreement = v;
+    }
+    EXPECT_GT(decisions, 0) << objective;
+    EXPECT_DOUBLE_EQ(agreement, 1) << objective;
+  }
+}
+
 TEST(Neat, NodeStateIsTheSmallestRemainingFlowNotItsCoflowSize) {
   // Server 1 receives a 50-byte coflow from t = 0; A arrives at t = 45, when 5 bytes are left.
   // TCF serves A's 10-byte coflow first, so servers 1 and 2 both predict 10 s, but server 1's

@@ -50,6 +50,13 @@ std::vector<SettingSpec> NeatSettings() {
                             "the network policy whose completion times are predicted "
                             "(NEAT §V; Duopoly's NEAT: tcf)"};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
+  SettingSpec state{.name = "state",
+                    .kind = SettingKind::kChoice,
+                    .default_value = "exact",
+                    .meaning = "the per-link flow state predictions come from: exact, or NEAT+'s "
+                               "compressed bins (§VI-B1); with compressed, summary.json reports "
+                               "how often the exact state would have chosen the same server",
+                    .choices = {"exact", "compressed"}};
   SettingSpec objective{.name = "objective",
                         .kind = SettingKind::kChoice,
                         .default_value = "own",
@@ -57,7 +64,7 @@ std::vector<SettingSpec> NeatSettings() {
                                    "objective (2), plus the delay it causes to the transfers "
                                    "already on each edge link",
                         .choices = {"own", "full"}};
-  return {JobOrderSetting(), predictor, objective};
+  return {JobOrderSetting(), predictor, objective, state};
 }
 
 class NeatScheduler : public TaskScheduler {
@@ -65,7 +72,15 @@ class NeatScheduler : public TaskScheduler {
   explicit NeatScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
         policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")),
-        full_objective_(args.settings.Choice("objective") == "full") {}
+        full_objective_(args.settings.Choice("objective") == "full"),
+        compressed_(args.settings.Choice("state") == "compressed") {}
+
+  void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
+    if (!compressed_) return;
+    out.emplace_back("compressed_decisions", static_cast<double>(decisions_));
+    out.emplace_back("compressed_agreement",
+                     decisions_ > 0 ? static_cast<double>(agreements_) / decisions_ : 1.0);
+  }
 
   Decision Next(const SimState& state) override {
     if (state.servers_with_free_slots().empty()) return {};
@@ -102,12 +117,11 @@ class NeatScheduler : public TaskScheduler {
     return {};
   }
 
-  // The candidate with the smallest prediction; `why` gets it, the runner-up and their counts.
+  // The candidate with the smallest prediction; `why` gets it and the candidates' counts. With
+  // the compressed state the exact state's choice is worked out too, for the agreement share.
   ServerId BestServer(const SimState& state, TaskId t, Why& why) {
-    const FlowView& net = state.flows();
     const TaskRuntime& task = state.task(t);
     local_.resize(static_cast<size_t>(state.cluster().size()), 0);
-
     const Bytes new_size = FillSources(state, t);
     Bytes total = 0;
     for (const auto& [src, bytes] : sources_) {
@@ -118,9 +132,24 @@ class NeatScheduler : public TaskScheduler {
       // Placed on any replica holder the read is local.
       for (ServerId r : task.replicas) local_[r] = total;
     }
+    loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_,
+                   compressed_);
+    const ServerId best = ChooseServer(state, t, total, why);
+    if (compressed_) {
+      loads_.UseCompressed(false);
+      Why ignored;
+      agreements_ += ChooseServer(state, t, total, ignored) == best;
+      ++decisions_;
+      loads_.UseCompressed(true);
+    }
+    for (const auto& [src, bytes] : sources_) local_[src] = 0;
+    for (ServerId r : task.replicas) local_[r] = 0;
+    return best;
+  }
 
-    loads_.Compute(state.cluster(), net, policy_, new_size, full_objective_);
-
+  // Among the candidates, the server with the smallest predicted time of the task's input
+  // (`total` bytes, local_ of them already on each server), as loads_ predicts it.
+  ServerId ChooseServer(const SimState& state, TaskId t, Bytes total, Why& why) const {
     // Uplink predictions per source; the two largest give "max over sources other than d".
     Seconds up1 = 0, up2 = 0;
     ServerId up1_src = kNoServer;
@@ -135,7 +164,6 @@ class NeatScheduler : public TaskScheduler {
         up2 = u;
       }
     }
-
     // Candidates: preferred hosts if any, else the servers with the most free slots.
     const std::vector<ServerId>& free = state.servers_with_free_slots();
     bool any_preferred = false;
@@ -165,9 +193,6 @@ class NeatScheduler : public TaskScheduler {
         best_time = time;
       }
     }
-
-    for (const auto& [src, bytes] : sources_) local_[src] = 0;
-    for (ServerId r : task.replicas) local_[r] = 0;
     why.Add("rule", "predicted")
         .Add("candidates", candidates)
         .Add("preferred", any_preferred ? 1.0 : 0.0)
@@ -205,6 +230,8 @@ class NeatScheduler : public TaskScheduler {
   JobOrder order_;
   NeatPolicy policy_;
   bool full_objective_;
+  bool compressed_;
+  int64_t decisions_ = 0, agreements_ = 0;  // with compressed: decisions, and those exact agrees with
   EdgeLoads loads_;
   std::vector<JobIndex> jobs_;
   std::vector<std::pair<ServerId, Bytes>> sources_;
