@@ -5,44 +5,18 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <functional>
-#include <thread>
+
+#include "cli/parallel.h"
 
 namespace slotflow {
 
 std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads) {
   std::vector<RunResult> results(batch.size());
-  std::vector<std::exception_ptr> errors(batch.size());
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::max(1, std::min<int>(threads, static_cast<int>(batch.size())));
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < batch.size(); i = next++) {
-      try {
-        results[i] = Execute(*batch[i].spec, *batch[i].run);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  ParallelFor(batch.size(), threads,
+              [&](size_t i) { results[i] = Execute(*batch[i].spec, *batch[i].run); });
   return results;
-}
-
-std::vector<RunResult> RunComparison(const std::vector<CompareEntry>& entries,
-                                     const PreparedRun& run, int threads) {
-  std::vector<BatchRun> batch;
-  for (const CompareEntry& e : entries) batch.push_back({&e.spec, &run});
-  return RunBatch(batch, threads);
 }
 
 MeanCi MeanAndCi(const std::vector<double>& values) {

@@ -22,13 +22,8 @@ struct BatchRun {
   const RunSpec* spec;
   const PreparedRun* run;
 };
-// Runs every item; `threads` <= 0 means one per core. Results in the order given; the first
-// error (by position) is rethrown after every run has ended.
+// Runs every item on a ParallelFor pool (cli/parallel.h); results in the order given.
 std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads);
-
-// Runs every entry on the shared prepared workload.
-std::vector<RunResult> RunComparison(const std::vector<CompareEntry>& entries,
-                                     const PreparedRun& run, int threads);
 
 // A statistic over seeds: the mean and the half-width of its 95 % confidence interval
 // (Student's t with n − 1 degrees of freedom; 0 for one seed).

@@ -5,21 +5,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
-#include <thread>
 #include <tuple>
 
+#include "cli/parallel.h"
 #include "cli/run_spec.h"
 #include "common/error.h"
 #include "common/input_file.h"
@@ -378,56 +376,37 @@ struct Job {
 int RunJobs(const SweepPlan& plan, const SweepOptions& o, const std::vector<Job>& jobs,
             const std::map<size_t, std::shared_ptr<const PreparedRun>>& prepared,
             std::ofstream& journal) {
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
   std::mutex mutex;
-  std::exception_ptr error;
   size_t done = 0;
   int unfinished = 0;
   const auto start = std::chrono::steady_clock::now();
   auto last_shown = start - std::chrono::hours(1);
   const bool tty = isatty(STDERR_FILENO) != 0;
-  auto worker = [&] {
-    for (size_t i = next++; i < jobs.size() && !failed; i = next++) {
-      try {
-        const Job& job = jobs[i];
-        RunSpec spec = SpecFor(plan, o.file, job.point, plan.variants[job.variant]);
-        spec.simulation.seed = job.seed;
-        const auto it = prepared.find(job.point);
-        const RunResult r = it != prepared.end() ? Execute(spec, *it->second)
-                                                 : Execute(spec, Prepare(spec));
-        const std::string row = Row(plan, job.point, job.variant, job.seed, r.summary);
-        std::lock_guard<std::mutex> lock(mutex);
-        journal << row << "\n" << std::flush;
-        if (!journal) throw InputError(o.out + "/journal.csv", 0, "--out", "cannot write");
-        ++done;
-        unfinished += r.summary.unfinished_jobs > 0;
-        const auto now = std::chrono::steady_clock::now();
-        if (o.progress && (now - last_shown > std::chrono::seconds(tty ? 1 : 10) ||
-                           done == jobs.size())) {
-          last_shown = now;
-          const double elapsed = std::chrono::duration<double>(now - start).count();
-          const double left = elapsed / static_cast<double>(done) *
-                              static_cast<double>(jobs.size() - done);
-          fmt::print(stderr, "{}sweep: {}/{} runs done, {} elapsed, about {} left{}",
-                     tty ? "\r" : "", done, jobs.size(), Duration(elapsed), Duration(left),
-                     tty && done < jobs.size() ? "   " : "\n");
-        }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!error) error = std::current_exception();
-        failed = true;
-      }
+  ParallelFor(jobs.size(), o.threads, [&](size_t i) {
+    const Job& job = jobs[i];
+    RunSpec spec = SpecFor(plan, o.file, job.point, plan.variants[job.variant]);
+    spec.simulation.seed = job.seed;
+    const auto it = prepared.find(job.point);
+    const RunResult r =
+        it != prepared.end() ? Execute(spec, *it->second) : Execute(spec, Prepare(spec));
+    const std::string row = Row(plan, job.point, job.variant, job.seed, r.summary);
+    std::lock_guard<std::mutex> lock(mutex);
+    journal << row << "\n" << std::flush;
+    if (!journal) throw InputError(o.out + "/journal.csv", 0, "--out", "cannot write");
+    ++done;
+    unfinished += r.summary.unfinished_jobs > 0;
+    const auto now = std::chrono::steady_clock::now();
+    if (o.progress &&
+        (now - last_shown > std::chrono::seconds(tty ? 1 : 10) || done == jobs.size())) {
+      last_shown = now;
+      const double elapsed = std::chrono::duration<double>(now - start).count();
+      const double left =
+          elapsed / static_cast<double>(done) * static_cast<double>(jobs.size() - done);
+      fmt::print(stderr, "{}sweep: {}/{} runs done, {} elapsed, about {} left{}", tty ? "\r" : "",
+                 done, jobs.size(), Duration(elapsed), Duration(left),
+                 tty && done < jobs.size() ? "   " : "\n");
     }
-  };
-  int threads = o.threads > 0 ? o.threads
-                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::max(1, std::min<int>(threads, static_cast<int>(jobs.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+  });
   return unfinished;
 }
 
