@@ -94,6 +94,14 @@ std::vector<SettingSpec> NatsSettings() {
            .choices = {"local-only", "any"}}};
 }
 
+// The mode signal (setting mode_signal).
+enum class Signal { kL0, kFirstReady, kAllReady };
+Signal SignalOf(const std::string& name) {
+  if (name == "first-ready") return Signal::kFirstReady;
+  if (name == "all-ready") return Signal::kAllReady;
+  return Signal::kL0;
+}
+
 // The branches of Alg. 3/4 a decision can come from, for the log and summary.json.
 enum Branch {
   kAlg3Map,
@@ -116,7 +124,7 @@ class NatsScheduler : public TaskScheduler {
  public:
   explicit NatsScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        signal_(args.settings.Choice("mode_signal")),
+        signal_(SignalOf(args.settings.Choice("mode_signal"))),
         refresh_every_round_(args.settings.Choice("mode_refresh") == "every-round"),
         random_idle_(args.settings.Choice("idle_server") == "random"),
         congested_local_only_(args.settings.Choice("congested_maps") == "local-only"),
@@ -176,7 +184,7 @@ class NatsScheduler : public TaskScheduler {
     const bool insufficient = insufficient_;
     receivers_summarised_ = false;  // computed on first use in this call
     // Alg. 3 / first half of Alg. 4: the highest-priority job only, if it has ready tasks.
-    const JobIndex l0 = L0(state);
+    const JobIndex l0 = L0(state, jobs_);
     if (l0 >= 0 && !state.job(l0).ready.empty()) {
       if (Decision d = SelectTaskServerPair(state, l0, /*local_only=*/false)) {
         return Explained(std::move(d), insufficient ? kAlg3Map : kAlg4L0Map, insufficient);
@@ -221,32 +229,22 @@ class NatsScheduler : public TaskScheduler {
     return d;
   }
 
-  // L0: the highest-priority active job (the paper), or with mode_signal first-ready the first
-  // job with ready tasks (-1 if none). Reads jobs_, ordered by the caller.
-  JobIndex L0(const SimState& state) const {
-    if (signal_ != "first-ready") return jobs_.front();
-    for (JobIndex j : jobs_) {
+  // L0 among `ordered` (the jobs in the scheduler's order): the highest-priority active job (the
+  // paper), or with mode_signal first-ready the first job with ready tasks; -1 if none.
+  JobIndex L0(const SimState& state, const std::vector<JobIndex>& ordered) const {
+    if (ordered.empty()) return -1;
+    if (signal_ != Signal::kFirstReady) return ordered.front();
+    for (JobIndex j : ordered) {
       if (!state.job(j).ready.empty()) return j;
     }
     return -1;
   }
 
   bool Insufficient(const SimState& state) const {
-    if (signal_ == "all-ready") return state.ready_tasks() > state.free_slots();
+    if (signal_ == Signal::kAllReady) return state.ready_tasks() > state.free_slots();
     OrderJobs(state, order_, order_scratch_);
-    if (order_scratch_.empty()) return false;
-    JobIndex l0 = order_scratch_.front();
-    if (signal_ == "first-ready") {
-      l0 = -1;
-      for (JobIndex j : order_scratch_) {
-        if (!state.job(j).ready.empty()) {
-          l0 = j;
-          break;
-        }
-      }
-      if (l0 < 0) return false;
-    }
-    return state.job(l0).ready.size() > static_cast<size_t>(state.free_slots());
+    const JobIndex l0 = L0(state, order_scratch_);
+    return l0 >= 0 && state.job(l0).ready.size() > static_cast<size_t>(state.free_slots());
   }
 
   // SelectTaskServerPair (Alg. 2 l. 1–12; SPEC §8): ready root tasks of job j; with
@@ -393,7 +391,7 @@ class NatsScheduler : public TaskScheduler {
   }
 
   JobOrder order_;
-  std::string signal_;
+  Signal signal_;
   bool refresh_every_round_;
   bool random_idle_;
   bool congested_local_only_;
