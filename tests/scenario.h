@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "network/network_policy.h"
 #include "sim/simulator.h"
@@ -38,6 +40,14 @@ inline JobSpec Job(std::string name, Seconds submit, std::vector<StageSpec> stag
   return j;
 }
 
+// The lines of a text (a decision log, a CSV), without their line breaks.
+inline std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
 struct Scenario {
   ClusterSpec cluster;
   Workload workload;
@@ -54,6 +64,20 @@ struct Scenario {
                   NetworkPolicyRegistry::Get().Make(network, network_settings, simulation.seed),
                   simulation);
     return sim.Run();
+  }
+
+  // SPEC §9, Duopoly Fig. 2: 2 servers × 2 slots, rates 1; job A at 0 (4 maps of 1 s, 4
+  // reducers of 4 units, 1 from each map), job B at 2 (one map of 1 s).
+  static Scenario DuopolyFig2(std::string scheduler) {
+    StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};
+    StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(4, Task(4, 0))};
+    Scenario s;
+    s.cluster = UnitCluster(2, 2);
+    s.workload.source = "fig2";
+    s.workload.jobs = {Job("A", 0, {maps, reduces}),
+                       Job("B", 2, {StageSpec{"map", {}, {Task(0, 1)}}})};
+    s.scheduler = std::move(scheduler);
+    return s;
   }
 
   // Finish time of each job by name.

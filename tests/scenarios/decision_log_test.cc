@@ -43,8 +43,7 @@ Told Tell(const std::string& example, const std::string& system,
   std::ostringstream csv;
   WriteTasksCsv(result.tasks, csv);
   told.tasks_csv = csv.str();
-  std::istringstream lines(log_text.str());
-  for (std::string line; std::getline(lines, line);) told.log.push_back(line);
+  told.log = testing::Lines(log_text.str());
   return told;
 }
 
@@ -65,8 +64,7 @@ bool SameJson(const nlohmann::json& a, const nlohmann::json& b) {
 
 void ExpectLog(const std::vector<std::string>& got, const std::string& expected_text) {
   std::vector<std::string> expected;
-  std::istringstream lines(expected_text);
-  for (std::string line; std::getline(lines, line);) {
+  for (const std::string& line : testing::Lines(expected_text)) {
     if (!line.empty()) expected.push_back(line);
   }
   ASSERT_EQ(got.size(), expected.size());
@@ -332,10 +330,7 @@ TEST(DecisionLog, AaloDemotionIsLoggedWithItsThreshold) {
   s.simulation.log = &log;
   s.Run();
   log.Flush();
-  std::vector<std::string> lines;
-  std::istringstream in(text.str());
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  EXPECT_EQ(Events(lines, "class"),
+  EXPECT_EQ(Events(testing::Lines(text.str()), "class"),
             (std::vector<std::string>{
                 R"({"t":10,"event":"class","flow":0,"task":1,"from":0,"to":1099511627776,"why":{"rule":"demotion","queue":1,"sent_bytes":10}})"}));
 }

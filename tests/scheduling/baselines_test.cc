@@ -88,15 +88,7 @@ TEST(RandomPlacement, PicksAnyFreeServerAndNoFullOne) {
 // None of them leaves a slot empty while a task is ready (end to end, Duopoly Fig. 2).
 TEST(Baselines, NeverReserveSlots) {
   for (const char* name : {"loadAware", "minDist", "random"}) {
-    StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};
-    StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(4, Task(4, 0))};
-    Scenario s;
-    s.cluster = UnitCluster(2, 2);
-    s.workload.source = "fig2";
-    s.workload.jobs = {Job("A", 0, {maps, reduces}),
-                       Job("B", 2, {StageSpec{"map", {}, {Task(0, 1)}}})};
-    s.scheduler = name;
-    const RunResult r = s.Run();
+    const RunResult r = Scenario::DuopolyFig2(name).Run();
     EXPECT_EQ(r.summary.reservations, 0) << name;
     EXPECT_EQ(r.summary.jobs, 2) << name;
   }

@@ -435,14 +435,7 @@ TEST(NatsCongestion, MonitorsEveryHundredMilliseconds) {
 // SPEC §9, Duopoly Fig. 2 under nats + fair + SJF: nats starts only R1 and R2 at 1 and reserves
 // two slots, so B's map runs 2 -> 3 (A 5, B 3); greedy never reserves (A 5, B 6).
 TEST(NatsEndToEnd, DuopolyFig2ReservesSlotsForTheSmallJob) {
-  StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};
-  StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(4, Task(4, 0))};
-  Scenario s;
-  s.cluster = UnitCluster(2, 2);
-  s.workload.source = "fig2";
-  s.workload.jobs = {Job("A", 0, {maps, reduces}),
-                     Job("B", 2, {StageSpec{"map", {}, {Task(0, 1)}}})};
-  s.scheduler = "nats";
+  Scenario s = Scenario::DuopolyFig2("nats");
   s.network = "fair";
   s.scheduler_settings["order"] = "sjf";
   const RunResult r = s.Run();

@@ -72,8 +72,7 @@ TEST(ServerHeartbeat, TheLogShowsHeartbeatsThatPlacedATask) {
   s.Run();
   log.Flush();
   std::vector<std::string> beats;
-  std::istringstream lines(text.str());
-  for (std::string line; std::getline(lines, line);) {
+  for (const std::string& line : Lines(text.str())) {
     if (line.find("\"heartbeat\"") != std::string::npos) beats.push_back(line);
   }
   EXPECT_EQ(beats, (std::vector<std::string>{
