@@ -52,8 +52,8 @@ Which ParseWhich(const std::string& priority) {
 // Thresholds (ours; Duopoly gives 8 queues on its testbed but no thresholds): each unit's 7
 // thresholds grow geometrically from 10 MiB so that its 8 classes span the sizes that unit takes
 // in the FB trace — coflows 1 MB to 8.9 TB (× 8: 10 MiB .. 2.6 TiB), macroflows 1 MB to 243 GB
-// (× 4: 10 MiB .. 40 GiB) — and no class is empty. (One shared 10 MiB × 10 scale left the top
-// coflow class empty.)
+// (× 4: 10 MiB .. 40 GiB) — and no class is empty. (One shared 10 MiB × 10 scale would leave the
+// top coflow class empty.)
 std::vector<SettingSpec> CansSettings() {
   auto bytes = [](const char* name, const char* meaning) {
     return SettingSpec{.name = name,

@@ -24,7 +24,7 @@
 //  - Congestion flag (ours, SPEC §8): congested iff the mean utilisation of server downlinks
 //    carrying traffic (setting congestion_measure) is at least the setting
 //    congestion_threshold (0.8); the paper gives neither number nor rule.
-// Settings keep the earlier readings for the sensitivity study: mode_signal first-ready (L0 =
+// Settings give the alternative readings for the sensitivity study: mode_signal first-ready (L0 =
 // the first job with ready tasks), mode_refresh every-round, idle_server fewest-running,
 // congested_maps any; congestion_measure all-downlinks is another reading of the flag.
 #include <algorithm>
@@ -71,7 +71,7 @@ std::vector<SettingSpec> NatsSettings() {
            .default_value = "l0",
            .meaning = "slot-insufficient iff l0: the highest-priority active job's ready tasks "
                       "exceed the free slots (Duopoly §3); first-ready: the same for the first "
-                      "job with ready tasks, which is also Alg. 3/4's L0 (an earlier reading); "
+                      "job with ready tasks, which is also Alg. 3/4's L0 (another reading); "
                       "all-ready: all ready tasks do (ablation A)",
            .choices = {"l0", "first-ready", "all-ready"}},
           {.name = "mode_refresh",
