@@ -396,9 +396,9 @@ RunResult Execute(const RunSpec& spec, const PreparedRun& run) {
   for (const auto& [k, v] : settings.network.InForce()) in_force.emplace_back("network." + k, v);
   const uint64_t seed = spec.simulation.seed;
   auto scheduler = TaskSchedulerRegistry::Get().Make(
-      spec.scheduler, PolicyArgs{std::move(settings.scheduler), seed}, "scheduler");
+      spec.scheduler, PolicyArgs{std::move(settings.scheduler), seed, spec.network}, "scheduler");
   auto network = NetworkPolicyRegistry::Get().Make(
-      spec.network, PolicyArgs{std::move(settings.network), seed}, "network");
+      spec.network, PolicyArgs{std::move(settings.network), seed, ""}, "network");
   Simulator sim(run.cluster, run.workload, std::move(scheduler), std::move(network),
                 spec.simulation);
   RunResult result = sim.Run();

@@ -87,7 +87,7 @@ class Registry {
                                 const std::map<std::string, std::string>& given = {},
                                 uint64_t seed = 1) const {
     const Entry& e = Find(name, "policy");
-    return e.factory(PolicyArgs{Settings(e.settings, given, name), seed});
+    return e.factory(PolicyArgs{Settings(e.settings, given, name), seed, ""});
   }
 
   std::string Names() const {

@@ -109,6 +109,7 @@ class Settings {
 struct PolicyArgs {
   Settings settings;
   uint64_t seed = 1;
+  std::string network_policy;  // for a task scheduler: the network policy in force (may be empty)
 };
 
 }  // namespace slotflow

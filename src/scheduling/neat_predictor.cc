@@ -89,6 +89,16 @@ NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field) {
                    fmt::format("unknown predictor '{}' (known: {})", name, known));
 }
 
+NeatPolicy NeatPolicyForNetwork(std::string_view network_policy) {
+  if (network_policy == "fcfs") return NeatPolicy::kFcfs;
+  if (network_policy == "fair") return NeatPolicy::kFair;
+  if (network_policy == "las") return NeatPolicy::kLas;
+  if (network_policy == "srpt") return NeatPolicy::kSrpt;
+  if (network_policy == "coflow-fifo") return NeatPolicy::kCoflowFcfs;
+  if (network_policy == "aalo") return NeatPolicy::kCoflowLas;
+  return NeatPolicy::kTcf;
+}
+
 Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes new_size) {
   return Interfering(FamilyOf(policy), existing, new_size);
 }

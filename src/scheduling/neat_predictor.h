@@ -147,6 +147,12 @@ class CompressedLinkState {
 // remaining bytes. on_link = its remaining bytes.
 LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f);
 
+// The predictor for a network policy named as slotflow's --network names it (NEAT+ §V: place by
+// the policy in force). Where NEAT+ has no predictor of its own for a policy (ours): Aalo →
+// coflow LAS (D-CLAS is coflow LAS with queues), Varys, scf, ncf, lcf and cans → TCF (each serves
+// some smallest coflow first), an unknown or empty name → TCF (NEAT as Duopoly compares it).
+NeatPolicy NeatPolicyForNetwork(std::string_view network_policy);
+
 // Per-server edge-link summaries for one query (a new transfer of size `new_size` under
 // `policy`), built in one pass over the network's active flows: for every server its uplink's
 // and downlink's Σ InterferingBytes, plus NEAT+'s node state (§VI-A1, SPEC §6): the number of

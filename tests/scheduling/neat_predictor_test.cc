@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "engine/engine.h"
@@ -351,6 +353,29 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   loads.Compute(cluster, net, NeatPolicy::kTcf, 4);  // coflow 4 and the lone 1 count, by remaining
   EXPECT_NEAR(loads.down(2), 2, 1e-9);
   EXPECT_TRUE(loads.Preferred(0, 4));
+}
+
+}  // namespace
+}  // namespace slotflow
+
+namespace slotflow {
+namespace {
+
+// predictor = auto follows the network policy in force; every registered policy maps to the
+// predictor its rule is closest to (a new policy must be added here on purpose).
+TEST(NeatPredictor, EveryNetworkPolicyHasItsPredictor) {
+  const std::map<std::string, NeatPolicy> expected = {
+      {"fcfs", NeatPolicy::kFcfs},         {"fair", NeatPolicy::kFair},
+      {"las", NeatPolicy::kLas},           {"srpt", NeatPolicy::kSrpt},
+      {"coflow-fifo", NeatPolicy::kCoflowFcfs}, {"aalo", NeatPolicy::kCoflowLas},
+      {"tcf", NeatPolicy::kTcf},           {"varys", NeatPolicy::kTcf},
+      {"scf", NeatPolicy::kTcf},           {"ncf", NeatPolicy::kTcf},
+      {"lcf", NeatPolicy::kTcf},           {"cans", NeatPolicy::kTcf}};
+  for (const auto& [name, entry] : NetworkPolicyRegistry::Get().entries()) {
+    ASSERT_TRUE(expected.contains(name)) << name << " has no predictor chosen for it";
+    EXPECT_EQ(NeatPolicyForNetwork(name), expected.at(name)) << name;
+  }
+  EXPECT_EQ(NeatPolicyForNetwork(""), NeatPolicy::kTcf);
 }
 
 }  // namespace

@@ -113,10 +113,11 @@ TEST(Neat, AmongBusyDownlinksPicksTheLeastPredictedTime) {
 }
 
 TEST(Neat, UnderTcfALargerCoflowDoesNotDelayTheNewTask) {
-  // Server 1 receives a 50-byte coflow, server 2 is idle. TCF serves A's 10-byte coflow first,
-  // so both predict 10 s, and both are preferred (49 bytes left ≥ 10); the tie goes to the lower
+  // Scored by the own prediction alone (objective = own). Server 1 receives a 50-byte coflow,
+  // server 2 is idle. TCF serves A's 10-byte coflow first, so both predict 10 s, and both are preferred (49 bytes left ≥ 10); the tie goes to the lower
   // id. (A predictor that counted the 49 bytes would choose server 2.)
-  NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})});
+  NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, 1,
+              {{"order", "fifo"}, {"objective", "own"}});
   run.Run();
   EXPECT_EQ(run.ServerOf(1, 1, 0), 1);
 }
@@ -179,6 +180,43 @@ TEST(Neat, TheCompressedStateDecidesAsTheExactOneOnSmallStates) {
     EXPECT_GT(decisions, 0) << objective;
     EXPECT_DOUBLE_EQ(agreement, 1) << objective;
   }
+}
+
+// Candidates need enough free compute and memory (NEAT+ §VI-A1, §VI-B2 (iii)). The state of
+// ReduceTaskGoesToTheIdleDownlinkNotTheBusyOne, but A's reduce task needs 10 bytes of memory and
+// the idle server 1 has 5: server 2, behind the 5-byte coflow, is the only candidate.
+TEST(Neat, OnlyServersWithEnoughFreeMemoryAreCandidates) {
+  ClusterSpec spec = Servers({0, 1, 1, 0});
+  spec.classes[1].memory = 5;
+  spec.classes[2].memory = 100;
+  JobSpec a = ReduceJob(1, {10});
+  a.stages[1].tasks[0].memory = 10;
+  NeatRun run(spec, {Background("bg", 0, 3, 2, 5), a});
+  run.Run();
+  EXPECT_EQ(run.ServerOf(1, 1, 0), 2);
+  EXPECT_DOUBLE_EQ(run.Finish("A"), 15);
+}
+
+// near_input = rack (NEAT+ §VI-B2 (i)) on a two-tier cluster with racks {0, 1} and {2, 3}: A's
+// map output is on server 0. Server 1 (rack 0) receives a 5-byte coflow from server 3 (4 bytes
+// left at t = 1: not preferred), server 2 (rack 1) is idle. Every server is a candidate by
+// default and the idle server 2 wins; kept to the input's rack, server 1 is the only one.
+TEST(Neat, NearInputKeepsCandidatesToTheInputsRack) {
+  ClusterSpec spec = Servers({0, 1, 1, 0});
+  spec.topology = TopologyKind::kTwoTier;
+  spec.servers_per_rack = 2;
+  for (const char* near : {"any", "rack"}) {
+    NeatRun run(spec, {Background("bg", 0, 3, 1, 5), ReduceJob(1, {10})}, 1,
+                {{"order", "fifo"}, {"near_input", near}});
+    run.Run();
+    EXPECT_EQ(run.ServerOf(1, 1, 0), std::string(near) == "any" ? 2 : 1) << near;
+  }
+  // When no server in the input's racks can host the task, every server is a candidate again.
+  spec.classes[1].slots = 0;
+  NeatRun full_rack(spec, {Background("bg", 0, 3, 1, 5), ReduceJob(1, {10})}, 1,
+                    {{"order", "fifo"}, {"near_input", "rack"}});
+  full_rack.Run();
+  EXPECT_EQ(full_rack.ServerOf(1, 1, 0), 2);
 }
 
 TEST(Neat, NodeStateIsTheSmallestRemainingFlowNotItsCoflowSize) {

@@ -1,5 +1,6 @@
-// neat — NEAT task placement (seed 003 §V–VI; SPEC §6, and §8 where Duopoly compares against
-// "NEAT = coflow placement by predicted CCT under TCF, serial heuristic, + TCF network + SJF").
+// neat — NEAT+ task placement (seed 003 §V–VI, Algorithm 1; SPEC §6, and §8 where Duopoly
+// compares against "NEAT = coflow placement by predicted CCT under TCF, serial heuristic, + TCF
+// network + SJF").
 //
 // Next() walks jobs in the configured order (SJF in Duopoly's comparison) and places one task of
 // the first job that has a ready task:
@@ -10,19 +11,23 @@
 //    sequential coflow heuristic (§VI-A2) places the largest flow first and the next one on the
 //    updated state. The simulator applies each placement at once, so the next call already sees
 //    the new task's flows.
-//  - For each server with a free slot, the predicted completion of the task's input transfer is
-//    the maximum over its non-local sources of the TCF prediction (neat_predictor.h) on the
-//    source's uplink and on the candidate's downlink, whose new bytes are all the task's
-//    non-local input; the core is assumed uncongested. A block read comes from the replica
-//    holder the simulator will use (fewest outgoing flows, SPEC §4) and is, like under the
-//    coflow network policies, a coflow of its own.
-//  - Preferred hosts (NEAT+ §VI-A1, SPEC §6): a server is preferred if its downlink is idle or
+//  - For each candidate server, the task's input transfer is predicted under the network policy
+//    in force (setting predictor; flow or coflow predictor as the policy schedules flows or
+//    coflows) on each non-local source's uplink and on the candidate's downlink, whose new bytes
+//    are all the task's non-local input; the core is assumed uncongested (§IV). The score is
+//    objective (2) (setting objective = full, the default): on each of those links the new
+//    transfer's predicted time plus the delay it causes to the transfers already there, the
+//    maximum over the links; objective = own scores by the predicted time alone. A block read
+//    comes from the replica holder the simulator will use (fewest outgoing flows, SPEC §4) and
+//    is, like under the coflow network policies, a coflow of its own.
+//  - Candidates (§VI-A1, §VI-B2): servers that can host the task now (a free slot and, where
+//    memory is modelled, enough of it); with near_input = rack on a two-tier cluster, only those
+//    in a rack holding some of its input. A candidate is preferred if its downlink is idle or
 //    every flow on it has at least the task's size (its input bytes) left, or (ours) if the task
-//    would receive nothing over it, all its input being local there. When no server with a free
-//    slot is preferred, those with the most free slots are the candidates.
-//  - The candidate with the smallest prediction wins; ties (within kRelTolerance, relative): fewer
-//  running
-//    tasks, then lower id.
+//    would receive nothing over it, all its input being local there. When no candidate is
+//    preferred, those with the most free slots are the candidates.
+//  - The candidate with the smallest score wins; ties (within kRelTolerance, relative): fewer
+//    running tasks, then lower id.
 // NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
 // active flows (EdgeLoads) plus O(servers + input sources).
 #include <algorithm>
@@ -45,10 +50,11 @@ bool ClearlyLess(Seconds a, Seconds b) {
 std::vector<SettingSpec> NeatSettings() {
   SettingSpec predictor{.name = "predictor",
                         .kind = SettingKind::kChoice,
-                        .default_value = "tcf",
+                        .default_value = "auto",
                         .meaning =
-                            "the network policy whose completion times are predicted "
-                            "(NEAT §V; Duopoly's NEAT: tcf)"};
+                            "the network policy whose completion times are predicted (NEAT+ "
+                            "§V); auto: the one in force (--network), see NeatPolicyForNetwork",
+                        .choices = {"auto"}};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
   SettingSpec state{.name = "state",
                     .kind = SettingKind::kChoice,
@@ -57,26 +63,46 @@ std::vector<SettingSpec> NeatSettings() {
                                "compressed bins (§VI-B1); with compressed, summary.json reports "
                                "how often the exact state would have chosen the same server",
                     .choices = {"exact", "compressed"}};
+  SettingSpec agreement{.name = "agreement",
+                        .kind = SettingKind::kChoice,
+                        .default_value = "on",
+                        .meaning = "with state = compressed, also work out the exact state's "
+                                   "choice for summary.json's compressed_agreement (a second "
+                                   "choice per decision)",
+                        .choices = {"on", "off"}};
+  SettingSpec near_input{.name = "near_input",
+                         .kind = SettingKind::kChoice,
+                         .default_value = "any",
+                         .meaning = "NEAT+ §VI-B2 (i), two-tier only: rack keeps the candidates "
+                                    "to racks holding some of the task's input (all servers when "
+                                    "none of those can host it); any: every server. Every other "
+                                    "rack is one core hop away, so the paper's one-hop reading "
+                                    "is any",
+                         .choices = {"any", "rack"}};
   SettingSpec objective{.name = "objective",
                         .kind = SettingKind::kChoice,
-                        .default_value = "own",
+                        .default_value = "full",
                         .meaning = "own: the new transfer's predicted completion; full: NEAT+'s "
                                    "objective (2), plus the delay it causes to the transfers "
                                    "already on each edge link",
                         .choices = {"own", "full"}};
-  return {JobOrderSetting(), predictor, objective, state};
+  return {JobOrderSetting(), predictor, objective, state, agreement, near_input};
 }
 
 class NeatScheduler : public TaskScheduler {
  public:
   explicit NeatScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        policy_(ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")),
+        policy_(args.settings.Choice("predictor") == "auto"
+                    ? NeatPolicyForNetwork(args.network_policy)
+                    : ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")),
         full_objective_(args.settings.Choice("objective") == "full"),
-        compressed_(args.settings.Choice("state") == "compressed") {}
+        compressed_(args.settings.Choice("state") == "compressed"),
+        agreement_(compressed_ && args.settings.Choice("agreement") == "on"),
+        near_rack_(args.settings.Choice("near_input") == "rack") {}
 
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
-    if (!compressed_) return;
+    if (!agreement_) return;
     out.emplace_back("compressed_decisions", static_cast<double>(decisions_));
     out.emplace_back("compressed_agreement",
                      decisions_ > 0 ? static_cast<double>(agreements_) / decisions_ : 1.0);
@@ -132,10 +158,11 @@ class NeatScheduler : public TaskScheduler {
       // Placed on any replica holder the read is local.
       for (ServerId r : task.replicas) local_[r] = total;
     }
+    MarkInputRacks(state, t);
     loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_,
                    compressed_);
     const ServerId best = ChooseServer(state, t, total, why);
-    if (compressed_) {
+    if (agreement_) {
       loads_.UseCompressed(false);
       Why ignored;
       agreements_ += ChooseServer(state, t, total, ignored) == best;
@@ -169,7 +196,7 @@ class NeatScheduler : public TaskScheduler {
     bool any_preferred = false;
     int most_free = 0;
     for (ServerId d : free) {
-      if (!state.CanHost(t, d)) continue;
+      if (!Eligible(state, t, d)) continue;
       any_preferred = any_preferred || Preferred(d, total);
       most_free = std::max(most_free, state.server(d).free_slots);
     }
@@ -177,7 +204,7 @@ class NeatScheduler : public TaskScheduler {
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
     int candidates = 0;
     for (ServerId d : free) {
-      if (!state.CanHost(t, d)) continue;
+      if (!Eligible(state, t, d)) continue;
       if (any_preferred ? !Preferred(d, total) : state.server(d).free_slots != most_free) continue;
       ++candidates;
       const Bytes incoming = std::max(0.0, total - local_[d]);
@@ -222,6 +249,27 @@ class NeatScheduler : public TaskScheduler {
                : task.spec->input;
   }
 
+  // With near_input = rack on a two-tier cluster: marks the racks that hold some of t's input
+  // (sources_, and every replica of a block read), and keeps the filter on only if some server
+  // there can host t (NEAT+ §VI-B2 (i)).
+  void MarkInputRacks(const SimState& state, TaskId t) {
+    const Cluster& cluster = state.cluster();
+    rack_filter_ = false;
+    if (!near_rack_ || cluster.spec().topology != TopologyKind::kTwoTier) return;
+    input_rack_.assign(static_cast<size_t>(cluster.racks()), 0);
+    for (const auto& [src, bytes] : sources_) input_rack_[cluster.server(src).rack] = 1;
+    for (ServerId r : state.task(t).replicas) input_rack_[cluster.server(r).rack] = 1;
+    for (ServerId d : state.servers_with_free_slots()) {
+      if (input_rack_[cluster.server(d).rack] && state.CanHost(t, d)) rack_filter_ = true;
+    }
+  }
+
+  // A candidate at all: enough free compute and memory (CanHost), and near the input when the
+  // rack filter is on.
+  bool Eligible(const SimState& state, TaskId t, ServerId d) const {
+    return state.CanHost(t, d) && (!rack_filter_ || input_rack_[state.cluster().server(d).rack]);
+  }
+
   // NEAT+ §VI-A1, plus: a server that would receive nothing over its downlink.
   bool Preferred(ServerId d, Bytes total) const {
     return total - local_[d] <= 0 || loads_.Preferred(d, total);
@@ -231,6 +279,10 @@ class NeatScheduler : public TaskScheduler {
   NeatPolicy policy_;
   bool full_objective_;
   bool compressed_;
+  bool agreement_;
+  bool near_rack_;
+  bool rack_filter_ = false;       // this decision keeps to input_rack_
+  std::vector<char> input_rack_;  // per rack: holds some of the task's input
   int64_t decisions_ = 0, agreements_ = 0;  // with compressed: decisions, and those exact agrees with
   EdgeLoads loads_;
   std::vector<JobIndex> jobs_;
@@ -242,8 +294,9 @@ class NeatScheduler : public TaskScheduler {
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "neat",
-    "NEAT: each task on the free server with the least predicted input-transfer time under TCF "
-    "(preferred hosts, largest reduce task first, local map reads first; never reserves)",
+    "NEAT+: each task on the free server minimising objective (2), the predicted input-transfer "
+    "time under the network policy in force plus the delay it causes (preferred hosts, largest "
+    "reduce task first, local map reads first; never reserves)",
     NeatSettings(), NeatScheduler);
 
 }  // namespace slotflow
