@@ -38,6 +38,7 @@ struct RawFlags {
   std::string seed;
   std::vector<std::string> set;
   std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs, generator, tcds_group;
+  std::string flow_sizes, flow_load, flows;
   std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
   bool check = false;
@@ -92,10 +93,16 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_option("--synthetic-jobs", f.synthetic_jobs,
                  "jobs in the embedded synthetic workload (default 200)");
   cmd.add_option("--generator", f.generator,
-                 "embedded workload when no trace or job file is given: synthetic (default) or "
-                 "tcds (seed 001 §3.1: very short, short and long map tasks)");
+                 "embedded workload when no trace or job file is given: synthetic (default), "
+                 "tcds (seed 001 §3.1: very short, short and long map tasks) or flows (seed 003 "
+                 "§VII: single transfers, the receiver chosen by placement)");
   cmd.add_option("--tcds-group", f.tcds_group,
                  "tcds generator: the task mix of seed 001 Table 1's group 1..5 (default 1)");
+  cmd.add_option("--flow-sizes", f.flow_sizes,
+                 "flows generator: websearch (DCTCP) or datamining (VL2, default) flow sizes");
+  cmd.add_option("--flow-load", f.flow_load,
+                 "flows generator: mean load of the edge links, in (0, 1] (default 0.5)");
+  cmd.add_option("--flows", f.flows, "flows generator: number of flows (default 2000)");
   cmd.add_option("--estimate-error", f.estimate_error,
                  "SJF size estimates multiplied by a random factor in [1-e, 1+e] (default 0)");
   cmd.add_option("--seed", f.seed,
@@ -172,7 +179,10 @@ RunSpec BuildSpec(const RawFlags& f) {
         std::tuple{"estimate_error", "--estimate-error", &f.estimate_error},
         std::tuple{"synthetic_jobs", "--synthetic-jobs", &f.synthetic_jobs},
         std::tuple{"generator", "--generator", &f.generator},
-        std::tuple{"tcds_group", "--tcds-group", &f.tcds_group}}) {
+        std::tuple{"tcds_group", "--tcds-group", &f.tcds_group},
+        std::tuple{"flow_sizes", "--flow-sizes", &f.flow_sizes},
+        std::tuple{"flow_load", "--flow-load", &f.flow_load},
+        std::tuple{"flows", "--flows", &f.flows}}) {
     if (!text->empty()) SetWorkloadValue(spec, key, *text, "", 0, flag);
   }
   return spec;

@@ -15,6 +15,7 @@
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
 #include "workload/synthetic.h"
+#include "workload/flow_workload.h"
 #include "workload/tcds_workload.h"
 
 namespace slotflow {
@@ -157,6 +158,21 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
   }
 }
 
+namespace {
+
+Workload GenerateFlows(const RunSpec& spec, const ClusterSpec& cluster) {
+  FlowWorkloadOptions o;
+  o.sizes = ParseFlowSizes(spec.flow_sizes, "flow_sizes");
+  o.load = spec.flow_load;
+  o.flows = spec.flows;
+  o.seed = spec.simulation.seed;
+  BytesPerSecond total_nic = 0;
+  for (const ServerClass& c : cluster.classes) total_nic += c.count * c.nic;
+  return GenerateFlowWorkload(o, cluster.ServerCount(), total_nic);
+}
+
+}  // namespace
+
 PreparedRun Prepare(const RunSpec& spec) {
   if (!spec.trace.empty() && !spec.jobs_file.empty()) {
     throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
@@ -185,6 +201,8 @@ PreparedRun Prepare(const RunSpec& spec) {
     if (jf.cluster) cluster = *jf.cluster;
     workload = std::move(jf.workload);
     name = "jobs:" + spec.jobs_file;
+  } else if (spec.generator == "flows") {
+    name = "flows";  // generated below, once the cluster's size is known
   } else if (spec.generator == "tcds") {
     TcdsWorkloadOptions to;
     to.group = spec.tcds_group;
@@ -217,6 +235,10 @@ PreparedRun Prepare(const RunSpec& spec) {
       cluster.classes[0].count = *trace_ports;
   }
   cluster.Validate();
+  if (spec.generator == "flows" && spec.trace.empty() && spec.jobs_file.empty()) {
+    workload = GenerateFlows(spec, cluster);
+    name = workload.source;
+  }
   if (spec.mode == RunMode::kNetwork && !trace_ports) {
     workload = PinForNetworkMode(std::move(workload), cluster.ServerCount(), spec.simulation.seed);
   }
@@ -273,9 +295,29 @@ const std::vector<SettingSpec>& WorkloadValues() {
       {.name = "generator",
        .kind = SettingKind::kChoice,
        .default_value = "synthetic",
-       .meaning = "the embedded workload without a trace or job file: synthetic, or tcds "
-                  "(seed 001 §3.1)",
-       .choices = {"synthetic", "tcds"}},
+       .meaning = "the embedded workload without a trace or job file: synthetic, tcds "
+                  "(seed 001 §3.1), or flows (seed 003 §VII: single transfers)",
+       .choices = {"synthetic", "tcds", "flows"}},
+      {.name = "flow_sizes",
+       .kind = SettingKind::kChoice,
+       .default_value = "datamining",
+       .meaning = "flows generator: the size distribution, websearch (DCTCP) or datamining (VL2)",
+       .choices = {"websearch", "datamining"}},
+      {.name = "flow_load",
+       .kind = SettingKind::kNumber,
+       .default_value = "0.5",
+       .meaning = "flows generator: the mean load of the edge links (Poisson arrivals)",
+       .min = 0,
+       .max = 1,
+       .min_exclusive = true,
+       .choices = {}},
+      {.name = "flows",
+       .kind = SettingKind::kInteger,
+       .default_value = "2000",
+       .meaning = "flows generator: the number of flows",
+       .min = 1,
+       .max = 1e7,
+       .choices = {}},
       {.name = "tcds_group",
        .kind = SettingKind::kInteger,
        .default_value = "1",
@@ -316,6 +358,9 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     if (key == "tcds_group") spec.tcds_group = static_cast<int>(v);
     if (key == "tcds_tasks_per_job") spec.tcds_tasks_per_job = static_cast<int>(v);
     if (key == "tcds_interarrival") spec.tcds_interarrival = v;
+    if (key == "flow_sizes") spec.flow_sizes = canonical;
+    if (key == "flow_load") spec.flow_load = v;
+    if (key == "flows") spec.flows = static_cast<int>(v);
     return;
   }
   throw InputError(file, line, field, "unknown key");

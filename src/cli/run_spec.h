@@ -37,12 +37,16 @@ struct RunSpec {
   std::optional<double> map_input_ratio = std::nullopt;  // none: map inputs balanced with the reduce stage
   int synthetic_jobs = 200;
   Seconds synthetic_interarrival = 0.5;  // loads both the slots and the network (README)
-  // The embedded generator used when no trace or job file is given: synthetic or tcds
+  // The embedded generator used when no trace or job file is given: synthetic, tcds or flows
   // (workload/tcds_workload.h, with its Table 1 group, tasks per job and mean interarrival).
   std::string generator = "synthetic";
   int tcds_group = 1;
   int tcds_tasks_per_job = 5;
   Seconds tcds_interarrival = 1.0;
+  // The flows generator (workload/flow_workload.h): size distribution, edge load, flow count.
+  std::string flow_sizes = "datamining";
+  double flow_load = 0.5;
+  int flows = 2000;
 
   ClusterSpec cluster;
   ClusterOverrides overrides;
@@ -73,8 +77,8 @@ void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& sp
 void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
                       const std::string& file, int line, const std::string& field);
 // A [workload] value (traffic_scale, map_input_ratio, synthetic_jobs, synthetic_interarrival,
-// estimate_error, generator, tcds_group, tcds_tasks_per_job, tcds_interarrival) from the config
-// file or a flag, checked against its domain; InputError
+// estimate_error, generator, tcds_group, tcds_tasks_per_job, tcds_interarrival, flow_sizes,
+// flow_load, flows) from the config file or a flag, checked against its domain; InputError
 // naming `file`:`line` or the flag in `field` when it is unknown or out of range.
 void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field);

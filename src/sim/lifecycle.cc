@@ -94,6 +94,7 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
       t.index = static_cast<int>(k);
       t.spec = &st.tasks[k];
       t.root = st.parents.empty();
+      if (t.spec->avoid != kNoServer) s_.avoids_ = true;
       if (t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
         if (!st.replicas.empty() && !st.replicas[k].empty()) {
           t.replicas = st.replicas[k];

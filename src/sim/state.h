@@ -91,12 +91,14 @@ class SimState {
   const TaskRuntime& task(TaskId t) const { return tasks_[t]; }
   const ServerRuntime& server(ServerId s) const { return servers_[s]; }
   // Whether task t may start on server s now: a free slot and, where memory is modelled, enough
-  // of it free (a pinned task runs where it is pinned, outside the slots and memory).
+  // of it free, and s is not the server the task avoids (a pinned task runs where it is pinned,
+  // outside the slots and memory).
   bool CanHost(TaskId t, ServerId s) const {
     const ServerRuntime& sv = servers_[s];
-    if (sv.free_slots > 0 && !memory_limited_) return true;  // the common case, kept cheap
+    if (sv.free_slots > 0 && !memory_limited_ && !avoids_) return true;  // the common case, cheap
     const TaskRuntime& task = tasks_[t];
     if (!task.HoldsSlot()) return true;  // pinned: runs where it is pinned, outside the slots
+    if (task.spec->avoid == s) return false;
     return sv.free_slots > 0 && task.spec->memory <= sv.free_memory;
   }
   // How busy server s is now, each in [0, 1]: slots in use, memory in use (0 when not
@@ -126,6 +128,7 @@ class SimState {
   std::vector<ServerId> free_servers_;
   int free_slot_total_ = 0;
   bool memory_limited_ = false;  // some server's memory is modelled
+  bool avoids_ = false;          // some task avoids a server
   int ready_total_ = 0;
 };
 

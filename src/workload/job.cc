@@ -102,6 +102,9 @@ void Workload::Validate(int servers) const {
         if (t.pinned != kNoServer && (t.pinned < 0 || t.pinned >= servers))
           throw bad(j, tp + ".server",
                     fmt::format("server {} is outside the cluster (0..{})", t.pinned, servers - 1));
+        if (t.avoid != kNoServer && (t.avoid < 0 || t.avoid >= servers || servers < 2))
+          throw bad(j, tp + ".avoid",
+                    fmt::format("server {} cannot be avoided in a cluster of {}", t.avoid, servers));
         for (ServerId r : st.replicas.empty() ? std::vector<ServerId>{} : st.replicas[k]) {
           if (r < 0 || r >= servers)
             throw bad(j, tp + ".replicas",

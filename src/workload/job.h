@@ -33,6 +33,9 @@ struct TaskSpec {
   Bytes output = -1;
   // Memory the task holds while placed; it starts only on a server where it fits.
   Bytes memory = 0;
+  // A server the task may not run on: a flow workload's sender, so that placement chooses the
+  // receiver of a transfer that crosses the network.
+  ServerId avoid = kNoServer;
 
   // The bytes it receives from the k-th of its stage's `parent_tasks` parent tasks (SPEC §4).
   Bytes FromParent(size_t k, int parent_tasks) const {

@@ -94,5 +94,22 @@ TEST(Baselines, NeverReserveSlots) {
   }
 }
 
+// A flow workload's task avoids its sender (TaskSpec::avoid), where its block is: no scheduler
+// places it there, though the read would be local. Two servers: each of these picks server 1
+// (nats may first hold the slot back, as it does for any non-local map).
+TEST(Baselines, NoSchedulerPlacesATaskOnTheServerItAvoids) {
+  for (const char* name : {"minDist", "loadAware", "random", "greedy", "neat"}) {
+    Bed bed(2, 1);
+    StageSpec read{"read", {}, {Task(10, 0)}, {{0}}};
+    read.tasks[0].avoid = 0;
+    const JobIndex j = bed.Submit(Job("flow", 0, {read}), 1);
+    EXPECT_FALSE(bed.state().CanHost(bed.TaskOf(j, 0, 0), 0));
+    EXPECT_TRUE(bed.state().CanHost(bed.TaskOf(j, 0, 0), 1));
+    const Decision d = Make(name)->Next(bed.state());
+    ASSERT_TRUE(d) << name;
+    EXPECT_EQ(d.server, 1) << name;
+  }
+}
+
 }  // namespace
 }  // namespace slotflow::testing

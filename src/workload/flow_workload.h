@@ -1,0 +1,63 @@
+// The flow workload of NEAT+'s evaluation (seed 003 §III, Fig. 3, and §VII; SPEC §5): single
+// transfers whose sizes follow a data-centre flow-size distribution, arriving as a Poisson
+// process at a target network load, each read by one task from a fixed sender, with placement
+// choosing the receiver.
+//
+// The size distributions are the ones DCTCP, pFabric and PASE evaluate with, as the points of
+// the CDF files of github.com/datacenter/empirical-traffic-gen (DCTCP_CDF, web search; VL2_CDF,
+// data mining). A size is drawn by inverse transform with linear interpolation between points
+// (ours: the files give only the points), rounded to whole bytes, at least 1.
+//
+// Each flow is a job of one task: its input block has one replica, on a sender drawn uniformly
+// from the servers, the task may not run there (TaskSpec::avoid), and it computes for 0 s, so
+// its completion time is its transfer's. Arrival rate λ = load × Σ NIC rates / mean size:
+// at load L every server's uplink carries L of its capacity on average, as the load of
+// DCTCP/pFabric/PASE's set-ups (the fraction of the edge links' capacity).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/random.h"
+#include "common/units.h"
+#include "workload/job.h"
+
+namespace slotflow {
+
+// An empirical size distribution: (bytes, cumulative probability) points, both increasing, the
+// first probability 0 and the last 1.
+class SizeCdf {
+ public:
+  explicit SizeCdf(std::vector<std::pair<Bytes, double>> points);
+  // A size drawn by inverse transform, interpolating linearly between points; at least 1 byte.
+  Bytes Sample(Rng& rng) const;
+  // The mean of the interpolated distribution (before rounding).
+  Bytes Mean() const;
+  const std::vector<std::pair<Bytes, double>>& points() const { return points_; }
+
+ private:
+  std::vector<std::pair<Bytes, double>> points_;
+};
+
+enum class FlowSizes { kWebSearch, kDataMining };
+// "websearch" or "datamining"; InputError naming `field` otherwise.
+FlowSizes ParseFlowSizes(std::string_view name, std::string_view field);
+std::string_view FlowSizesName(FlowSizes sizes);
+const SizeCdf& FlowSizeCdf(FlowSizes sizes);
+
+struct FlowWorkloadOptions {
+  FlowSizes sizes = FlowSizes::kDataMining;
+  double load = 0.5;  // target load of the edge links, in (0, 1]
+  int flows = 2000;
+  uint64_t seed = 1;
+};
+
+// Jobs "flow-<n>" (n from 1) for a cluster of `servers` servers whose NICs carry `total_nic`
+// bytes/s together; the first arrives at 0. Throws InputError naming the option on a load outside
+// (0, 1], fewer than 1 flow, or fewer than 2 servers.
+Workload GenerateFlowWorkload(const FlowWorkloadOptions& options, int servers,
+                              BytesPerSecond total_nic);
+
+}  // namespace slotflow
