@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""NEAT+'s evaluation (seed 003 §III Fig. 3, §VII), run, plotted and tabulated.
+
+    experiments/neat/run.py loads-datamining | loads-websearch | fig3 | accuracy
+                            [--out DIR] [--seeds N] [--threads N] [--slotflow ./build/slotflow]
+
+loads-*   `slotflow sweep experiments/neat/loads-*.toml`: NEAT+ (every server a candidate, and
+          kept to the sender's rack), loadAware and minDist under Fair, LAS and SRPT at loads
+          0.1-0.9, 5 seeds. Writes DIR/loads.png (mean FCT
+          against load) and DIR/table.md (mean FCT ± 95 % CI, and each baseline's mean FCT over
+          NEAT+'s, taken seed by seed).
+fig3      `slotflow compare --scheduler minDist,loadAware` under Fair and under SRPT on the
+          data-mining flows at load 0.5 (the paper gives no load; ours), 5 seeds. Writes
+          DIR/fig3.png and DIR/table.md: per flow-size decade, minDist's mean FCT over
+          loadAware's (< 1: minDist better), mean ± 95 % CI over seeds.
+accuracy  NEAT+'s own prediction of each transfer it places (objective = own, the decision
+          log's predicted_s) against the transfer's simulated time (tasks.csv: read_done -
+          placed), under each flow policy on the data-mining flows (load 0.5) and each coflow
+          policy on the FB trace's jobs. Writes DIR/accuracy.png (CDF of the relative error)
+          and DIR/table.md.
+
+DIR defaults to out/neat/<experiment>. The cluster is the one of loads-*.toml (160 hosts, 4
+racks of 40, 1 Gbps edge, one 10 Gbps link between each rack and the core). Needs Debian's python3-matplotlib.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+SCHEDULERS = ["neat", "neat-rack", "loadAware", "minDist"]
+LABEL = {"neat": "NEAT+", "neat-rack": "NEAT+ (rack)", "loadAware": "loadAware",
+         "minDist": "minDist"}
+NETWORKS = ["fair", "las", "srpt"]
+NET_LABEL = {"fair": "Fair (DCTCP)", "las": "LAS (L2DCT)", "srpt": "SRPT (PASE)"}
+CLUSTER = ["--servers", "160", "--slots", "1000", "--nic", "1Gbps", "--topology", "two-tier",
+           "--servers-per-rack", "40", "--oversubscription", "4"]
+DECADES = [(1, 1e3), (1e3, 1e4), (1e4, 1e5), (1e5, 1e6), (1e6, 1e7), (1e7, 1e8), (1e8, 1e9 + 1)]
+DECADE_LABEL = ["<1KB", "1-10KB", "10-100KB", "0.1-1MB", "1-10MB", "10-100MB", "0.1-1GB"]
+
+
+def mean_ci(values):
+    n = len(values)
+    m = sum(values) / n
+    if n < 2:
+        return m, 0.0
+    t = T95[n - 2] if n - 2 < len(T95) else 1.96
+    return m, t * statistics.stdev(values) / math.sqrt(n)
+
+
+def fmt_ci(values, scale=1.0, digits=3):
+    m, h = mean_ci([v * scale for v in values])
+    return f"{m:.{digits}f} ± {h:.{digits}f}"
+
+
+def run(cmd):
+    print("+", " ".join(cmd), file=sys.stderr)
+    r = subprocess.run(cmd, cwd=ROOT)
+    if r.returncode != 0:
+        sys.exit(f"neat: {cmd[0]} exited with {r.returncode}")
+
+
+def loads(args, name):
+    sweep = os.path.join(HERE, f"{name}.toml")
+    start = time.time()
+    cmd = [args.slotflow, "sweep", sweep, "--out", args.out]
+    if args.threads:
+        cmd += ["--threads", str(args.threads)]
+    run(cmd)
+    wall = time.time() - start
+    rows = list(csv.DictReader(open(os.path.join(args.out, "results.csv"))))
+    data = {}  # (load, scheduler, network) -> {seed: mean FCT}
+    for r in rows:
+        if r["unfinished_jobs"] != "0":
+            sys.exit(f"neat: {r['variant']} seed {r['seed']} left flows unfinished")
+        sched, net = r["variant"].rsplit("-", 1)  # neat-rack-fair: neat-rack, fair
+        data.setdefault((float(r["workload.flow_load"]), sched, net), {})[r["seed"]] = float(
+            r["mean_jct_s"])
+    load_values = sorted({k[0] for k in data})
+    lines = [f"Mean FCT (ms, mean ± 95 % CI over seeds) and the better baseline's mean FCT over "
+             f"NEAT+'s (seed by seed; > 1: NEAT+ faster), `{name}`; sweep wall time {wall:.0f} s.",
+             ""]
+    for net in NETWORKS:
+        lines += [f"**{NET_LABEL[net]}**", "",
+                  "| load | NEAT+ | NEAT+ (rack) | loadAware | minDist | best baseline / NEAT+ "
+                  "| best baseline / NEAT+ (rack) |",
+                  "|---|---|---|---|---|---|---|"]
+        for load in load_values:
+            cells = [fmt_ci(list(data[(load, s, net)].values()), 1e3) for s in SCHEDULERS]
+            ratios = []
+            for s in ["neat", "neat-rack"]:
+                ours = data[(load, s, net)]
+                best = [min(data[(load, b, net)][k] for b in ["loadAware", "minDist"]) for k in ours]
+                ratios.append(fmt_ci([b / ours[k] for b, k in zip(best, ours)], 1, 3))
+            lines.append(f"| {load} | " + " | ".join(cells + ratios) + " |")
+        lines.append("")
+    write_table(args.out, lines)
+    plot_loads(args.out, data, load_values, name)
+
+
+def plot_loads(out, data, load_values, name):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for ax, net in zip(axes, NETWORKS):
+        for s in SCHEDULERS:
+            ms = [mean_ci([v * 1e3 for v in data[(l, s, net)].values()]) for l in load_values]
+            ax.errorbar(load_values, [m for m, _ in ms], yerr=[h for _, h in ms], marker="o",
+                        capsize=3, label=LABEL[s])
+        ax.set_title(NET_LABEL[net])
+        ax.set_xlabel("network load")
+        ax.set_ylabel("mean FCT (ms)")
+        ax.grid(alpha=0.3)
+    axes[0].legend()
+    fig.suptitle(f"NEAT+ against its baselines, {name.split('-')[1]} flows, 160 hosts")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "loads.png"), dpi=110)
+
+
+def write_table(out, lines):
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "table.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+def read_tasks(path):
+    """(size, FCT) per flow of a run's tasks.csv."""
+    out = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            out.append((float(r["input_bytes"]), float(r["finish_s"]) - float(r["ready_s"])))
+    return out
+
+
+def fig3(args):
+    per = {}  # network -> decade -> [ratio per seed]
+    for net in ["fair", "srpt"]:
+        out = os.path.join(args.out, net)
+        cmd = [args.slotflow, "compare", "--quiet", "--generator", "flows", "--flow-sizes",
+               "datamining", "--flow-load", "0.5", "--flows", str(args.flows), *CLUSTER, "--network", net,
+               "--scheduler", "minDist,loadAware", "--seeds", str(args.seeds), "--out", out]
+        if net != "fair":
+            cmd += ["--set", "network.queues=unlimited"]
+        run(cmd)
+        for seed in range(1, args.seeds + 1):
+            fct = {s: read_tasks(os.path.join(out, s, f"seed-{seed}", "tasks.csv"))
+                   for s in ["minDist", "loadAware"]}
+            for d, (lo, hi) in enumerate(DECADES):
+                means = []
+                for s in ["minDist", "loadAware"]:
+                    v = [t for size, t in fct[s] if lo <= size < hi]
+                    means.append(sum(v) / len(v) if v else float("nan"))
+                per.setdefault(net, {}).setdefault(d, []).append(means[0] / means[1])
+    lines = ["minDist's mean FCT over loadAware's per flow size (mean ± 95 % CI over "
+             f"{args.seeds} seeds; < 1: minDist better), data-mining flows at load 0.5.", "",
+             "| flow size | Fair | SRPT |", "|---|---|---|"]
+    for d, label in enumerate(DECADE_LABEL):
+        lines.append(f"| {label} | {fmt_ci(per['fair'][d])} | {fmt_ci(per['srpt'][d])} |")
+    write_table(args.out, lines)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
+    for ax, net in zip(axes, ["srpt", "fair"]):
+        ms = [mean_ci(per[net][d]) for d in range(len(DECADES))]
+        ax.bar(DECADE_LABEL, [m for m, _ in ms], yerr=[h for _, h in ms], capsize=3)
+        ax.axhline(1, color="k", lw=0.8)
+        ax.set_title(f"({'a' if net == 'srpt' else 'b'}) {net.upper() if net == 'srpt' else 'Fair'}")
+        ax.set_xlabel("flow size")
+        ax.tick_params(axis="x", rotation=30)
+    axes[0].set_ylabel("FCT minDist / FCT loadAware")
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig3.png"), dpi=110)
+
+
+def predictions(log_path):
+    """(job index, stage index, task index) -> (server, NEAT+'s predicted_s), for the transfers
+    it placed by prediction."""
+    pred = {}
+    with open(log_path) as f:
+        for line in f:
+            if '"place"' not in line:
+                continue
+            e = json.loads(line)
+            why = e.get("why", {})
+            if e.get("event") == "place" and why.get("rule") == "predicted":
+                pred[(e["job"], e["stage"], e["index"])] = (e["server"], why["predicted_s"])
+    return pred
+
+
+def accuracy_run(args, net, workload, out):
+    """Relative errors of NEAT+'s predictions under `net`. tasks.csv lists tasks in id order,
+    so jobs appear in index order; a job's stages are read, or map then reduce."""
+    os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "decisions.jsonl")
+    ideal = ["--set", "network.queues=unlimited"] if net in ["las", "srpt", "tcf"] else []
+    run([args.slotflow, "run", "--quiet", "--scheduler", "neat", "--network", net,
+         "--set", "scheduler.objective=own", *ideal, "--log", log, "--out", out, *workload])
+    pred = predictions(log)
+    errors = []
+    job_index = {}
+    with open(os.path.join(out, "tasks.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            j = job_index.setdefault(r["job"], len(job_index))
+            key = (j, 1 if r["stage"] == "reduce" else 0, int(r["task"]))
+            if key not in pred:
+                continue
+            server, p = pred[key]
+            if server != int(r["server"]):
+                sys.exit(f"neat: {log} and tasks.csv disagree on job {r['job']}")
+            actual = float(r["read_done_s"]) - float(r["placed_s"])
+            if actual > 1e-9 and float(r["remote_bytes"]) > 0:
+                errors.append((p - actual) / actual)
+    os.remove(log)
+    return errors
+
+
+def accuracy(args):
+    flows = ["--generator", "flows", "--flow-sizes", "datamining", "--flow-load", "0.5",
+             "--flows", str(args.flows), "--seed", "1", *CLUSTER]
+    trace = os.path.join(ROOT, "..", "shared", "traces", "FB2010-1Hr-150-0.txt")
+    jobs = ["--trace", args.trace or trace, "--seed", "1"]
+    cases = [(n, "flows", flows) for n in ["fcfs", "fair", "las", "srpt"]]
+    cases += [(n, "FB jobs", jobs) for n in ["coflow-fifo", "aalo", "tcf"]]
+    lines = ["NEAT+'s predicted completion of each transfer it places (objective = own) against "
+             "the simulated one: relative error (predicted − simulated) / simulated.", "",
+             "| network | workload | transfers | median | mean | p10 | p90 | within ±10 % |",
+             "|---|---|---|---|---|---|---|---|"]
+    curves = {}
+    for net, wname, wl in cases:
+        e = sorted(accuracy_run(args, net, wl, os.path.join(args.out, net)))
+        if not e:
+            sys.exit(f"neat: no predicted transfers under {net}")
+        q = lambda p: e[min(len(e) - 1, int(p * len(e)))]
+        within = sum(1 for v in e if abs(v) <= 0.1) / len(e)
+        lines.append(f"| {net} | {wname} | {len(e)} | {q(0.5):+.1%} | {statistics.mean(e):+.1%} "
+                     f"| {q(0.1):+.1%} | {q(0.9):+.1%} | {within:.1%} |")
+        curves[net] = e
+    write_table(args.out, lines)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for net, e in curves.items():
+        ax.plot([max(-1, min(2, v)) for v in e], [(i + 1) / len(e) for i in range(len(e))],
+                label=net)
+    ax.set_xlabel("(predicted − simulated) / simulated, clipped to [−1, 2]")
+    ax.set_ylabel("CDF of transfers")
+    ax.axvline(0, color="k", lw=0.8)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "accuracy.png"), dpi=110)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("experiment", choices=["loads-datamining", "loads-websearch", "fig3",
+                                               "accuracy"])
+    parser.add_argument("--out")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--threads", type=int)
+    parser.add_argument("--flows", type=int, default=20000, help="fig3, accuracy: flows per run")
+    parser.add_argument("--trace", help="the FB trace, if not at ../shared/traces/")
+    parser.add_argument("--slotflow", default="./build/slotflow")
+    args = parser.parse_args()
+    args.out = args.out or os.path.join("out", "neat", args.experiment)
+    os.makedirs(args.out, exist_ok=True)
+    if args.experiment.startswith("loads"):
+        loads(args, args.experiment)
+    elif args.experiment == "fig3":
+        fig3(args)
+    else:
+        accuracy(args)
+
+
+if __name__ == "__main__":
+    main()
