@@ -10,7 +10,8 @@ loads-*   `slotflow sweep experiments/neat/loads-*.toml`: NEAT+ (every server a 
           against load) and DIR/table.md (mean FCT ± 95 % CI, and each baseline's mean FCT over
           NEAT+'s, taken seed by seed).
 fig3      `slotflow compare --scheduler minDist,loadAware` under Fair and under SRPT on the
-          data-mining flows at load 0.5 (the paper gives no load; ours), 5 seeds. Writes
+          data-mining flows at load 0.5 (the paper gives no load; ours), 5 seeds, both rack
+          sizes. Writes
           DIR/fig3.png and DIR/table.md: per flow-size decade, minDist's mean FCT over
           loadAware's (< 1: minDist better), mean ± 95 % CI over seeds.
 accuracy  NEAT+'s own prediction of each transfer it places (objective = own, the decision
@@ -20,8 +21,9 @@ accuracy  NEAT+'s own prediction of each transfer it places (objective = own, th
           policy on the data-mining flows at load 0.5, each coflow policy on the FB trace's
           jobs). Writes DIR/accuracy.png (CDFs of the relative error) and DIR/table.md.
 
-DIR defaults to out/neat/<experiment>. The cluster is the one of loads-*.toml (160 hosts, 4
-racks of 40, 1 Gbps edge, one 10 Gbps link between each rack and the core). Needs Debian's python3-matplotlib.
+DIR defaults to out/neat/<experiment>. The cluster is the one of loads-*.toml: 160 hosts, 1 Gbps
+edge, one 10 Gbps link between each rack and the core, racks of 10 hosts (non-blocking) and, for
+loads-datamining and fig3, also of 40 (4:1). Needs Debian's python3-matplotlib.
 """
 import argparse
 import csv
@@ -41,8 +43,15 @@ LABEL = {"neat": "NEAT+", "neat-rack": "NEAT+ (rack)", "loadAware": "loadAware",
          "minDist": "minDist"}
 NETWORKS = ["fair", "las", "srpt"]
 NET_LABEL = {"fair": "Fair (DCTCP)", "las": "LAS (L2DCT)", "srpt": "SRPT (PASE)"}
-CLUSTER = ["--servers", "160", "--slots", "1000", "--nic", "1Gbps", "--topology", "two-tier",
-           "--servers-per-rack", "40", "--oversubscription", "4"]
+
+
+def cluster(rack):
+    """The 160-host cluster with racks of `rack` hosts and 10 Gbps rack links."""
+    return ["--servers", "160", "--slots", "1000", "--nic", "1Gbps", "--topology", "two-tier",
+            "--servers-per-rack", str(rack), "--oversubscription", str(rack / 10)]
+
+
+
 DECADES = [(1, 1e3), (1e3, 1e4), (1e4, 1e5), (1e5, 1e6), (1e6, 1e7), (1e7, 1e8), (1e8, 1e9 + 1)]
 DECADE_LABEL = ["<1KB", "1-10KB", "10-100KB", "0.1-1MB", "1-10MB", "10-100MB", "0.1-1GB"]
 
@@ -77,53 +86,59 @@ def loads(args, name):
     run(cmd)
     wall = time.time() - start
     rows = list(csv.DictReader(open(os.path.join(args.out, "results.csv"))))
-    data = {}  # (load, scheduler, network) -> {seed: mean FCT}
+    data = {}  # (racks of, load, scheduler, network) -> {seed: mean FCT}
     for r in rows:
         if r["unfinished_jobs"] != "0":
             sys.exit(f"neat: {r['variant']} seed {r['seed']} left flows unfinished")
         sched, net = r["variant"].rsplit("-", 1)  # neat-rack-fair: neat-rack, fair
-        data.setdefault((float(r["workload.flow_load"]), sched, net), {})[r["seed"]] = float(
-            r["mean_jct_s"])
-    load_values = sorted({k[0] for k in data})
+        rack = int(r.get("cluster.servers_per_rack", 10))
+        key = (rack, float(r["workload.flow_load"]), sched, net)
+        data.setdefault(key, {})[r["seed"]] = float(r["mean_jct_s"])
+    racks = sorted({k[0] for k in data})
+    load_values = sorted({k[1] for k in data})
     lines = [f"Mean FCT (ms, mean ± 95 % CI over seeds) and the better baseline's mean FCT over "
              f"NEAT+'s (seed by seed; > 1: NEAT+ faster), `{name}`; sweep wall time {wall:.0f} s.",
              ""]
-    for net in NETWORKS:
-        lines += [f"**{NET_LABEL[net]}**", "",
-                  "| load | NEAT+ | NEAT+ (rack) | loadAware | minDist | best baseline / NEAT+ "
-                  "| best baseline / NEAT+ (rack) |",
-                  "|---|---|---|---|---|---|---|"]
-        for load in load_values:
-            cells = [fmt_ci(list(data[(load, s, net)].values()), 1e3) for s in SCHEDULERS]
-            ratios = []
-            for s in ["neat", "neat-rack"]:
-                ours = data[(load, s, net)]
-                best = [min(data[(load, b, net)][k] for b in ["loadAware", "minDist"]) for k in ours]
-                ratios.append(fmt_ci([b / ours[k] for b, k in zip(best, ours)], 1, 3))
-            lines.append(f"| {load} | " + " | ".join(cells + ratios) + " |")
-        lines.append("")
+    for rack in racks:
+        for net in NETWORKS:
+            lines += [f"**{NET_LABEL[net]}, racks of {rack}**", "",
+                      "| load | NEAT+ | NEAT+ (rack) | loadAware | minDist | best baseline / NEAT+ "
+                      "| best baseline / NEAT+ (rack) |",
+                      "|---|---|---|---|---|---|---|"]
+            for load in load_values:
+                cells = [fmt_ci(list(data[(rack, load, s, net)].values()), 1e3) for s in SCHEDULERS]
+                ratios = []
+                for s in ["neat", "neat-rack"]:
+                    ours = data[(rack, load, s, net)]
+                    best = [min(data[(rack, load, b, net)][k] for b in ["loadAware", "minDist"])
+                            for k in ours]
+                    ratios.append(fmt_ci([b / ours[k] for b, k in zip(best, ours)], 1, 3))
+                lines.append(f"| {load} | " + " | ".join(cells + ratios) + " |")
+            lines.append("")
     write_table(args.out, lines)
-    plot_loads(args.out, data, load_values, name)
+    plot_loads(args.out, data, racks, load_values, name)
 
 
-def plot_loads(out, data, load_values, name):
+def plot_loads(out, data, racks, load_values, name):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    for ax, net in zip(axes, NETWORKS):
-        for s in SCHEDULERS:
-            ms = [mean_ci([v * 1e3 for v in data[(l, s, net)].values()]) for l in load_values]
-            ax.errorbar(load_values, [m for m, _ in ms], yerr=[h for _, h in ms], marker="o",
-                        capsize=3, label=LABEL[s])
-        ax.set_title(NET_LABEL[net])
-        ax.set_xlabel("network load")
-        ax.set_ylabel("mean FCT (ms)")
-        ax.grid(alpha=0.3)
-    axes[0].legend()
+    fig, axes = plt.subplots(len(racks), 3, figsize=(14, 4 * len(racks)), squeeze=False)
+    for row, rack in zip(axes, racks):
+        for ax, net in zip(row, NETWORKS):
+            for s in SCHEDULERS:
+                ms = [mean_ci([v * 1e3 for v in data[(rack, l, s, net)].values()])
+                      for l in load_values]
+                ax.errorbar(load_values, [m for m, _ in ms], yerr=[h for _, h in ms], marker="o",
+                            capsize=3, label=LABEL[s])
+            ax.set_title(f"{NET_LABEL[net]}, racks of {rack}")
+            ax.set_xlabel("network load")
+            ax.set_ylabel("mean FCT (ms)")
+            ax.grid(alpha=0.3)
+    axes[0][0].legend()
     fig.suptitle(f"NEAT+ against its baselines, {name.split('-')[1]} flows, 160 hosts")
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "loads.png"), dpi=110)
+    fig.savefig(os.path.join(out, "loads.png"), dpi=100)
 
 
 def write_table(out, lines):
@@ -143,12 +158,13 @@ def read_tasks(path):
 
 
 def fig3(args):
-    per = {}  # network -> decade -> [ratio per seed]
-    for net in ["fair", "srpt"]:
-        out = os.path.join(args.out, net)
+    per = {}  # (racks of, network) -> decade -> [ratio per seed]
+    for rack, net in [(r, n) for r in [10, 40] for n in ["fair", "srpt"]]:
+        out = os.path.join(args.out, f"racks{rack}-{net}")
         cmd = [args.slotflow, "compare", "--quiet", "--generator", "flows", "--flow-sizes",
-               "datamining", "--flow-load", "0.5", "--flows", str(args.flows), *CLUSTER, "--network", net,
-               "--scheduler", "minDist,loadAware", "--seeds", str(args.seeds), "--out", out]
+               "datamining", "--flow-load", "0.5", "--flows", str(args.flows), *cluster(rack),
+               "--network", net, "--scheduler", "minDist,loadAware", "--seeds", str(args.seeds),
+               "--out", out]
         if net != "fair":
             cmd += ["--set", "network.queues=unlimited"]
         run(cmd)
@@ -160,27 +176,30 @@ def fig3(args):
                 for s in ["minDist", "loadAware"]:
                     v = [t for size, t in fct[s] if lo <= size < hi]
                     means.append(sum(v) / len(v) if v else float("nan"))
-                per.setdefault(net, {}).setdefault(d, []).append(means[0] / means[1])
+                per.setdefault((rack, net), {}).setdefault(d, []).append(means[0] / means[1])
     lines = ["minDist's mean FCT over loadAware's per flow size (mean ± 95 % CI over "
-             f"{args.seeds} seeds; < 1: minDist better), data-mining flows at load 0.5.", "",
-             "| flow size | Fair | SRPT |", "|---|---|---|"]
+             f"{args.seeds} seeds; < 1: minDist better), data-mining flows at load 0.5, racks of "
+             "10 (non-blocking) and 40 (4:1).", "",
+             "| flow size | Fair, racks of 10 | SRPT, racks of 10 | Fair, racks of 40 "
+             "| SRPT, racks of 40 |", "|---|---|---|---|---|"]
     for d, label in enumerate(DECADE_LABEL):
-        lines.append(f"| {label} | {fmt_ci(per['fair'][d])} | {fmt_ci(per['srpt'][d])} |")
+        cells = [fmt_ci(per[(r, n)][d]) for r in [10, 40] for n in ["fair", "srpt"]]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     write_table(args.out, lines)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
-    for ax, net in zip(axes, ["srpt", "fair"]):
-        ms = [mean_ci(per[net][d]) for d in range(len(DECADES))]
-        ax.bar(DECADE_LABEL, [m for m, _ in ms], yerr=[h for _, h in ms], capsize=3)
-        ax.axhline(1, color="k", lw=0.8)
-        ax.set_title(f"({'a' if net == 'srpt' else 'b'}) {net.upper() if net == 'srpt' else 'Fair'}")
-        ax.set_xlabel("flow size")
-        ax.tick_params(axis="x", rotation=30)
-    axes[0].set_ylabel("FCT minDist / FCT loadAware")
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharey="row")
+    for row, rack in zip(axes, [10, 40]):
+        for ax, net in zip(row, ["srpt", "fair"]):
+            ms = [mean_ci(per[(rack, net)][d]) for d in range(len(DECADES))]
+            ax.bar(DECADE_LABEL, [m for m, _ in ms], yerr=[h for _, h in ms], capsize=3)
+            ax.axhline(1, color="k", lw=0.8)
+            ax.set_title(f"{'SRPT' if net == 'srpt' else 'Fair'}, racks of {rack}")
+            ax.tick_params(axis="x", rotation=30)
+        row[0].set_ylabel("FCT minDist / FCT loadAware")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "fig3.png"), dpi=110)
+    fig.savefig(os.path.join(args.out, "fig3.png"), dpi=100)
 
 
 def predictions(log_path):
@@ -295,7 +314,7 @@ def error_row(net, wname, e):
 
 def accuracy(args):
     flows = ["--generator", "flows", "--flow-sizes", "datamining", "--flow-load", "0.5",
-             "--flows", str(args.flows), "--seed", "1", *CLUSTER]
+             "--flows", str(args.flows), "--seed", "1", *cluster(10)]
     trace = os.path.join(ROOT, "..", "shared", "traces", "FB2010-1Hr-150-0.txt")
     jobs = ["--trace", args.trace or trace, "--seed", "1"]
     cases = [(n, "flows", flows) for n in ["fcfs", "fair", "las", "srpt"]]
