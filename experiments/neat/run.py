@@ -42,6 +42,9 @@ SCHEDULERS = ["neat", "neat-rack", "loadAware", "minDist"]
 LABEL = {"neat": "NEAT+", "neat-rack": "NEAT+ (rack)", "loadAware": "loadAware",
          "minDist": "minDist"}
 NETWORKS = ["fair", "las", "srpt"]
+# Run with unlimited priority classes in the accuracy runs, as the predictor assumes (Aalo keeps
+# its own queues: they are its design).
+IDEAL = ["las", "srpt", "tcf", "coflow-fifo"]
 NET_LABEL = {"fair": "Fair (DCTCP)", "las": "LAS (L2DCT)", "srpt": "SRPT (PASE)"}
 
 
@@ -222,7 +225,7 @@ def accuracy_run(args, net, workload, out):
     so jobs appear in index order; a job's stages are read, or map then reduce."""
     os.makedirs(out, exist_ok=True)
     log = os.path.join(out, "decisions.jsonl")
-    ideal = ["--set", "network.queues=unlimited"] if net in ["las", "srpt", "tcf"] else []
+    ideal = ["--set", "network.queues=unlimited"] if net in IDEAL else []
     run([args.slotflow, "run", "--quiet", "--scheduler", "neat", "--network", net,
          "--set", "scheduler.objective=own", *ideal, "--log", log, "--out", out, *workload])
     pred = predictions(log)
@@ -277,7 +280,7 @@ def static_error(args, net, seed, work):
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, "jobs.toml"), "w") as f:
         f.write(scenario_file(rng, net in ["coflow-fifo", "aalo", "tcf"]))
-    ideal = ["--set", "network.queues=unlimited"] if net in ["las", "srpt", "tcf"] else []
+    ideal = ["--set", "network.queues=unlimited"] if net in IDEAL else []
     log = os.path.join(path, "log.jsonl")
     subprocess.run([args.slotflow, "run", "--quiet", "--jobs", os.path.join(path, "jobs.toml"),
                     "--scheduler", "neat", "--network", net, "--set", "scheduler.objective=own",

@@ -14,12 +14,14 @@ namespace {
 enum class Family { kAll, kShare, kThreshold };
 
 // FCFS counts every byte ahead; Fair/LAS (flow or coflow) share until the new transfer is done;
-// SRPT/TCF serve only what is not larger than the new transfer first.
+// SRPT/TCF serve only what is not larger than the new transfer first, and so does coflow FCFS
+// with arrival times for sizes (see LinkTransfer).
 Family FamilyOf(NeatPolicy policy) {
   switch (policy) {
     case NeatPolicy::kFcfs:
-    case NeatPolicy::kCoflowFcfs:
       return Family::kAll;
+    case NeatPolicy::kCoflowFcfs:
+      return Family::kThreshold;
     case NeatPolicy::kFair:
     case NeatPolicy::kLas:
     case NeatPolicy::kCoflowFair:
@@ -224,6 +226,10 @@ LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f) {
   const Bytes remaining = net.Remaining(f);
   if (!IsCoflowPolicy(policy)) return LinkTransfer{remaining, remaining};
   const FlowSpec& spec = net.flow(f).spec;
+  if (policy == NeatPolicy::kCoflowFcfs) {
+    return LinkTransfer{spec.coflow >= 0 ? net.coflow(spec.coflow).arrival : net.flow(f).start,
+                        remaining};
+  }
   const Bytes size = spec.coflow >= 0 ? net.coflow(spec.coflow).total_bytes : spec.size;
   return LinkTransfer{size, remaining};
 }

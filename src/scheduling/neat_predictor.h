@@ -9,7 +9,9 @@
 //   SRPT        (Σ_{s_f ≤ s0} s_f + s0) / B
 // and for coflow policies (NEAT+ §V-B), with s_c a coflow's total size, s_{c,l} its bytes on l,
 // s_c0 / s_{c0,l} those of the new coflow:
-//   FCFS        (Σ s_{c,l} + s_{c0,l}) / B
+//   FCFS        (Σ_{a_c ≤ a_c0} s_{c,l} + s_{c0,l}) / B, a_c the coflow's arrival (ours: NEAT+
+//               writes Σ s_{c,l}, the case where c0 arrives last; a reduce task placed after
+//               later coflows started belongs to an earlier coflow, which those wait behind)
 //   Fair, LAS   (Σ min(s_c, s_c0) · s_{c,l} / s_c + s_{c0,l}) / B
 //   TCF         (Σ_{s_c ≤ s_c0} s_{c,l} + s_{c0,l}) / B
 // A path's prediction is the maximum over its links; NEAT+ only looks at the edge links (sender
@@ -60,8 +62,9 @@ NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field);
 
 // A transfer on one link. For flow policies a flow: size = its remaining bytes s_f, and
 // on_link = size. For coflow policies (part of) a coflow: size = its total size s_c and
-// on_link = the bytes s_{c,l} it still has on this link. The new transfer is given the same
-// way (s0, or s_c0 and s_{c0,l}).
+// on_link = the bytes s_{c,l} it still has on this link; under coflow FCFS size is the
+// coflow's arrival time instead (a coflow-less flow's start), the order it is served in. The
+// new transfer is given the same way (s0, or s_c0 and s_{c0,l}).
 struct LinkTransfer {
   Bytes size = 0;
   Bytes on_link = 0;
@@ -80,7 +83,8 @@ Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
 // completion plus the increase it causes to every transfer already there, maximised over the
 // path's links. The increase, as bytes (Δ·B), of one existing transfer (eqs. (5), (8), (12),
 // (15), (17)):
-//   FCFS        0                                   (the new transfer waits behind everyone)
+//   FCFS        0                                   (flows: the new one waits behind everyone)
+//               1{a_c > a_c0} · s_{c0,l}            (coflows: those that arrived after c0)
 //   Fair, LAS   min(s_f, s0)                        (flows: each side's share of the other)
 //               min(s_c, s_c0) · s_{c0,l} / s_c0    (coflows: c0 progresses in proportion)
 //   SRPT, TCF   1{s > s0} · s_{c0,l}                (only larger transfers wait for the new one)
@@ -111,7 +115,8 @@ Seconds ObjectiveOnPath(NeatPolicy policy, std::span<const LinkView> links, Byte
 // lie on one side of the new size exactly; in a bin that straddles it, the smallest and largest
 // transfers are exact and the others are taken as transfers of the bin's mean size (ours: the
 // paper's bin formulas did not survive in the seed text). So a bin holding at most two
-// transfers is always exact, and so is every prediction under FCFS.
+// transfers is always exact, and so is every prediction under flow FCFS. Under coflow FCFS the
+// bins hold arrival times, all in bin 0 with the default bounds: the extremes and the mean.
 class CompressedLinkState {
  public:
   struct Bin {

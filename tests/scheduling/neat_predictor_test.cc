@@ -92,7 +92,6 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Coflow Δ terms on the three-coflow link below (unit bandwidth), new coflow s_c0 = 6 with 2
 // bytes here:
-//   coflow FCFS: 0.
 //   coflow Fair/LAS, eq. (12): min(s_c, 6) · 2 / 6 for A (4), B (10), C (6): 4/3 + 2 + 2.
 //   TCF, eq. (17): only B (10 > 6) waits, for c0's 2 bytes: 2.
 TEST(NeatPredictor, CoflowDelaysFollowEachPolicy) {
@@ -103,13 +102,25 @@ TEST(NeatPredictor, CoflowDelaysFollowEachPolicy) {
     for (const LinkTransfer& t : coflows) d += DelayedBytes(p, t, added);
     return d;
   };
-  EXPECT_DOUBLE_EQ(delay(NeatPolicy::kCoflowFcfs), 0);
   EXPECT_NEAR(delay(NeatPolicy::kCoflowFair), 4.0 / 3 + 2 + 2, 1e-12);
   EXPECT_NEAR(delay(NeatPolicy::kCoflowLas), 4.0 / 3 + 2 + 2, 1e-12);
   EXPECT_DOUBLE_EQ(delay(NeatPolicy::kTcf), 2);
   // TCF's objective charges the larger coflow B, which its own prediction ignores.
   EXPECT_DOUBLE_EQ(ObjectiveOnLink(NeatPolicy::kTcf, 1, coflows, added),
                    PredictOnLink(NeatPolicy::kTcf, 1, coflows, added) + 2);
+  // Coflow FCFS keys coflows by arrival (sizes stand for arrival times): A, B and C arrived at
+  // 1, 2 and 3. A c0 that arrived last delays nobody (NEAT+'s case); one that arrived at 2.5,
+  // a reduce task of an older coflow placed late, delays C by its 2 bytes.
+  const std::vector<LinkTransfer> arrivals = {{1, 2}, {2, 6}, {3, 3}};
+  auto fcfs_delay = [&](Seconds arrival) {
+    Bytes d = 0;
+    for (const LinkTransfer& t : arrivals) {
+      d += DelayedBytes(NeatPolicy::kCoflowFcfs, t, LinkTransfer{arrival, 2});
+    }
+    return d;
+  };
+  EXPECT_DOUBLE_EQ(fcfs_delay(4), 0);
+  EXPECT_DOUBLE_EQ(fcfs_delay(2.5), 2);
 }
 
 // Propositions 4.1 and 4.2 as properties: on random links, the candidate that minimises
@@ -170,8 +181,13 @@ TEST(NeatPredictor, PropositionsPlaceAsTheFairSharePredictionDoes) {
 const std::vector<LinkTransfer> kCoflows = {{4, 2}, {10, 6}, {6, 3}};
 const LinkTransfer kNewCoflow{6, 2};
 
-TEST(NeatPredictor, CoflowFcfsCountsEveryByteOnTheLink) {
-  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kCoflowFcfs, 1, kCoflows, kNewCoflow), 13);
+TEST(NeatPredictor, CoflowFcfsCountsEveryByteOfEarlierCoflows) {
+  // Sizes are arrival times under coflow FCFS: coflows with 2, 6 and 3 bytes on the link that
+  // arrived at 1, 2 and 3. A new coflow arriving last waits for all 11 bytes: 13 s for its 2;
+  // one that arrived at 2.5 waits for the first two only: 10 s.
+  const std::vector<LinkTransfer> arrivals = {{1, 2}, {2, 6}, {3, 3}};
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kCoflowFcfs, 1, arrivals, {4, 2}), 13);
+  EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kCoflowFcfs, 1, arrivals, {2.5, 2}), 10);
 }
 
 TEST(NeatPredictor, CoflowFairCountsEachCoflowsProgressShare) {

@@ -219,6 +219,21 @@ TEST(Neat, NearInputKeepsCandidatesToTheInputsRack) {
   EXPECT_EQ(full_rack.ServerOf(1, 1, 0), 2);
 }
 
+// Coflow FCFS serves coflows by arrival, so a reduce task of an older coflow waits only for the
+// coflows that arrived before its own. A arrives at 0.2 and its map (server 0) ends at 1.
+// Server 2 receives a 20-byte coflow that arrived at 0 (19 left at 1), server 1 a 50-byte one
+// that arrived at 0.5 (49.5 left); both are preferred. Server 2: 19 + 10; server 1: 10, as the
+// later coflow waits behind A. (Counting every byte, server 1 would be 59.5.)
+TEST(Neat, UnderCoflowFcfsOnlyEarlierCoflowsCount) {
+  JobSpec a = Job("A", 0.2,
+                  {StageSpec{"map", {}, {Task(0, 0.8, 0)}}, StageSpec{"reduce", {0}, {Task(10, 0)}}});
+  NeatRun run(Servers({0, 1, 1, 0, 0}),
+              {Background("old", 0, 4, 2, 20), a, Background("new", 0.5, 3, 1, 50)}, 1,
+              {{"order", "fifo"}, {"predictor", "coflow-fcfs"}, {"objective", "own"}});
+  run.Run();
+  EXPECT_EQ(run.ServerOf(1, 1, 0), 1);
+}
+
 TEST(Neat, NodeStateIsTheSmallestRemainingFlowNotItsCoflowSize) {
   // Server 1 receives a 50-byte coflow from t = 0; A arrives at t = 45, when 5 bytes are left.
   // TCF serves A's 10-byte coflow first, so servers 1 and 2 both predict 10 s, but server 1's

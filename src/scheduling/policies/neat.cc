@@ -228,7 +228,8 @@ class NeatScheduler : public TaskScheduler {
   }
 
   // Fills sources_ with the task's input, bytes per source server; returns the new transfer's
-  // size as the policy ranks it (its coflow's under a coflow policy).
+  // size as the policy ranks it (its coflow's under a coflow policy, its coflow's arrival under
+  // coflow FCFS).
   Bytes FillSources(const SimState& state, TaskId t) {
     const FlowView& net = state.flows();
     const TaskRuntime& task = state.task(t);
@@ -241,12 +242,13 @@ class NeatScheduler : public TaskScheduler {
         }
         sources_.emplace_back(src, task.spec->input);
       }
-      return task.spec->input;
+      // A block read is a coflow of its own that starts now, after everything there.
+      return policy_ == NeatPolicy::kCoflowFcfs ? state.now() : task.spec->input;
     }
     sources_ = state.InputSources(t);
-    return IsCoflowPolicy(policy_)
-               ? net.coflow(state.job(task.job).stages[task.stage].coflow).total_bytes
-               : task.spec->input;
+    if (!IsCoflowPolicy(policy_)) return task.spec->input;
+    const Coflow& coflow = net.coflow(state.job(task.job).stages[task.stage].coflow);
+    return policy_ == NeatPolicy::kCoflowFcfs ? coflow.arrival : coflow.total_bytes;
   }
 
   // With near_input = rack on a two-tier cluster: marks the racks that hold some of t's input
