@@ -111,5 +111,37 @@ TEST(Baselines, NoSchedulerPlacesATaskOnTheServerItAvoids) {
   }
 }
 
+// loadAware and minDist break a tie at random (ties = random, the default), the same way for a
+// seed; ties = first takes the lowest id. Four idle servers all tie for loadAware; for minDist,
+// servers 1-3 tie (the block is on server 0, which is full).
+TEST(Baselines, TiesAreRandomPerSeedOrTheFirst) {
+  for (const char* name : {"loadAware", "minDist"}) {
+    std::set<ServerId> chosen;
+    for (uint64_t seed = 1; seed <= 30; ++seed) {
+      ServerId first = kNoServer;
+      for (int again = 0; again < 2; ++again) {
+        Bed bed(4, 1);
+        bed.Occupy(0, 1);
+        bed.MapJob({{0}}, 1);
+        const Decision d = TaskSchedulerRegistry::Get()
+                               .Make(name, {{"order", "fifo"}}, seed)
+                               ->Next(bed.state());
+        ASSERT_TRUE(d) << name;
+        if (again == 0) first = d.server;
+        EXPECT_EQ(d.server, first) << name << " seed " << seed;
+      }
+      chosen.insert(first);
+    }
+    EXPECT_EQ(chosen, (std::set<ServerId>{1, 2, 3})) << name;
+    Bed bed(4, 1);
+    bed.Occupy(0, 1);
+    bed.MapJob({{0}}, 1);
+    const Decision d = TaskSchedulerRegistry::Get()
+                           .Make(name, {{"order", "fifo"}, {"ties", "first"}}, 7)
+                           ->Next(bed.state());
+    EXPECT_EQ(d.server, 1) << name;
+  }
+}
+
 }  // namespace
 }  // namespace slotflow::testing

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include <memory>
 #include <string>
@@ -117,9 +118,29 @@ TEST(Neat, UnderTcfALargerCoflowDoesNotDelayTheNewTask) {
   // server 2 is idle. TCF serves A's 10-byte coflow first, so both predict 10 s, and both are preferred (49 bytes left ≥ 10); the tie goes to the lower
   // id. (A predictor that counted the 49 bytes would choose server 2.)
   NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, 1,
-              {{"order", "fifo"}, {"objective", "own"}});
+              {{"order", "fifo"}, {"objective", "own"}, {"ties", "first"}});
   run.Run();
   EXPECT_EQ(run.ServerOf(1, 1, 0), 1);
+}
+
+// The same tie broken at random (ties = random, the default): over seeds both servers are
+// chosen, and a seed always makes the same choice.
+TEST(Neat, RandomTiesSpreadOverTheTiedServersAndRepeatPerSeed) {
+  std::set<ServerId> chosen;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    ServerId first = kNoServer;
+    for (int again = 0; again < 2; ++again) {
+      NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})},
+                  seed, {{"order", "fifo"}, {"objective", "own"}});
+      run.Run();
+      const ServerId s = run.ServerOf(1, 1, 0);
+      if (again == 0) first = s;
+      EXPECT_EQ(s, first) << "seed " << seed;
+    }
+    EXPECT_TRUE(first == 1 || first == 2);
+    chosen.insert(first);
+  }
+  EXPECT_EQ(chosen.size(), 2u);
 }
 
 // The same state under NEAT+'s objective (2) (setting objective = full): TCF still serves A
@@ -153,7 +174,7 @@ TEST(Neat, TheFullObjectiveCountsACoflowOncePerLink) {
                            StageSpec{"reduce", {0}, {Task(50, 0, 1)}}});
   NeatRun run(Servers({0, 1, 1, 0, 0, 0}),
               {two_flows, Background("bg2", 0, 5, 2, 30), ReduceJob(1, {10})}, 1,
-              {{"order", "fifo"}, {"objective", "full"}});
+              {{"order", "fifo"}, {"objective", "full"}, {"ties", "first"}});
   run.Run();
   EXPECT_EQ(run.ServerOf(2, 1, 0), 1);
 }

@@ -1,16 +1,22 @@
 // loadAware — NEAT+'s load-balancing baseline (seed 003 §II, §VII: "spreads the load evenly
 // over all nodes"): each task goes to the server, among those with a free slot, whose downlink
 // has the fewest bytes still to deliver (the remaining bytes of the flows arriving there; ours:
-// the paper does not define the load); ties: fewer running tasks, then lower id. Input
-// locality plays no part.
+// the paper does not define the load); ties: fewer running tasks, then setting ties
+// (scheduling/tie_break.h). Input locality plays no part.
+#include <utility>
+
 #include "scheduling/first_fit.h"
+#include "scheduling/tie_break.h"
 
 namespace slotflow {
 namespace {
 
+constexpr uint64_t kSeedSalt = 0x6c6f616461776172ULL;  // "loadawar"
+
 class LoadAwareScheduler : public TaskScheduler {
  public:
-  explicit LoadAwareScheduler(const PolicyArgs& args) : order_(JobOrderOf(args.settings)) {}
+  explicit LoadAwareScheduler(const PolicyArgs& args)
+      : order_(JobOrderOf(args.settings)), tie_(args.settings, args.seed, kSeedSalt) {}
 
   Decision Next(const SimState& state) override {
     const FlowView& net = state.flows();
@@ -21,11 +27,16 @@ class LoadAwareScheduler : public TaskScheduler {
     }
     auto least_loaded = [this](const SimState& st, TaskId t) {
       ServerId best = kNoServer;
+      tie_.Start();
       for (ServerId s : Hosts(st, t)) {
-        if (best == kNoServer || incoming_[s] < incoming_[best] ||
-            (incoming_[s] == incoming_[best] && st.server(s).running < st.server(best).running)) {
-          best = s;
+        const auto key = std::pair(incoming_[s], st.server(s).running);
+        if (best == kNoServer || key < best_key_) {
+          tie_.Better();
+        } else if (key > best_key_ || !tie_.Equal()) {
+          continue;
         }
+        best = s;
+        best_key_ = key;
       }
       return best;
     };
@@ -36,14 +47,18 @@ class LoadAwareScheduler : public TaskScheduler {
 
  private:
   JobOrder order_;
+  TieBreak tie_;
+  std::pair<Bytes, int> best_key_;  // the best server's (bytes arriving, running tasks)
   std::vector<JobIndex> jobs_;
   std::vector<Bytes> incoming_;
 };
+
+std::vector<SettingSpec> OrderAndTies() { return {JobOrderSetting(), TieSetting()}; }
 
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "loadAware", "NEAT+'s baseline: the free server with the fewest bytes arriving (no locality)",
-    {JobOrderSetting()}, LoadAwareScheduler);
+    OrderAndTies(), LoadAwareScheduler);
 
 }  // namespace slotflow

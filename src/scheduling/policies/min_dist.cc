@@ -3,14 +3,19 @@
 // network load of reading its input, Σ bytes × hops (the paper's §II explanation of why minDist
 // wins under SRPT: it "minimises the total network load, the sum of each flow's size times its
 // hop count"). A block is read from its nearest replica; hops are 0 on the same server, 2
-// through one switch, 4 through the core. Ties: fewer running tasks, then lower id.
+// through one switch, 4 through the core. Ties: fewer running tasks, then setting ties
+// (scheduling/tie_break.h).
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "scheduling/first_fit.h"
+#include "scheduling/tie_break.h"
 
 namespace slotflow {
 namespace {
+
+constexpr uint64_t kSeedSalt = 0x6d696e6469737400ULL;  // "mindist"
 
 // Σ bytes × hops of task t's input if it ran on server d.
 double ReadCost(const SimState& state, TaskId t, ServerId d) {
@@ -29,22 +34,26 @@ double ReadCost(const SimState& state, TaskId t, ServerId d) {
 
 class MinDistScheduler : public TaskScheduler {
  public:
-  explicit MinDistScheduler(const PolicyArgs& args) : order_(JobOrderOf(args.settings)) {}
+  explicit MinDistScheduler(const PolicyArgs& args)
+      : order_(JobOrderOf(args.settings)), tie_(args.settings, args.seed, kSeedSalt) {}
 
   Decision Next(const SimState& state) override {
     double chosen_cost = 0;
-    auto nearest = [&chosen_cost](const SimState& st, TaskId t) {
+    auto nearest = [&chosen_cost, this](const SimState& st, TaskId t) {
       ServerId best = kNoServer;
-      double best_cost = 0;
+      std::pair<double, int> best_key;  // (byte-hops, running tasks)
+      tie_.Start();
       for (ServerId s : Hosts(st, t)) {
-        const double c = ReadCost(st, t, s);
-        if (best == kNoServer || c < best_cost ||
-            (c == best_cost && st.server(s).running < st.server(best).running)) {
-          best = s;
-          best_cost = c;
+        const auto key = std::pair(ReadCost(st, t, s), st.server(s).running);
+        if (best == kNoServer || key < best_key) {
+          tie_.Better();
+        } else if (key > best_key || !tie_.Equal()) {
+          continue;
         }
+        best = s;
+        best_key = key;
       }
-      chosen_cost = best_cost;
+      chosen_cost = best_key.first;
       return best;
     };
     Decision d = FirstFit(state, order_, jobs_, nearest, "nearest-input");
@@ -54,13 +63,16 @@ class MinDistScheduler : public TaskScheduler {
 
  private:
   JobOrder order_;
+  TieBreak tie_;
   std::vector<JobIndex> jobs_;
 };
+
+std::vector<SettingSpec> OrderAndTies() { return {JobOrderSetting(), TieSetting()}; }
 
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "minDist", "NEAT+'s baseline: the free server nearest the task's input (least bytes x hops)",
-    {JobOrderSetting()}, MinDistScheduler);
+    OrderAndTies(), MinDistScheduler);
 
 }  // namespace slotflow

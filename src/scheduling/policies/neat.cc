@@ -27,7 +27,7 @@
 //    would receive nothing over it, all its input being local there. When no candidate is
 //    preferred, those with the most free slots are the candidates.
 //  - The candidate with the smallest score wins; ties (within kRelTolerance, relative): fewer
-//    running tasks, then lower id.
+//    running tasks, then setting ties (scheduling/tie_break.h).
 // NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
 // active flows (EdgeLoads) plus O(servers + input sources).
 #include <algorithm>
@@ -37,10 +37,13 @@
 #include "common/tolerance.h"
 #include "scheduling/job_order.h"
 #include "scheduling/neat_predictor.h"
+#include "scheduling/tie_break.h"
 #include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {
+
+constexpr uint64_t kSeedSalt = 0x6e6561742b000000ULL;  // "neat+"
 
 // a is clearly smaller than b (not a floating-point tie).
 bool ClearlyLess(Seconds a, Seconds b) {
@@ -86,7 +89,7 @@ std::vector<SettingSpec> NeatSettings() {
                                    "objective (2), plus the delay it causes to the transfers "
                                    "already on each edge link",
                         .choices = {"own", "full"}};
-  return {JobOrderSetting(), predictor, objective, state, agreement, near_input};
+  return {JobOrderSetting(), predictor, objective, state, agreement, near_input, TieSetting()};
 }
 
 class NeatScheduler : public TaskScheduler {
@@ -99,7 +102,8 @@ class NeatScheduler : public TaskScheduler {
         full_objective_(args.settings.Choice("objective") == "full"),
         compressed_(args.settings.Choice("state") == "compressed"),
         agreement_(compressed_ && args.settings.Choice("agreement") == "on"),
-        near_rack_(args.settings.Choice("near_input") == "rack") {}
+        near_rack_(args.settings.Choice("near_input") == "rack"),
+        tie_(args.settings, args.seed, kSeedSalt) {}
 
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
     if (!agreement_) return;
@@ -161,11 +165,13 @@ class NeatScheduler : public TaskScheduler {
     MarkInputRacks(state, t);
     loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_,
                    compressed_);
-    const ServerId best = ChooseServer(state, t, total, why);
+    const TieBreak before = tie_;  // the exact state's choice draws the same ties
+    const ServerId best = ChooseServer(state, t, total, tie_, why);
     if (agreement_) {
       loads_.UseCompressed(false);
       Why ignored;
-      agreements_ += ChooseServer(state, t, total, ignored) == best;
+      TieBreak same = before;
+      agreements_ += ChooseServer(state, t, total, same, ignored) == best;
       ++decisions_;
       loads_.UseCompressed(true);
     }
@@ -176,7 +182,8 @@ class NeatScheduler : public TaskScheduler {
 
   // Among the candidates, the server with the smallest predicted time of the task's input
   // (`total` bytes, local_ of them already on each server), as loads_ predicts it.
-  ServerId ChooseServer(const SimState& state, TaskId t, Bytes total, Why& why) const {
+  ServerId ChooseServer(const SimState& state, TaskId t, Bytes total, TieBreak& tie,
+                        Why& why) const {
     // Uplink predictions per source; the two largest give "max over sources other than d".
     Seconds up1 = 0, up2 = 0;
     ServerId up1_src = kNoServer;
@@ -203,6 +210,7 @@ class NeatScheduler : public TaskScheduler {
     ServerId best = kNoServer;
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
     int candidates = 0;
+    tie.Start();
     for (ServerId d : free) {
       if (!Eligible(state, t, d)) continue;
       if (any_preferred ? !Preferred(d, total) : state.server(d).free_slots != most_free) continue;
@@ -216,9 +224,13 @@ class NeatScheduler : public TaskScheduler {
       }
       if (best == kNoServer || ClearlyLess(time, best_time) ||
           (!ClearlyLess(best_time, time) && state.server(d).running < state.server(best).running)) {
-        best = d;
-        best_time = time;
+        tie.Better();
+      } else if (ClearlyLess(best_time, time) ||
+                 state.server(d).running > state.server(best).running || !tie.Equal()) {
+        continue;
       }
+      best = d;
+      best_time = time;
     }
     why.Add("rule", "predicted")
         .Add("candidates", candidates)
@@ -283,6 +295,7 @@ class NeatScheduler : public TaskScheduler {
   bool compressed_;
   bool agreement_;
   bool near_rack_;
+  TieBreak tie_;
   bool rack_filter_ = false;       // this decision keeps to input_rack_
   std::vector<char> input_rack_;  // per rack: holds some of the task's input
   int64_t decisions_ = 0, agreements_ = 0;  // with compressed: decisions, and those exact agrees with
