@@ -11,8 +11,7 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, Engin
                              SimState& state)
     : TaskLifecycle(cluster, network, state) {
   engine_ = &engine;
-  compute_done_kind_ =
-      engine.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
+  compute_done_kind_ = engine.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
 }
 
 TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimState& state)
