@@ -57,7 +57,7 @@ struct Agent::Impl {
 
   void Connect();
   void OnMessage(const ControlMessage& m);
-  void Launch(const struct Launch& l);
+  void StartTask(const Launch& l);
   void ReadLocal(TaskId t, int fd, std::string path, int64_t left);
   void StartFetch(std::shared_ptr<FetchRun> run);
   void ReadFetch(std::shared_ptr<FetchRun> run);
@@ -164,8 +164,8 @@ void Agent::Impl::Connect() {
 }
 
 void Agent::Impl::OnMessage(const ControlMessage& m) {
-  if (const auto* l = std::get_if<struct Launch>(&m)) {
-    Launch(*l);
+  if (const auto* l = std::get_if<Launch>(&m)) {
+    StartTask(*l);
   } else if (const auto* s = std::get_if<SetClass>(&m)) {
     classes[s->flow] = s->cls;
     for (const auto& socket : sockets[s->flow]) Mark(*socket, s->flow, s->cls);
@@ -176,7 +176,7 @@ void Agent::Impl::OnMessage(const ControlMessage& m) {
   }
 }
 
-void Agent::Impl::Launch(const struct Launch& l) {
+void Agent::Impl::StartTask(const Launch& l) {
   if (tasks.count(l.task) != 0) {
     Fail(fmt::format("the master launched task {} twice", l.task));
     return;

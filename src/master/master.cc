@@ -84,6 +84,7 @@ struct Master::Impl {
   std::vector<std::pair<Seconds, JobIndex>> arrivals;  // by submit time
   size_t next_arrival = 0;
   std::vector<char> launched;  // per task
+  FlowId launched_flows = 0;   // flows below this one have been sent to their agents
   int joined = 0;
   bool started = false, ended = false;
   Seconds now = 0;
@@ -313,14 +314,15 @@ void Master::Impl::RunScheduler() {
 // (each from its source host's data server, in the class the policy gave it) and its compute.
 void Master::Impl::LaunchPlaced() {
   std::vector<std::vector<Fetch>> fetches(launched.size());
-  for (FlowId f = 0; f < flows.FlowCount(); ++f) {
-    if (!flows.Active(f) || launched[flows.flow(f).spec.macroflow]) continue;
+  // Flows start only when a task is placed, so the flows since the last step are the new ones.
+  for (FlowId f = launched_flows; f < flows.FlowCount(); ++f) {
     const FlowSpec& fs = flows.flow(f).spec;
     fetches[fs.macroflow].push_back(Fetch{
         f, agent_address[fs.src], data_port[fs.src], static_cast<int64_t>(fs.size),
         static_cast<int>(std::min<FlowClass>(flows.Class(f), std::numeric_limits<int>::max()))});
     flows.Announce(f);
   }
+  launched_flows = flows.FlowCount();
   for (JobIndex j : state.active_jobs()) {
     for (const StageRuntime& sr : state.job(j).stages) {
       for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
