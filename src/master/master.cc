@@ -6,6 +6,7 @@
 #include <asio.hpp>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 
 #include "common/error.h"
 #include "common/random.h"
@@ -60,6 +61,8 @@ struct Master::Impl {
   void Begin();
   void ScheduleArrival();
   void ScheduleTick(int64_t k);
+  void ScheduleBeat(ServerId s, int64_t k);
+  void OfferServer(ServerId s);
   void Settle();
   void RunScheduler();
   void LaunchPlaced();
@@ -78,7 +81,8 @@ struct Master::Impl {
   asio::io_context io;
   tcp::acceptor acceptor;
   asio::steady_timer arrival_timer, tick_timer, reclassify_timer, deadline_timer;
-  std::vector<std::shared_ptr<LineChannel>> agents;  // by host
+  std::vector<std::unique_ptr<asio::steady_timer>> beat_timers;  // per server
+  std::vector<std::shared_ptr<LineChannel>> agents;              // by host
   std::vector<std::string> agent_address;
   std::vector<uint16_t> data_port;
   std::vector<std::pair<Seconds, JobIndex>> arrivals;  // by submit time
@@ -91,7 +95,11 @@ struct Master::Impl {
   WallClock::time_point start, run_start;
   std::string error;
   int64_t reservations = 0, messages = 0;
+  // The scheduler's slot mode, since when, the time spent in each and the switches.
   std::optional<SlotMode> mode;
+  Seconds mode_since = 0;
+  double mode_seconds[2] = {0, 0};
+  int64_t mode_switches = 0;
 };
 
 Master::Master(const Cluster& cluster, const Workload& workload,
@@ -100,11 +108,6 @@ Master::Master(const Cluster& cluster, const Workload& workload,
     : impl_(std::make_unique<Impl>(cluster, std::move(scheduler), std::move(network_policy),
                                    config)) {
   Impl& m = *impl_;
-  if (m.scheduler->server_heartbeat() > 0) {
-    throw InputError("", 0, "--scheduler",
-                     "live mode runs schedulers that decide on events; this one decides at "
-                     "server heartbeats, which live mode does not drive");
-  }
   if (cluster.HasDisks()) {
     throw InputError("", 0, "--disk", "live mode does not model disks; leave --disk out");
   }
@@ -222,6 +225,12 @@ void Master::Impl::Begin() {
   start = WallClock::now();
   ScheduleArrival();
   if (scheduler->tick_interval() > 0) ScheduleTick(0);
+  if (scheduler->server_heartbeat() > 0) {
+    for (ServerId s = 0; s < cluster.size(); ++s) {
+      beat_timers.push_back(std::make_unique<asio::steady_timer>(io));
+      ScheduleBeat(s, 0);
+    }
+  }
   Settle();
 }
 
@@ -251,6 +260,36 @@ void Master::Impl::ScheduleTick(int64_t k) {
     Settle();
     if (lifecycle.unfinished_jobs() > 0) ScheduleTick(k + 1);
   });
+}
+
+// As in the simulator: server s beats at origin + (s / servers + k) · interval.
+void Master::Impl::ScheduleBeat(ServerId s, int64_t k) {
+  const Seconds beat = scheduler->server_heartbeat();
+  const Seconds origin = (arrivals.empty() ? 0 : arrivals.front().first) +
+                         beat * static_cast<double>(s) / cluster.size();
+  beat_timers[s]->expires_at(start + ToDuration(origin + k * beat));
+  beat_timers[s]->async_wait([this, s, k](std::error_code e) {
+    if (e || ended) return;
+    Advance();
+    OfferServer(s);
+    Settle();
+    if (lifecycle.unfinished_jobs() > 0) ScheduleBeat(s, k + 1);
+  });
+}
+
+void Master::Impl::OfferServer(ServerId s) {
+  while (state.server(s).free_slots > 0 && state.ready_tasks() > 0) {
+    const Decision d = scheduler->Offer(state, s);
+    if (!d) {
+      ++reservations;
+      break;
+    }
+    if (d.server != kNoServer && d.server != s) {
+      throw std::logic_error(
+          fmt::format("scheduler answered an offer of server {} with server {}", s, d.server));
+    }
+    lifecycle.Place(d.task, s, d.why);
+  }
 }
 
 void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
@@ -293,8 +332,8 @@ void Master::Impl::Settle() {
 }
 
 void Master::Impl::RunScheduler() {
-  if (lifecycle.schedule_needed) {
-    lifecycle.schedule_needed = false;
+  // A heartbeat-driven scheduler places only at its servers' beats (ScheduleBeat).
+  if (lifecycle.schedule_needed && scheduler->server_heartbeat() <= 0) {
     while (state.free_slots() > 0 && state.ready_tasks() > 0) {
       const Decision d = scheduler->Next(state);
       if (!d) {
@@ -304,8 +343,16 @@ void Master::Impl::RunScheduler() {
       lifecycle.Place(d.task, d.server, d.why);
     }
   }
+  lifecycle.schedule_needed = false;
   if (auto now_mode = scheduler->mode(state)) {
-    mode = now_mode;
+    if (mode != now_mode) {
+      if (mode) {
+        mode_seconds[static_cast<int>(*mode)] += Now() - mode_since;
+        ++mode_switches;
+      }
+      mode = now_mode;
+      mode_since = Now();
+    }
     flows.SetSlotMode(*now_mode);
   }
 }
@@ -375,6 +422,7 @@ void Master::Impl::End() {
   std::error_code ignored;
   acceptor.close(ignored);
   for (auto* t : {&arrival_timer, &tick_timer, &reclassify_timer, &deadline_timer}) t->cancel();
+  for (auto& t : beat_timers) t->cancel();
   for (auto& a : agents) {
     if (!a) continue;
     a->Send(Stop{});
@@ -404,6 +452,15 @@ RunResult Master::Impl::Collect() const {
   s.downlink_utilisation = s.makespan > 0 ? s.network_bytes / (down * s.makespan) : 0;
   s.reservations = reservations;
   scheduler->AddStats(s.scheduler_stats);
+  if (mode) {  // as the simulator reports them
+    double seconds[2] = {mode_seconds[0], mode_seconds[1]};
+    seconds[static_cast<int>(*mode)] += std::max(0.0, s.makespan - mode_since);
+    const double total = seconds[0] + seconds[1];
+    s.scheduler_stats.emplace_back("sufficient_s", seconds[0]);
+    s.scheduler_stats.emplace_back("insufficient_s", seconds[1]);
+    s.scheduler_stats.emplace_back("insufficient_share", total > 0 ? seconds[1] / total : 0.0);
+    s.scheduler_stats.emplace_back("mode_switches", static_cast<double>(mode_switches));
+  }
   s.events = messages;
   s.wall_s = std::chrono::duration<double>(WallClock::now() - run_start).count();
   return r;

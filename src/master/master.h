@@ -36,7 +36,7 @@ struct MasterConfig {
 
 class Master {
  public:
-  // Listens at once (InputError if it cannot). Heartbeat-driven schedulers are refused.
+  // Listens at once (InputError if it cannot).
   Master(const Cluster& cluster, const Workload& workload, std::unique_ptr<TaskScheduler> scheduler,
          std::unique_ptr<NetworkPolicy> network_policy, const MasterConfig& config);
   ~Master();

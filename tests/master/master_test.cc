@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -32,9 +33,11 @@ struct LiveRun {
     StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(2, Task(2e6, 0.1))};
     workload.jobs = {Job("A", 0, {maps, reduces}), Job("B", 0.2, {maps})};
   }
-  std::unique_ptr<Master> Make(const Cluster& cluster, const std::string& network) const {
+  std::unique_ptr<Master> Make(const Cluster& cluster, const std::string& network,
+                               const std::string& scheduler = "greedy",
+                               const std::map<std::string, std::string>& settings = {}) const {
     return std::make_unique<Master>(cluster, workload,
-                                    TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
+                                    TaskSchedulerRegistry::Get().Make(scheduler, settings, 1),
                                     NetworkPolicyRegistry::Get().Make(network, {}, 1), config);
   }
 };
@@ -67,6 +70,30 @@ TEST(Master, RunsJobsOnTwoAgentsWithMeasuredTimes) {
     EXPECT_EQ(t.compute_done, t.finish);
   }
   EXPECT_GT(r.summary.flows, 0);
+}
+
+// fifo places only when a server's heartbeat offers its free slots: nothing starts before the
+// first beat of some server, and the run still ends.
+TEST(Master, DrivesAHeartbeatScheduler) {
+  LiveRun run;
+  run.workload.jobs.pop_back();
+  const Cluster cluster(run.spec);
+  auto master = run.Make(cluster, "fair", "fifo", {{"heartbeat", "300ms"}});
+  AgentThread a0(0, master->port()), a1(1, master->port());
+  a0.Start();
+  a1.Start();
+  const RunResult r = master->Run();
+  a0.Join();
+  a1.Join();
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.summary.unfinished_jobs, 0);
+  // Server 0 beats at 0, 0.3, ...; server 1 at 0.15, 0.45, ...: the reducers, ready after the
+  // maps, wait for a beat.
+  for (const TaskResult& t : r.tasks) {
+    if (t.stage == "reduce") {
+      EXPECT_GT(t.placed, t.ready) << t.index;
+    }
+  }
 }
 
 TEST(Master, AMissingAgentEndsTheRunWhenJoiningTimesOut) {
