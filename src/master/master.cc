@@ -167,7 +167,7 @@ RunResult Master::Run() {
 
 void Master::Impl::Accept() {
   acceptor.async_accept([this](std::error_code e, tcp::socket socket) {
-    if (ended) return;
+    if (ended || !acceptor.is_open()) return;  // closed once every agent has joined
     if (e) {
       Accept();
       return;
