@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <map>
 #include <memory>
 #include <thread>
@@ -129,6 +130,25 @@ TEST(Master, TheDeadlineEndsARunThatCannotFinish) {
               std::string::npos)
         << e.what();
   }
+  a0.Join();
+  a1.Join();
+}
+
+// Waiting for the next event costs no CPU: nothing polls, and the listener closed once every
+// agent joined is left alone.
+TEST(Master, WaitsWithoutBusyLooping) {
+  LiveRun run;
+  run.config.deadline = 1;
+  run.workload.jobs = {Job("late", 60, {StageSpec{"map", {}, {Task(0, 0)}}})};
+  const Cluster cluster(run.spec);
+  auto master = run.Make(cluster, "fair");
+  AgentThread a0(0, master->port()), a1(1, master->port());
+  a0.Start();
+  a1.Start();
+  const std::clock_t before = std::clock();
+  EXPECT_THROW(master->Run(), LiveRunError);  // the deadline, 1 s of waiting
+  const double cpu_s = static_cast<double>(std::clock() - before) / CLOCKS_PER_SEC;
+  EXPECT_LT(cpu_s, 0.1);
   a0.Join();
   a1.Join();
 }
