@@ -117,7 +117,11 @@ Master::Master(const Cluster& cluster, const Workload& workload,
   }
   std::stable_sort(m.arrivals.begin(), m.arrivals.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  m.launched.assign(static_cast<size_t>(TaskResults(m.state).size()), 0);
+  size_t tasks = 0;
+  for (const JobRuntime& job : m.state.jobs()) {
+    for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
+  }
+  m.launched.assign(tasks, 0);
   m.Listen();
 }
 
