@@ -52,7 +52,8 @@ TEST(LiveRun, AHandfulOfJobsOnThreeHostsEndsAndRemovesItsTestbed) {
       fs::path(::testing::TempDir()) / ("slotflow_live_" + std::to_string(getpid()));
   fs::remove_all(out);
   // One replica per block: a map placed off its block's host reads it over the network.
-  const std::string cmd = std::string(SLOTFLOW_BINARY) +
+  // The run's own deadline bounds it; `timeout` is there in case that ever fails.
+  const std::string cmd = "timeout --kill-after=10 180 " + std::string(SLOTFLOW_BINARY) +
                           " live --hosts 3 --rate 100mbit --synthetic-jobs 5 --traffic-scale 0.05"
                           " --slot-rate 20MB/s --replicas 1 --system duopoly --deadline 90s"
                           " --testbed-prefix sfl --quiet --out " +
