@@ -188,6 +188,8 @@ void Agent::Impl::StartTask(const Launch& l) {
     const std::string path =
         fmt::format("{}/slotflow-block-h{}-t{}", config.scratch_dir, config.host, l.task);
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    // Unnamed at once: nothing is left behind, even by an agent that is killed.
+    if (fd >= 0) ::unlink(path.c_str());
     if (fd < 0 || ::ftruncate(fd, l.local_bytes) != 0) {
       if (fd >= 0) ::close(fd);
       Fail(fmt::format("cannot make the local block {}", path));
@@ -217,7 +219,6 @@ void Agent::Impl::ReadLocal(TaskId t, int fd, std::string path, int64_t left) {
         ::read(fd, chunk.data(), static_cast<size_t>(std::min<int64_t>(left, kChunk)));
     if (n <= 0) {
       ::close(fd);
-      ::unlink(path.c_str());
       Fail(fmt::format("reading the local block {} stopped with {} bytes left", path, left));
       return;
     }
@@ -229,7 +230,6 @@ void Agent::Impl::ReadLocal(TaskId t, int fd, std::string path, int64_t left) {
     return;
   }
   ::close(fd);
-  ::unlink(path.c_str());
   InputDone(t);
 }
 
