@@ -241,6 +241,15 @@ void Agent::Impl::StartFetch(std::shared_ptr<FetchRun> run) {
     return;
   }
   run->socket = std::make_shared<tcp::socket>(io);
+  run->socket->open(tcp::v4(), ec);
+  if (ec) {
+    Fail(fmt::format("flow {}: cannot open a socket: {}", run->spec.flow, ec.message()));
+    return;
+  }
+  // Marked and tracked before connecting, so that even its SYN is in its class.
+  const auto known = classes.find(run->spec.flow);
+  Mark(*run->socket, run->spec.flow, known != classes.end() ? known->second : run->spec.cls);
+  Track(run->spec.flow, run->socket);
   run->socket->async_connect(
       tcp::endpoint(address, run->spec.port), [this, run](std::error_code e) {
         if (done) return;
@@ -249,9 +258,6 @@ void Agent::Impl::StartFetch(std::shared_ptr<FetchRun> run) {
                            run->spec.address, run->spec.port, e.message()));
           return;
         }
-        const auto known = classes.find(run->spec.flow);
-        Mark(*run->socket, run->spec.flow, known != classes.end() ? known->second : run->spec.cls);
-        Track(run->spec.flow, run->socket);
         run->request = Encode(FetchRequest{run->spec.flow, run->spec.bytes, run->spec.cls});
         asio::async_write(*run->socket, asio::buffer(run->request),
                           [this, run](std::error_code we, size_t) {

@@ -40,7 +40,7 @@ struct Fetch {  // one input of a task: `bytes` from the data server at address:
   std::string address;
   uint16_t port = 0;
   int64_t bytes = 0;
-  int cls = 0;  // the network policy's class, see TosOfClass
+  int cls = 0;  // its live class, see TosOfClass
 };
 struct Launch {  // run a task: read local_bytes from the local disk, fetch, then compute
   TaskId task = -1;
@@ -48,7 +48,7 @@ struct Launch {  // run a task: read local_bytes from the local disk, fetch, the
   double compute_s = 0;
   std::vector<Fetch> fetches;
 };
-struct SetClass {  // the policy moved flow `flow` to class `cls`: re-mark its live sockets
+struct SetClass {  // flow `flow` is now in live class `cls`: re-mark its live sockets
   FlowId flow = -1;
   int cls = 0;
 };
@@ -79,7 +79,9 @@ ControlMessage Decode(std::string_view line);
 std::string_view MessageType(const ControlMessage& m);
 
 // Live mode's priorities (docs/testbed.md): priority 0 (CS7) carries only control traffic, and
-// a flow of class c has priority c + 1, classes 6 and beyond sharing the last, priority 7.
+// a flow of live class c has priority c + 1, classes 6 and beyond sharing the last, priority 7.
+// A flow's live class is the rank of its network-policy class among those of the flows in
+// flight (the master's RankClasses), so any policy's classes keep their order.
 int PriorityOfClass(int64_t cls);
 // The IP_TOS byte a socket of a flow of class `cls` is marked with.
 int TosOfClass(int64_t cls);

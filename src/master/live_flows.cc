@@ -29,8 +29,6 @@ FlowId LiveFlows::StartFlow(const FlowSpec& spec) {
   st.active = true;
   st.reported_at = now();
   st.links = cluster_.Path(spec.src, spec.dst);
-  announced_.push_back(0);
-  changed_.push_back(0);
   active_.push_back(f);
   pending_.push_back(f);
   ++in_flows_[spec.dst];
@@ -92,14 +90,6 @@ void LiveFlows::SetSlotMode(SlotMode mode) {
   policy_pass_needed_ = true;
 }
 
-void LiveFlows::TakeClassChanges(std::vector<FlowId>& out) {
-  for (FlowId f : changes_) {
-    changed_[f] = 0;
-    if (state_[f].active) out.push_back(f);
-  }
-  changes_.clear();
-}
-
 Bytes LiveFlows::Remaining(FlowId f) const {
   return state_[f].active ? std::max(0.0, flows_[f].spec.size - state_[f].sent) : 0;
 }
@@ -138,15 +128,7 @@ Seconds LiveFlows::NextMarkIn() const {
   return in;
 }
 
-void LiveFlows::SetClass(FlowId f, FlowClass cls, const Why& /*why*/) {
-  State& st = state_[f];
-  if (st.cls == cls) return;
-  st.cls = cls;
-  if (announced_[f] && !changed_[f]) {
-    changed_[f] = 1;
-    changes_.push_back(f);
-  }
-}
+void LiveFlows::SetClass(FlowId f, FlowClass cls, const Why& /*why*/) { state_[f].cls = cls; }
 
 void LiveFlows::SetExplicitRate(FlowId /*f*/, BytesPerSecond /*rate*/) {}
 

@@ -2,8 +2,8 @@
 // agents' reports instead of the fluid model. Bytes sent are measured (each flow's fetcher
 // reports what it has received); a flow's rate is its bytes over the interval between its last
 // two reports, and a link's load the sum of the rates of its flows; capacities are the
-// cluster's. The classes the policy sets are recorded here and carried out by the master, which
-// marks the flows' sockets. Explicit rates are recorded but not enforced.
+// cluster's. The classes the policy sets are recorded here; the master ranks them and has the
+// flows' sockets marked. Explicit rates are recorded but not enforced.
 #pragma once
 
 #include <functional>
@@ -35,10 +35,6 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   void SetSlotMode(SlotMode mode);
   // When the policy wants to re-rank next (absolute, kForever if never).
   Seconds reclassify_at() const { return reclassify_at_; }
-  // Appends the flows whose class changed since the last call (each once) and forgets them.
-  void TakeClassChanges(std::vector<FlowId>& out);
-  // An active flow's class is "announced" once the master has told its agents.
-  void Announce(FlowId f) { announced_[f] = true; }
 
   // --- FlowView ---
   Seconds now() const override { return clock_(); }
@@ -82,8 +78,7 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
   std::vector<State> state_;
-  std::vector<char> announced_, changed_;
-  std::vector<FlowId> changes_, pending_, marked_, finished_;
+  std::vector<FlowId> pending_, marked_, finished_;
   std::vector<int> in_flows_, out_flows_;
   Seconds reclassify_at_ = kForever;
   bool policy_pass_needed_ = false;

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/random.h"
 #include "live/line_channel.h"
+#include "live/testbed_plan.h"
 #include "master/live_flows.h"
 #include "sim/lifecycle.h"
 #include "sim/results.h"
@@ -66,6 +67,7 @@ struct Master::Impl {
   void Settle();
   void RunScheduler();
   void LaunchPlaced();
+  void RankClasses();
   void SendClassChanges();
   void ScheduleReclassify();
   void Abort(const std::string& why);
@@ -89,6 +91,8 @@ struct Master::Impl {
   size_t next_arrival = 0;
   std::vector<char> launched;  // per task
   FlowId launched_flows = 0;   // flows below this one have been sent to their agents
+  std::vector<int> rank;       // per flow: its class's rank among the flows in flight
+  std::vector<int> marked;     // per flow: the rank its sockets were last told
   int joined = 0;
   bool started = false, ended = false;
   Seconds now = 0;
@@ -329,6 +333,7 @@ void Master::Impl::Settle() {
   if (ended) return;
   RunScheduler();
   flows.Resolve();
+  RankClasses();
   LaunchPlaced();
   SendClassChanges();
   ScheduleReclassify();
@@ -361,17 +366,34 @@ void Master::Impl::RunScheduler() {
   }
 }
 
+// A policy's classes are any numbers, each its own strict priority (Aalo's encode queue, then
+// arrival). The testbed has 7 for data: the distinct classes of the flows in flight, in order,
+// take ranks 0..6 (the seventh class and beyond share rank 6), which keeps the order the fluid
+// model gives them as far as 7 priorities can. Live class r is priority r + 1 (TosOfClass).
+void Master::Impl::RankClasses() {
+  constexpr int kLastRank = kPriorityClasses - 2;
+  std::vector<FlowClass> in_use;
+  for (FlowId f : flows.active_flows()) in_use.push_back(flows.Class(f));
+  std::sort(in_use.begin(), in_use.end());
+  in_use.erase(std::unique(in_use.begin(), in_use.end()), in_use.end());
+  rank.resize(flows.FlowCount(), kLastRank);
+  marked.resize(flows.FlowCount(), -1);
+  for (FlowId f : flows.active_flows()) {
+    const auto at = std::lower_bound(in_use.begin(), in_use.end(), flows.Class(f));
+    rank[f] = static_cast<int>(std::min<ptrdiff_t>(at - in_use.begin(), kLastRank));
+  }
+}
+
 // Every task placed since the last step goes to its host: its local block, the flows into it
-// (each from its source host's data server, in the class the policy gave it) and its compute.
+// (each from its source host's data server, in its class's rank) and its compute.
 void Master::Impl::LaunchPlaced() {
   std::vector<std::vector<Fetch>> fetches(launched.size());
   // Flows start only when a task is placed, so the flows since the last step are the new ones.
   for (FlowId f = launched_flows; f < flows.FlowCount(); ++f) {
     const FlowSpec& fs = flows.flow(f).spec;
-    fetches[fs.macroflow].push_back(Fetch{
-        f, agent_address[fs.src], data_port[fs.src], static_cast<int64_t>(fs.size),
-        static_cast<int>(std::min<FlowClass>(flows.Class(f), std::numeric_limits<int>::max()))});
-    flows.Announce(f);
+    fetches[fs.macroflow].push_back(
+        Fetch{f, agent_address[fs.src], data_port[fs.src], static_cast<int64_t>(fs.size), rank[f]});
+    marked[f] = rank[f];
   }
   launched_flows = flows.FlowCount();
   for (JobIndex j : state.active_jobs()) {
@@ -388,15 +410,15 @@ void Master::Impl::LaunchPlaced() {
   }
 }
 
+// A flow whose rank moved (its class changed, or classes above it came or went) is re-marked at
+// both ends.
 void Master::Impl::SendClassChanges() {
-  std::vector<FlowId> changed;
-  flows.TakeClassChanges(changed);
-  for (FlowId f : changed) {
+  for (FlowId f : flows.active_flows()) {
+    if (marked[f] == rank[f]) continue;
+    marked[f] = rank[f];
     const FlowSpec& fs = flows.flow(f).spec;
-    const SetClass s{
-        f, static_cast<int>(std::min<FlowClass>(flows.Class(f), std::numeric_limits<int>::max()))};
-    agents[fs.src]->Send(s);
-    if (fs.dst != fs.src) agents[fs.dst]->Send(s);
+    agents[fs.src]->Send(SetClass{f, rank[f]});
+    if (fs.dst != fs.src) agents[fs.dst]->Send(SetClass{f, rank[f]});
   }
 }
 
