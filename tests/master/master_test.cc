@@ -8,6 +8,7 @@
 #include <ctime>
 #include <map>
 #include <memory>
+#include <span>
 #include <thread>
 
 #include "live/live_peer.h"
@@ -151,6 +152,80 @@ TEST(Master, WaitsWithoutBusyLooping) {
   EXPECT_LT(cpu_s, 0.1);
   a0.Join();
   a1.Join();
+}
+
+// A policy whose classes are sparse numbers, as Aalo's are: flow f has class 1000 (f + 1).
+class SparseClasses : public NetworkPolicy {
+ public:
+  void OnFlowsStarted(const FlowView& /*net*/, ClassSink& out,
+                      std::span<const FlowId> flows) override {
+    for (FlowId f : flows) out.SetClass(f, 1000 * (f + 1));
+  }
+};
+
+// The agents are played by the test: maps pinned on hosts 0 and 1, a reducer pinned on host 2
+// fetching from both. The two classes in flight become live classes 0 and 1; once flow 0 ends,
+// flow 1 moves up to live class 0 and both its ends are told.
+TEST(Master, RanksTheClassesInFlightOntoLiveClasses) {
+  ClusterSpec spec = UnitCluster(3, 1);
+  spec.classes[0].nic = 12.5e6;
+  Workload workload;
+  workload.jobs = {Job("A", 0,
+                       {StageSpec{"map", {}, {Task(0, 0, 0), Task(0, 0, 1)}},
+                        StageSpec{"reduce", {0}, {Task(2e6, 0, 2)}}})};
+  const Cluster cluster(spec);
+  MasterConfig config;
+  config.deadline = 20;
+  Master master(cluster, workload, TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
+                std::make_unique<SparseClasses>(), config);
+  RunResult result;
+  std::string error;
+  std::thread run([&] {
+    try {
+      result = master.Run();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  // Joined also when a check below throws (the master's deadline ends it).
+  const std::unique_ptr<std::thread, void (*)(std::thread*)> joined(&run, [](std::thread* t) {
+    if (t->joinable()) t->join();
+  });
+
+  asio::io_context io;
+  std::vector<std::unique_ptr<Peer>> agents;
+  for (int h = 0; h < 3; ++h) {
+    agents.push_back(std::make_unique<Peer>(io));
+    agents[h]->socket().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), master.port()));
+    LimitReads(agents[h]->socket());
+    agents[h]->Send(Hello{h, static_cast<uint16_t>(5000 + h)});
+  }
+  for (int h = 0; h < 2; ++h) {
+    const auto map = std::get<Launch>(agents[h]->Receive());
+    EXPECT_TRUE(map.fetches.empty());
+    agents[h]->Send(TaskDone{map.task});
+  }
+  const auto reduce = std::get<Launch>(agents[2]->Receive());
+  ASSERT_EQ(reduce.fetches.size(), 2u);
+  EXPECT_EQ(reduce.fetches[0].port, 5000);
+  EXPECT_EQ(reduce.fetches[0].cls, 0);  // class 1000: the first in flight
+  EXPECT_EQ(reduce.fetches[1].port, 5001);
+  EXPECT_EQ(reduce.fetches[1].cls, 1);  // class 2000: the second
+
+  agents[2]->Send(FlowDone{reduce.fetches[0].flow, 1'000'000});
+  const auto source = std::get<SetClass>(agents[1]->Receive());
+  EXPECT_EQ(source.flow, reduce.fetches[1].flow);
+  EXPECT_EQ(source.cls, 0);
+  const auto fetcher = std::get<SetClass>(agents[2]->Receive());
+  EXPECT_EQ(fetcher.flow, reduce.fetches[1].flow);
+  EXPECT_EQ(fetcher.cls, 0);
+
+  agents[2]->Send(FlowDone{reduce.fetches[1].flow, 1'000'000});
+  agents[2]->Send(TaskDone{reduce.task});
+  for (auto& a : agents) EXPECT_TRUE(std::holds_alternative<Stop>(a->Receive()));
+  run.join();
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(result.summary.unfinished_jobs, 0);
 }
 
 }  // namespace
