@@ -174,6 +174,7 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions
   mc.listen_address = HostAddress(0);
   mc.deadline = deadline;
   mc.seed = spec.simulation.seed;
+  mc.estimate_error = spec.simulation.estimate_error;
   std::unique_ptr<Master> master;
   {
     const NetnsScope on_host0(config.names.Host(0));

@@ -40,6 +40,7 @@ struct Master::Impl {
         state(c, flows),
         lifecycle(c, flows, state),
         acceptor(io),
+        join_timer(io),
         arrival_timer(io),
         tick_timer(io),
         reclassify_timer(io),
@@ -82,7 +83,7 @@ struct Master::Impl {
   TaskLifecycle lifecycle;
   asio::io_context io;
   tcp::acceptor acceptor;
-  asio::steady_timer arrival_timer, tick_timer, reclassify_timer, deadline_timer;
+  asio::steady_timer join_timer, arrival_timer, tick_timer, reclassify_timer, deadline_timer;
   std::vector<std::unique_ptr<asio::steady_timer>> beat_timers;  // per server
   std::vector<std::shared_ptr<LineChannel>> agents;              // by host
   std::vector<std::string> agent_address;
@@ -115,9 +116,14 @@ Master::Master(const Cluster& cluster, const Workload& workload,
   if (cluster.HasDisks()) {
     throw InputError("", 0, "--disk", "live mode does not model disks; leave --disk out");
   }
+  // Random numbers drawn in the simulator's order (Simulator::Build), so a seed places the same
+  // replicas and makes the same estimate errors.
   Rng rng(config.seed);
   for (const JobSpec& spec : workload.jobs) {
-    m.arrivals.emplace_back(spec.submit, m.lifecycle.AddJob(spec, &rng));
+    const double error = config.estimate_error > 0
+                             ? rng.Uniform(1 - config.estimate_error, 1 + config.estimate_error)
+                             : 1.0;
+    m.arrivals.emplace_back(spec.submit, m.lifecycle.AddJob(spec, &rng, error));
   }
   std::stable_sort(m.arrivals.begin(), m.arrivals.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -136,15 +142,14 @@ uint16_t Master::port() const { return impl_->acceptor.local_endpoint().port(); 
 void Master::Impl::Listen() {
   std::error_code ec;
   const auto address = asio::ip::make_address(config.listen_address, ec);
-  if (ec) throw InputError("", 0, "--listen", "not an IPv4 address: " + config.listen_address);
+  if (ec) throw InputError("the master's address is not IPv4: " + config.listen_address);
   const tcp::endpoint at(address, config.port);
   acceptor.open(at.protocol(), ec);
   if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) acceptor.bind(at, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    throw InputError("", 0, "--port",
-                     fmt::format("the master cannot listen on {}:{}: {}", config.listen_address,
+    throw InputError(fmt::format("the master cannot listen on {}:{}: {}", config.listen_address,
                                  config.port, ec.message()));
   }
 }
@@ -161,8 +166,8 @@ RunResult Master::Run() {
                       : fmt::format("the deadline of {:g} s passed before every agent joined",
                                     m.config.deadline));
   });
-  m.arrival_timer.expires_after(ToDuration(m.config.join_timeout));
-  m.arrival_timer.async_wait([&m](std::error_code e) {
+  m.join_timer.expires_after(ToDuration(m.config.join_timeout));
+  m.join_timer.async_wait([&m](std::error_code e) {
     if (e || m.started) return;
     m.Abort(fmt::format("only {} of {} agents said hello within {:g} s", m.joined, m.cluster.size(),
                         m.config.join_timeout));
@@ -228,7 +233,7 @@ void Master::Impl::OnHello(const std::shared_ptr<LineChannel>& channel, const He
 void Master::Impl::Begin() {
   std::error_code ignored;
   acceptor.close(ignored);
-  arrival_timer.cancel();
+  join_timer.cancel();
   started = true;
   start = WallClock::now();
   ScheduleArrival();
@@ -447,7 +452,9 @@ void Master::Impl::End() {
   ended = true;
   std::error_code ignored;
   acceptor.close(ignored);
-  for (auto* t : {&arrival_timer, &tick_timer, &reclassify_timer, &deadline_timer}) t->cancel();
+  for (auto* t : {&join_timer, &arrival_timer, &tick_timer, &reclassify_timer, &deadline_timer}) {
+    t->cancel();
+  }
   for (auto& t : beat_timers) t->cancel();
   for (auto& a : agents) {
     if (!a) continue;

@@ -32,6 +32,7 @@ struct MasterConfig {
   Seconds join_timeout = 20;  // for one agent per server to say hello
   Seconds deadline = 300;     // for the whole run, from the start of Run()
   uint64_t seed = 1;          // block replicas, as in the simulator
+  double estimate_error = 0;  // SimulationConfig::estimate_error, drawn as the simulator does
 };
 
 class Master {
