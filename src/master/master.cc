@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <asio.hpp>
 #include <chrono>
+#include <csignal>
 #include <optional>
 #include <stdexcept>
 
@@ -45,6 +46,7 @@ struct Master::Impl {
         tick_timer(io),
         reclassify_timer(io),
         deadline_timer(io),
+        signals(io),
         agents(c.size()),
         agent_address(c.size()),
         data_port(c.size(), 0) {}
@@ -84,6 +86,7 @@ struct Master::Impl {
   asio::io_context io;
   tcp::acceptor acceptor;
   asio::steady_timer join_timer, arrival_timer, tick_timer, reclassify_timer, deadline_timer;
+  asio::signal_set signals;  // SIGINT and SIGTERM end the run as a failure, cleanly
   std::vector<std::unique_ptr<asio::steady_timer>> beat_timers;  // per server
   std::vector<std::shared_ptr<LineChannel>> agents;              // by host
   std::vector<std::string> agent_address;
@@ -172,8 +175,14 @@ RunResult Master::Run() {
     m.Abort(fmt::format("only {} of {} agents said hello within {:g} s", m.joined, m.cluster.size(),
                         m.config.join_timeout));
   });
+  m.signals.add(SIGINT);
+  m.signals.add(SIGTERM);
+  m.signals.async_wait([&m](std::error_code e, int signal) {
+    if (!e) m.Abort(fmt::format("interrupted by signal {}", signal));
+  });
   m.Accept();
   m.io.run();
+  m.signals.clear();
   if (!m.error.empty()) throw LiveRunError(m.error);
   return m.Collect();
 }
@@ -456,6 +465,7 @@ void Master::Impl::End() {
     t->cancel();
   }
   for (auto& t : beat_timers) t->cancel();
+  signals.cancel();
   for (auto& a : agents) {
     if (!a) continue;
     a->Send(Stop{});

@@ -44,8 +44,8 @@ class Master {
 
   uint16_t port() const;
   // Waits for the agents, runs every job, tells the agents to stop and returns the measured
-  // results. LiveRunError when an agent fails or the deadline passes (the agents are told to
-  // stop first).
+  // results. LiveRunError when an agent fails, the deadline passes or SIGINT or SIGTERM arrives
+  // (the agents are told to stop first).
   RunResult Run();
 
  private:
