@@ -19,8 +19,11 @@ ALLOWED = {
     "scheduling": {"common", "cluster", "network", "sim", "workload"},
     "systems": {"common"},
     "live": {"common"},
+    # Live mode's master drives the simulator's life cycle and policies from the agents'
+    # reports; the agent and the testbed (live/) stay below it, knowing no scheduler.
+    "master": {"common", "cluster", "network", "workload", "metrics", "sim", "live"},
     "cli": {"common", "engine", "cluster", "network", "workload", "metrics", "sim",
-            "scheduling", "systems", "live"},
+            "scheduling", "systems", "live", "master"},
 }
 # Policies see the network only through its views (network/flow_view.h), never the solver.
 POLICY_FORBIDDEN = {"network/network.h", "network/fluid_solver.h"}

@@ -1,7 +1,7 @@
 // slotflow command line: `slotflow run` simulates one workload under one task scheduler and one
 // network policy; `slotflow policies` lists what can be named; `slotflow testbed` makes the
-// emulated cluster of live mode. Errors in input are reported here, in one place, with the file,
-// line and field, and a non-zero exit code.
+// emulated cluster of live mode, and `slotflow live` runs a workload on it. Errors in input are
+// reported here, in one place, with the file, line and field, and a non-zero exit code.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "cli/compare.h"
+#include "cli/live_command.h"
 #include "cli/run_spec.h"
 #include "cli/sweep.h"
 #include "cli/testbed_command.h"
@@ -243,6 +244,21 @@ int RunCommand(const RawFlags& f) {
     log_file.flush();
     if (!log_file) throw InputError(f.log, 0, "--log", "could not write the whole log");
   }
+  if (!f.out.empty()) WriteOutputs(f.out, result);
+  if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
+  return CheckFinished(result, "");
+}
+
+// `live`: the run flags' workload and policies on the testbed, with measured times.
+int LiveCommand(const RawFlags& f, const LiveOptions& o) {
+  if (f.check) throw InputError("", 0, "--check", "live mode has no simulated invariants to check");
+  if (f.utilisation) {
+    throw InputError("", 0, "--utilisation", "live mode does not measure utilisation over time");
+  }
+  RunSpec spec = BuildSpec(f);
+  ApplyLiveCluster(o, spec);
+  const PreparedRun run = Prepare(spec);
+  const RunResult result = RunLive(spec, run, o);
   if (!f.out.empty()) WriteOutputs(f.out, result);
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
   return CheckFinished(result, "");
@@ -499,7 +515,8 @@ CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
   sweep->add_option("--threads", f.options.threads, "parallel runs (default: one per core)");
   sweep->add_option("--trace", f.options.trace, "use this trace instead of the file's")
       ->check(kNonEmpty);
-  sweep->add_flag("--quiet", [&f](int64_t) { f.options.progress = false; }, "no progress");
+  sweep->add_flag(
+      "--quiet", [&f](int64_t) { f.options.progress = false; }, "no progress");
   CLI::App* merge = app.add_subcommand(
       "merge", "join the results.csv of several sweep shards into one, in grid order");
   merge->add_option("INPUT", f.merge_inputs, "results.csv files")->required()->check(kNonEmpty);
@@ -531,8 +548,9 @@ int main(int argc, char** argv) {
   int threads = 0;
   compare->add_option("--threads", threads, "parallel runs (default: one per core)");
   int seeds = 0;
-  compare->add_option("--seeds", seeds,
-                      "run every entry at seeds 1..N and show mean ± 95 % CI (default: one run)")
+  compare
+      ->add_option("--seeds", seeds,
+                   "run every entry at seeds 1..N and show mean ± 95 % CI (default: one run)")
       ->check(CLI::Range(1, 1000));
   SweepFlags sweep_flags;
   CLI::App* sweep = AddSweepCommands(app, sweep_flags);
@@ -543,6 +561,16 @@ int main(int argc, char** argv) {
   policies->add_option("NAME", policy_name, "a scheduler, network policy or system to describe");
   TestbedCommand testbed;
   AddTestbedCommand(app, testbed);
+  CLI::App* live = app.add_subcommand(
+      "live",
+      "run a workload on the testbed (needs root): the same scheduler and network policy as "
+      "`run`, real agents moving real TCP bytes; writes the same outputs with measured times");
+  RawFlags live_flags;
+  AddRunFlags(*live, live_flags);
+  LiveOptions live_options;
+  AddLiveFlags(*live, live_options);
+  AgentOptions agent_options;
+  CLI::App* agent = AddAgentCommand(app, agent_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -571,6 +599,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (testbed.testbed->parsed()) return RunTestbedCommand(testbed);
+    if (live->parsed()) return LiveCommand(live_flags, live_options);
+    if (agent->parsed()) return RunAgentCommand(agent_options);
     return RunCommand(flags);
   } catch (const InputError& e) {
     fmt::print(stderr, "slotflow: error: {}\n", e.what());

@@ -433,26 +433,37 @@ ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
                                            "network policy")};
 }
 
-RunResult Execute(const RunSpec& spec, const PreparedRun& run) {
+BuiltPolicies BuildPolicies(const RunSpec& spec) {
   ResolvedPolicies settings = ResolvePolicies(spec);
-  std::vector<std::pair<std::string, std::string>> in_force;
+  BuiltPolicies out;
   for (const auto& [k, v] : settings.scheduler.InForce())
-    in_force.emplace_back("scheduler." + k, v);
-  for (const auto& [k, v] : settings.network.InForce()) in_force.emplace_back("network." + k, v);
+    out.in_force.emplace_back("scheduler." + k, v);
+  for (const auto& [k, v] : settings.network.InForce())
+    out.in_force.emplace_back("network." + k, v);
   const uint64_t seed = spec.simulation.seed;
-  auto scheduler = TaskSchedulerRegistry::Get().Make(
+  out.scheduler = TaskSchedulerRegistry::Get().Make(
       spec.scheduler, PolicyArgs{std::move(settings.scheduler), seed, spec.network}, "scheduler");
-  auto network = NetworkPolicyRegistry::Get().Make(
+  out.network = NetworkPolicyRegistry::Get().Make(
       spec.network, PolicyArgs{std::move(settings.network), seed, ""}, "network");
-  Simulator sim(run.cluster, run.workload, std::move(scheduler), std::move(network),
-                spec.simulation);
+  return out;
+}
+
+void Describe(const RunSpec& spec, const PreparedRun& run,
+              std::vector<std::pair<std::string, std::string>> in_force, RunSummary& summary) {
+  summary.scheduler = spec.scheduler;
+  summary.network = spec.network;
+  summary.system = spec.system;
+  summary.workload = run.workload_name;
+  summary.settings = std::move(in_force);
+  summary.seed = spec.simulation.seed;
+}
+
+RunResult Execute(const RunSpec& spec, const PreparedRun& run) {
+  BuiltPolicies policies = BuildPolicies(spec);
+  Simulator sim(run.cluster, run.workload, std::move(policies.scheduler),
+                std::move(policies.network), spec.simulation);
   RunResult result = sim.Run();
-  result.summary.scheduler = spec.scheduler;
-  result.summary.network = spec.network;
-  result.summary.system = spec.system;
-  result.summary.workload = run.workload_name;
-  result.summary.settings = std::move(in_force);
-  result.summary.seed = seed;
+  Describe(spec, run, std::move(policies.in_force), result.summary);
   return result;
 }
 

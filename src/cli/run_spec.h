@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,8 @@ struct RunSpec {
   std::string jobs_file;
   RunMode mode = RunMode::kJobs;
   double traffic_scale = 1.0;
-  std::optional<double> map_input_ratio = std::nullopt;  // none: map inputs balanced with the reduce stage
+  std::optional<double> map_input_ratio =
+      std::nullopt;  // none: map inputs balanced with the reduce stage
   int synthetic_jobs = 200;
   Seconds synthetic_interarrival = 0.5;  // loads both the slots and the network (README)
   // The embedded generator used when no trace or job file is given: synthetic, tcds or flows
@@ -106,6 +108,17 @@ struct ResolvedPolicies {
   Settings scheduler, network;
 };
 ResolvedPolicies ResolvePolicies(const RunSpec& spec);
+// The spec's scheduler and network policy, built by name (InputError on unknown names, keys or
+// values), and every setting in force ("scheduler.order" → "sjf", ...).
+struct BuiltPolicies {
+  std::unique_ptr<TaskScheduler> scheduler;
+  std::unique_ptr<NetworkPolicy> network;
+  std::vector<std::pair<std::string, std::string>> in_force;
+};
+BuiltPolicies BuildPolicies(const RunSpec& spec);
+// Fills what summary.json says of the run's set-up: policies, system, workload, settings, seed.
+void Describe(const RunSpec& spec, const PreparedRun& run,
+              std::vector<std::pair<std::string, std::string>> in_force, RunSummary& summary);
 // Builds the policies by name (InputError on unknown names) and runs the simulation.
 RunResult Execute(const RunSpec& spec, const PreparedRun& run);
 

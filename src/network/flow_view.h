@@ -57,6 +57,18 @@ class FlowView {
   const std::vector<FlowId>* active_;
 };
 
+// What the task life cycle needs of a network: the view, plus starting flows and adding
+// coflows. The simulator's fluid Network is one; live mode's measured flows are another.
+class FlowNetwork : public FlowView {
+ public:
+  // Starts a flow now; its policy classifies it before it is carried.
+  virtual FlowId StartFlow(const FlowSpec& spec) = 0;
+  virtual CoflowId AddCoflow(const Coflow& c) = 0;
+
+ protected:
+  using FlowView::FlowView;
+};
+
 class ClassSink {
  public:
   static const Why kNoReason;

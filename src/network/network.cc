@@ -6,7 +6,7 @@
 namespace slotflow {
 
 Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock)
-    : FlowView(flows_, coflows_, active_),
+    : FlowNetwork(flows_, coflows_, active_),
       cluster_(cluster),
       policy_(std::move(policy)),
       solver_(cluster.link_capacities()),

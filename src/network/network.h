@@ -17,15 +17,15 @@
 namespace slotflow {
 
 // Network is the FlowView and ClassSink its policy is handed; the simulator drives it.
-class Network final : public FlowView, public ClassSink {
+class Network final : public FlowNetwork, public ClassSink {
  public:
   // Reads the time from `clock` (the engine's); AdvanceTo moves the fluid to it.
   Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock);
   ~Network();
 
   // Starts a flow now; it gets a class and a rate at the next Resolve().
-  FlowId StartFlow(const FlowSpec& spec);
-  CoflowId AddCoflow(const Coflow& c);
+  FlowId StartFlow(const FlowSpec& spec) override;
+  CoflowId AddCoflow(const Coflow& c) override;
 
   // Time of the next network event: a flow completion or a policy re-rank.
   Seconds NextEventTime() const;

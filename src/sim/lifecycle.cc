@@ -7,11 +7,16 @@
 
 namespace slotflow {
 
-TaskLifecycle::TaskLifecycle(const Cluster& cluster, Network& network, Engine& engine,
+TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, Engine& engine,
                              SimState& state)
-    : cluster_(cluster), network_(network), engine_(engine), s_(state) {
-  compute_done_kind_ =
-      engine_.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
+    : TaskLifecycle(cluster, network, state) {
+  engine_ = &engine;
+  compute_done_kind_ = engine.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
+}
+
+TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimState& state)
+    : cluster_(cluster), network_(network), engine_(nullptr), s_(state) {
+  compute_done_kind_ = -1;
   s_.servers_.resize(cluster_.size());
   for (const Server& sv : cluster_.servers()) {
     AddFreeSlots(sv.id, sv.slots);
@@ -330,19 +335,19 @@ void TaskLifecycle::OnFlowDone(FlowId f) {
 }
 
 // Compute time = work / (slot_rate × cpu_speed) (SPEC §2), or the spec's seconds / cpu_speed.
+Seconds TaskLifecycle::ComputeSeconds(TaskId t) const {
+  const TaskRuntime& task = s_.tasks_[t];
+  const double speed = cluster_.server(task.server).cpu_speed;
+  if (task.spec->compute >= 0) return task.spec->compute / speed;
+  const Bytes work = task.spec->work >= 0 ? task.spec->work : task.spec->input;
+  return work / (cluster_.spec().slot_rate * speed);
+}
+
 void TaskLifecycle::StartCompute(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   task.state = TaskState::kComputing;
   task.compute_at = s_.now();
-  const double speed = cluster_.server(task.server).cpu_speed;
-  Seconds duration;
-  if (task.spec->compute >= 0) {
-    duration = task.spec->compute / speed;
-  } else {
-    const Bytes work = task.spec->work >= 0 ? task.spec->work : task.spec->input;
-    duration = work / (cluster_.spec().slot_rate * speed);
-  }
-  engine_.Schedule(s_.now() + duration, compute_done_kind_, t);
+  if (engine_ != nullptr) engine_->Schedule(s_.now() + ComputeSeconds(t), compute_done_kind_, t);
 }
 
 // The output goes to the local disk when it is modelled: a flow over that disk alone.

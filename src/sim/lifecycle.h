@@ -12,7 +12,7 @@
 #include "common/random.h"
 #include "common/why.h"
 #include "engine/engine.h"
-#include "network/network.h"
+#include "network/flow_view.h"
 #include "sim/state.h"
 #include "workload/job.h"
 
@@ -21,7 +21,10 @@ namespace slotflow {
 class TaskLifecycle {
  public:
   // Every server's slots start free. Compute completions are events on `engine`.
-  TaskLifecycle(const Cluster& cluster, Network& network, Engine& engine, SimState& state);
+  TaskLifecycle(const Cluster& cluster, FlowNetwork& network, Engine& engine, SimState& state);
+  // Without an engine, a compute ends when the caller calls OnComputeDone (live mode: when the
+  // agent running the task says so).
+  TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimState& state);
 
   // Adds a job that has not arrived yet: its stages, tasks and the coflow of every non-root
   // stage. `spec` must outlive the state (tasks point into it). Root tasks that read input get
@@ -39,6 +42,8 @@ class TaskLifecycle {
   void OnFlowDone(FlowId f);
   // The task's compute is over: it writes its output, or is done at once.
   void OnComputeDone(TaskId t);
+  // How long task t computes on its server (SPEC §2).
+  Seconds ComputeSeconds(TaskId t) const;
 
   // Verify at each placement that the task's parent stages are done (sim/invariants.h).
   bool check_inputs = false;
@@ -64,8 +69,8 @@ class TaskLifecycle {
   FlowId StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosses_disk, CoflowId coflow);
 
   const Cluster& cluster_;
-  Network& network_;
-  Engine& engine_;
+  FlowNetwork& network_;
+  Engine* engine_;  // null: compute completions come from the caller
   SimState& s_;
   int32_t compute_done_kind_;
   std::vector<TaskId> flow_task_;  // the task each flow belongs to

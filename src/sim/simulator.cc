@@ -11,6 +11,7 @@
 
 #include "common/random.h"
 #include "sim/invariants.h"
+#include "sim/results.h"
 
 namespace slotflow {
 
@@ -196,32 +197,15 @@ void Simulator::SampleUtilisation() {
 
 RunResult Simulator::Collect(double wall_s) {
   RunResult r;
+  r.jobs = FinishedJobResults(state_);
   Seconds makespan = 0;
-  int local = 0, reads = 0;
-  for (const JobRuntime& job : state_.jobs()) {
-    local += job.local_reads;
-    reads += job.local_reads + job.remote_reads;
-    if (!job.finished) continue;
-    JobResult jr;
-    jr.name = job.spec->name;
-    jr.submit = job.spec->submit;
-    jr.first_start = job.first_start;
-    jr.finish = job.finish;
-    jr.jct = job.finish - job.spec->submit;
-    jr.bytes = job.spec->InputBytes() + job.spec->ShuffleBytes();
-    jr.tasks = job.spec->TaskCount();
-    const int jreads = job.local_reads + job.remote_reads;
-    jr.local_fraction = jreads == 0 ? 1.0 : static_cast<double>(job.local_reads) / jreads;
-    jr.size_group = SizeGroup(jr.bytes);
-    makespan = std::max(makespan, job.finish);
-    r.jobs.push_back(std::move(jr));
-  }
+  for (const JobResult& jr : r.jobs) makespan = std::max(makespan, jr.finish);
   r.summary = Summarize(r.jobs);
   RunSummary& s = r.summary;
   s.unfinished_jobs = lifecycle_.unfinished_jobs();
   s.time_limit_hit = time_limit_hit_;
   s.makespan = makespan;
-  s.locality = reads == 0 ? 1.0 : static_cast<double>(local) / reads;
+  s.locality = ReadLocality(state_);
   const double slot_capacity = static_cast<double>(cluster_.TotalSlots()) * makespan;
   s.slot_utilisation = slot_capacity > 0 && std::isfinite(slot_capacity)
                            ? lifecycle_.busy_slot_seconds() / slot_capacity
@@ -250,41 +234,9 @@ RunResult Simulator::Collect(double wall_s) {
   }
   s.events = engine_.steps();
   s.wall_s = wall_s;
-  if (config_.collect_tasks) CollectTasks(r);
+  if (config_.collect_tasks) r.tasks = TaskResults(state_);
   r.utilisation = std::move(utilisation_);
   return r;
-}
-
-// Tasks in id order: jobs in workload order, stages in order, tasks in order.
-void Simulator::CollectTasks(RunResult& r) const {
-  size_t tasks = 0;
-  for (const JobRuntime& job : state_.jobs()) {
-    for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
-  }
-  r.tasks.reserve(tasks);
-  for (const JobRuntime& job : state_.jobs()) {
-    for (size_t st = 0; st < job.stages.size(); ++st) {
-      const StageRuntime& sr = job.stages[st];
-      for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
-        const TaskRuntime& task = state_.task(t);
-        TaskResult& tr = r.tasks.emplace_back();
-        tr.job = job.spec->name;
-        tr.stage = job.spec->stages[st].name;
-        tr.index = task.index;
-        tr.server = task.server;
-        tr.pinned = !task.HoldsSlot();
-        tr.locality = LocalityName(task.locality);
-        tr.ready = task.ready_at;
-        tr.placed = task.placed_at;
-        tr.read_done = task.compute_at;
-        tr.compute_done = task.computed_at;
-        tr.output_written = task.finish_at;
-        tr.finish = task.finish_at;
-        tr.input_bytes = task.spec->input;
-        tr.remote_bytes = task.network_bytes;
-      }
-    }
-  }
 }
 
 }  // namespace slotflow

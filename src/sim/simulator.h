@@ -62,7 +62,6 @@ class Simulator {
   void Settle();
   void ShowProgress();
   RunResult Collect(double wall_s);
-  void CollectTasks(RunResult& r) const;
   void LogReserve(const Decision& d, ServerId server);
   void SampleUtilisation();
 

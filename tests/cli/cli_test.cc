@@ -293,24 +293,23 @@ std::string WithoutWallTimes(const std::string& csv) {
 
 TEST(Cli, SweepRunsTheGridInOrderOnAnyThreadCountAndShards) {
   const fs::path file = WriteFile("sweep.toml", kSweep);
-  const fs::path all = TempDir("sweep_all"), one = TempDir("sweep_one"),
-                 a = TempDir("sweep_a"), b = TempDir("sweep_b");
+  const fs::path all = TempDir("sweep_all"), one = TempDir("sweep_one"), a = TempDir("sweep_a"),
+                 b = TempDir("sweep_b");
   ASSERT_EQ(Slotflow("sweep " + file.string() + " --quiet --out " + all.string()).exit_code, 0);
-  ASSERT_EQ(Slotflow("sweep " + file.string() + " --quiet --threads 1 --out " + one.string())
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      Slotflow("sweep " + file.string() + " --quiet --threads 1 --out " + one.string()).exit_code,
+      0);
   const std::string rows = WithoutWallTimes(Slurp(all / "results.csv"));
   EXPECT_EQ(rows, WithoutWallTimes(Slurp(one / "results.csv")));
-  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 1 + 4 * 3 * 2);  // points x variants x seeds
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'),
+            1 + 4 * 3 * 2);  // points x variants x seeds
   EXPECT_EQ(rows.substr(0, rows.find('\n')).substr(0, 60),
             "point,cluster.slots,workload.traffic_scale,variant_index,var");
   EXPECT_FALSE(fs::exists(all / "journal.csv"));
-  ASSERT_EQ(Slotflow("sweep " + file.string() + " --quiet --shard 1/2 --out " + a.string())
-                .exit_code,
-            0);
-  ASSERT_EQ(Slotflow("sweep " + file.string() + " --quiet --shard 2/2 --out " + b.string())
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      Slotflow("sweep " + file.string() + " --quiet --shard 1/2 --out " + a.string()).exit_code, 0);
+  ASSERT_EQ(
+      Slotflow("sweep " + file.string() + " --quiet --shard 2/2 --out " + b.string()).exit_code, 0);
   const fs::path merged = a / "merged.csv";
   const Result m = Slotflow("merge " + (a / "results.csv").string() + " " +
                             (b / "results.csv").string() + " --out " + merged.string());
@@ -346,14 +345,13 @@ TEST(Cli, SweepFileErrorsNameTheLineAndKey) {
   const Result a = Slotflow("sweep " + unknown.string() + " --out " + TempDir("e1").string());
   EXPECT_EQ(a.exit_code, 2);
   EXPECT_NE(a.err.find("unknown.toml:3: field 'sweep.foo'"), std::string::npos) << a.err;
-  const fs::path value = WriteFile(
-      "value.toml",
-      "[sweep]\nsystems = [\"duopoly\"]\n[[sweep.parameter]]\nkey = \"cluster.servers\"\n"
-      "values = [3,\n 0]\n");
+  const fs::path value =
+      WriteFile("value.toml",
+                "[sweep]\nsystems = [\"duopoly\"]\n[[sweep.parameter]]\nkey = \"cluster.servers\"\n"
+                "values = [3,\n 0]\n");
   const Result b = Slotflow("sweep " + value.string() + " --out " + TempDir("e2").string());
   EXPECT_EQ(b.exit_code, 2);
-  EXPECT_NE(b.err.find("value.toml:6: field 'sweep.parameter cluster.servers'"),
-            std::string::npos)
+  EXPECT_NE(b.err.find("value.toml:6: field 'sweep.parameter cluster.servers'"), std::string::npos)
       << b.err;
   const Result c = Slotflow("sweep " + value.string() + " --shard 0/2 --out x");
   EXPECT_EQ(c.exit_code, 2);
@@ -374,12 +372,39 @@ TEST(Cli, TestbedNeedsRootAndSaysSo) {
       geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
   for (const char* action : {"up --hosts 3", "down", "status"}) {
     const fs::path dir = TempDir("testbed");
-    const std::string cmd = as_user + SLOTFLOW_BINARY + " testbed " + action + " 2>" +
-                            (dir / "err").string();
+    const std::string cmd =
+        as_user + SLOTFLOW_BINARY + " testbed " + action + " 2>" + (dir / "err").string();
     const int status = std::system(cmd.c_str());
     EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << action;
     EXPECT_NE(Slurp(dir / "err").find("needs root"), std::string::npos) << Slurp(dir / "err");
   }
+}
+
+TEST(Cli, LiveAndAgentRejectBadInputNamingTheFlag) {
+  const Result rate = Slotflow("live --hosts 3 --rate fast");
+  EXPECT_EQ(rate.exit_code, 2);
+  EXPECT_NE(rate.err.find("--rate"), std::string::npos) << rate.err;
+  const Result both = Slotflow("live --hosts 3 --servers 4");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--hosts"), std::string::npos) << both.err;
+  const Result master = Slotflow("agent --host 0 --master nowhere");
+  EXPECT_EQ(master.exit_code, 2);
+  EXPECT_NE(master.err.find("--master"), std::string::npos) << master.err;
+  // Port 1 on loopback: nothing listens there.
+  const Result unreachable =
+      Slotflow("agent --host 0 --master 127.0.0.1:1 --connect-timeout 200ms");
+  EXPECT_EQ(unreachable.exit_code, 2);
+  EXPECT_NE(unreachable.err.find("cannot reach the master at 127.0.0.1:1"), std::string::npos)
+      << unreachable.err;
+
+  const std::string as_user =
+      geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  const fs::path dir = TempDir("live");
+  const std::string cmd =
+      as_user + SLOTFLOW_BINARY + " live --hosts 2 --synthetic-jobs 1 2>" + (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
+  EXPECT_NE(Slurp(dir / "err").find("needs root"), std::string::npos) << Slurp(dir / "err");
 }
 
 TEST(Cli, JobNamesAreQuotedInCsv) {

@@ -1,0 +1,56 @@
+// Master: live mode's decision maker. It runs a workload with the simulator's own pieces — the
+// task life cycle and SimState (sim/), a TaskScheduler and a NetworkPolicy built as for `run` —
+// but time is the wall clock since the run started and events are real: jobs arrive at their
+// submit times, and flows progress and end, and tasks finish computing, when the agents running
+// them say so (live/agent.h). Placements become launch messages to the host's agent; classes
+// the network policy sets become set_class messages to both ends of the flow, whose agents
+// re-mark the live sockets.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "cluster/cluster.h"
+#include "network/network_policy.h"
+#include "sim/simulator.h"
+#include "sim/task_scheduler.h"
+#include "workload/job.h"
+
+namespace slotflow {
+
+// The live run could not finish: an agent failed or went away, or the deadline passed.
+class LiveRunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MasterConfig {
+  std::string listen_address = "127.0.0.1";
+  uint16_t port = 0;          // 0: any free port
+  Seconds join_timeout = 20;  // for one agent per server to say hello
+  Seconds deadline = 300;     // for the whole run, from the start of Run()
+  uint64_t seed = 1;          // block replicas, as in the simulator
+  double estimate_error = 0;  // SimulationConfig::estimate_error, drawn as the simulator does
+};
+
+class Master {
+ public:
+  // Listens at once (InputError if it cannot).
+  Master(const Cluster& cluster, const Workload& workload, std::unique_ptr<TaskScheduler> scheduler,
+         std::unique_ptr<NetworkPolicy> network_policy, const MasterConfig& config);
+  ~Master();
+
+  uint16_t port() const;
+  // Waits for the agents, runs every job, tells the agents to stop and returns the measured
+  // results. LiveRunError when an agent fails, the deadline passes or SIGINT or SIGTERM arrives
+  // (the agents are told to stop first).
+  RunResult Run();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace slotflow

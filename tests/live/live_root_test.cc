@@ -1,0 +1,82 @@
+// `slotflow live` end to end on a real 3-host testbed: a handful of jobs under Duopoly, with
+// remote block reads and shuffles over shaped, DSCP-marked TCP. Runs only as root where `ip
+// netns` works (skipped otherwise). It uses a testbed prefix of its own, so it never meets a
+// testbed a user or another test has up; its deadline bounds it, and it checks that the run
+// removed every namespace it made.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "live/testbed.h"
+#include "live/testbed_status.h"
+#include "scenario.h"
+
+namespace slotflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+const TestbedNames kNames{"sfl"};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+bool AnyNamespaceOf(const TestbedNames& names) {
+  for (const std::string& ns : ListNamespaces(RunProgram)) {
+    if (names.Owns(ns)) return true;
+  }
+  return false;
+}
+
+TEST(LiveRun, AHandfulOfJobsOnThreeHostsEndsAndRemovesItsTestbed) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root (network namespaces, veth, tc)";
+  try {
+    TestbedDown(kNames);  // left by a run that was killed
+    const CommandResult probe = RunProgram({"ip", "netns", "add", kNames.Switch()});
+    if (probe.exit_code != 0) GTEST_SKIP() << "ip netns does not work here: " << probe.err;
+    RunOrThrow(RunProgram, {"ip", "netns", "del", kNames.Switch()});
+  } catch (const CommandError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const fs::path out =
+      fs::path(::testing::TempDir()) / ("slotflow_live_" + std::to_string(getpid()));
+  fs::remove_all(out);
+  // One replica per block: a map placed off its block's host reads it over the network.
+  // The run's own deadline bounds it; `timeout` is there in case that ever fails.
+  const std::string cmd = "timeout --kill-after=10 180 " + std::string(SLOTFLOW_BINARY) +
+                          " live --hosts 3 --rate 100mbit --synthetic-jobs 5 --traffic-scale 0.05"
+                          " --slot-rate 20MB/s --replicas 1 --system duopoly --deadline 90s"
+                          " --testbed-prefix sfl --quiet --out " +
+                          out.string() + " 2>" + (out.string() + ".err");
+  const int status = std::system(cmd.c_str());
+  const std::string err = Slurp(out.string() + ".err");
+  fs::remove(out.string() + ".err");
+  EXPECT_FALSE(AnyNamespaceOf(kNames)) << "the run left its testbed up";
+  if (AnyNamespaceOf(kNames)) TestbedDown(kNames);
+  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << err;
+
+  const auto summary = nlohmann::json::parse(Slurp(out / "summary.json"));
+  EXPECT_EQ(summary["jobs"], 5);
+  EXPECT_EQ(summary["unfinished_jobs"], 0);
+  EXPECT_EQ(summary["network"], "cans");
+  EXPECT_GT(summary["network_bytes"].get<double>(), 0);
+  EXPECT_GT(summary["flows"].get<int>(), 0);
+  const auto lines = testing::Lines(Slurp(out / "jobs.csv"));
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0],
+            "job,submit_s,first_start_s,finish_s,jct_s,bytes,tasks,local_fraction,size_group");
+  fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace slotflow
