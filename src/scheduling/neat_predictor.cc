@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <string>
 
@@ -159,14 +160,15 @@ Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes 
 // CompressedLinkState
 
 CompressedLinkState::CompressedLinkState(Bytes first_bound, double growth, int bins)
-    : bins_(static_cast<size_t>(std::max(bins, 1))) {
+    : bins_(static_cast<size_t>(std::clamp(bins, 1, kMaxBins))) {
   // upper_[n] is the exclusive upper bound of bin n; the last bin is open.
   Bytes bound = first_bound;
   for (size_t n = 0; n + 1 < bins_.size(); ++n, bound *= growth) upper_.push_back(bound);
 }
 
 void CompressedLinkState::Clear() {
-  std::fill(bins_.begin(), bins_.end(), Bin{});
+  for (uint64_t used = used_; used != 0; used &= used - 1) bins_[std::countr_zero(used)] = Bin{};
+  used_ = 0;
   count_ = 0;
 }
 
@@ -175,7 +177,9 @@ int CompressedLinkState::BinOf(Bytes size) const {
 }
 
 void CompressedLinkState::Add(const LinkTransfer& t) {
-  Bin& b = bins_[BinOf(t.size)];
+  const int n = BinOf(t.size);
+  used_ |= uint64_t{1} << n;
+  Bin& b = bins_[n];
   if (b.count == 0 || t.size < b.smallest.size) b.smallest = t;
   if (b.count == 0 || t.size > b.largest.size) b.largest = t;
   ++b.count;
@@ -188,8 +192,8 @@ void CompressedLinkState::Add(const LinkTransfer& t) {
 Bytes CompressedLinkState::InterferingBytes(NeatPolicy policy, Bytes new_size) const {
   const Family family = FamilyOf(policy);
   Bytes v = 0;
-  for (const Bin& b : bins_) {
-    if (b.count == 0) continue;
+  for (uint64_t used = used_; used != 0; used &= used - 1) {
+    const Bin& b = bins_[std::countr_zero(used)];
     if (family == Family::kAll || b.largest.size <= new_size) {
       v += b.load;  // every transfer in the bin counts in full
     } else if (b.smallest.size > new_size) {
@@ -248,9 +252,13 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
   down_delay_.assign(delays ? n : 0, 0);
   seen_.clear();
   if (compressed) {
-    up_bins_.resize(n);
-    down_bins_.resize(n);
-    for (size_t s = 0; s < n; ++s) {
+    // Only the links the last pass filled hold anything: clearing every link's bins would cost
+    // more than the pass itself on a large cluster.
+    if (up_bins_.size() != n) {
+      up_bins_.assign(n, CompressedLinkState());
+      down_bins_.assign(n, CompressedLinkState());
+    }
+    for (ServerId s : binned_) {
       up_bins_[s].Clear();
       down_bins_[s].Clear();
     }
@@ -258,6 +266,7 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     up_bins_.clear();
     down_bins_.clear();
   }
+  binned_.clear();
   const Family family = FamilyOf(policy);
   for (FlowId f : net.active_flows()) {
     const FlowSpec& spec = net.flow(f).spec;
@@ -269,6 +278,8 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     ++down_flows_[spec.dst];
     down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
     if (compressed) {
+      if (up_bins_[spec.src].count() == 0) binned_.push_back(spec.src);
+      if (down_bins_[spec.dst].count() == 0) binned_.push_back(spec.dst);
       up_bins_[spec.src].Add(t);
       down_bins_[spec.dst].Add(t);
     }
@@ -281,7 +292,7 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
   }
   up_compressed_.assign(compressed ? n : 0, 0);
   down_compressed_.assign(compressed ? n : 0, 0);
-  for (size_t s = 0; compressed && s < n; ++s) {
+  for (ServerId s : binned_) {  // a server may be listed twice; the sums are the same
     up_compressed_[s] = up_bins_[s].InterferingBytes(policy, new_size);
     down_compressed_[s] = down_bins_[s].InterferingBytes(policy, new_size);
   }

@@ -128,6 +128,8 @@ class CompressedLinkState {
     LinkTransfer largest;   // the transfer with the largest size (first seen on ties)
   };
 
+  static constexpr int kMaxBins = 64;
+  // `bins` is clamped to 1..kMaxBins.
   explicit CompressedLinkState(Bytes first_bound = 1e4, double growth = 2, int bins = 40);
 
   void Clear();
@@ -143,6 +145,7 @@ class CompressedLinkState {
  private:
   std::vector<Bytes> upper_;  // exclusive upper bound of every bin but the last
   std::vector<Bin> bins_;
+  uint64_t used_ = 0;  // bit n: bin n holds a transfer (only those are read and cleared)
   int64_t count_ = 0;
 };
 
@@ -204,6 +207,7 @@ class EdgeLoads {
   std::vector<int> down_flows_;
   std::unordered_set<uint64_t> seen_;  // (server, direction, coflow) already counted
   std::vector<CompressedLinkState> up_bins_, down_bins_;
+  std::vector<ServerId> binned_;  // servers whose bins the last pass filled
   std::vector<Bytes> up_compressed_, down_compressed_;  // Σ interfering bytes from the bins
   bool use_compressed_ = false;
 };
