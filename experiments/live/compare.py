@@ -1,0 +1,399 @@
+#!/usr/bin/python3
+"""The simulator against the testbed: one slice of the FB trace run live and simulated.
+
+    sudo experiments/live/compare.py [--seeds 5] [--out experiments/live/results]
+
+For each system (duopoly, aalo, fair = greedy scheduler + fair network) and seed, runs
+`slotflow live` on a testbed of its own (namespace prefix --testbed-prefix) and `slotflow run`
+with the same flags and `--nic` at the testbed's rate, then compares their job completion times
+with tools/compare_jct.py's functions. Writes, under --out:
+
+  slice.txt          the workload: the first --coflows coflows of the trace, arrivals × --time-scale
+  SYSTEM/sN/live|sim|sim-disk/   each run's summary.json, jobs.csv, tasks.csv (and its stdout)
+  runs.csv           one line per system and seed: mean and p95 JCT of each run and the errors
+  phases.csv         per system and run kind: task time summed over tasks and averaged over seeds,
+                     by phase (waiting for a slot, map read+compute, shuffle, reduce compute)
+  table.md           mean ± 95 % CI over seeds, per system
+
+and the CDF figure (--figure). A run whose jobs.csv is already there is reused (--fresh reruns
+everything). Every live run is bounded by --deadline, and the testbed is taken down at the end,
+also when a run fails or the script is interrupted.
+
+Bad input (a missing trace, a malformed trace header, a bad flag) exits with status 2 and a
+message naming its source.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "tools"))
+import compare_jct  # noqa: E402  (read_jobs, stats)
+
+SYSTEMS = {
+    "duopoly": ["--system", "duopoly"],
+    "aalo": ["--system", "aalo"],
+    "fair": ["--scheduler", "greedy", "--network", "fair"],
+}
+# Two-sided 95 % Student t quantiles by degrees of freedom.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+
+
+class BadInput(Exception):
+    pass
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--trace", default=os.path.join(REPO, "..", "shared", "traces",
+                                                   "FB2010-1Hr-150-0.txt"))
+    p.add_argument("--coflows", type=int, default=11, help="first N coflows of the trace")
+    p.add_argument("--time-scale", type=float, default=0.25, help="arrival times multiplied by")
+    p.add_argument("--traffic-scale", default="0.01")
+    p.add_argument("--map-input-ratio", default="1")
+    p.add_argument("--slot-rate", default="20MB/s")
+    p.add_argument("--hosts", type=int, default=4)
+    p.add_argument("--rate", default="100mbit", help="testbed link rate (tc units)")
+    p.add_argument("--nic", default="100Mbps", help="the same rate in the simulator's units")
+    p.add_argument("--disk", default="",
+                   help="also simulate with --disk RATE (a third column), e.g. 400MB/s")
+    p.add_argument("--systems", default="duopoly,aalo,fair")
+    p.add_argument("--seeds", type=int, default=5)
+    p.add_argument("--deadline", default="120s")
+    p.add_argument("--testbed-prefix", default="sfcx")
+    p.add_argument("--slotflow", default=os.path.join(REPO, "build", "slotflow"))
+    p.add_argument("--out", default=os.path.join(REPO, "experiments", "live", "results"))
+    p.add_argument("--figure", default=os.path.join(REPO, "docs", "img", "live-vs-sim-cdf.png"))
+    p.add_argument("--fresh", action="store_true", help="rerun runs whose outputs exist")
+    return p.parse_args()
+
+
+def check_args(a):
+    if a.coflows < 1:
+        raise BadInput("--coflows: must be at least 1")
+    if not (a.time_scale > 0 and math.isfinite(a.time_scale)):
+        raise BadInput("--time-scale: must be positive")
+    if a.seeds < 1:
+        raise BadInput("--seeds: must be at least 1")
+    unknown = [s for s in a.systems.split(",") if s not in SYSTEMS]
+    if unknown:
+        raise BadInput(f"--systems: unknown {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
+    if not re.fullmatch(r"[a-z][a-z0-9]{0,7}", a.testbed_prefix):
+        raise BadInput("--testbed-prefix: expected 1-8 lower-case letters and digits")
+    if not os.access(a.slotflow, os.X_OK):
+        raise BadInput(f"--slotflow: {a.slotflow} is not an executable (build it first)")
+
+
+# ---------------------------------------------------------------- workload
+
+def write_slice(trace, coflows, time_scale, out):
+    """The first `coflows` lines of the FB trace, arrival ms × time_scale, as a trace file."""
+    try:
+        with open(trace) as f:
+            lines = [line.rstrip("\n") for line in f]
+    except OSError as e:
+        raise BadInput(f"{trace}: cannot read: {e.strerror}")
+    header = lines[0].split() if lines else []
+    if len(header) != 2 or not all(h.isdigit() for h in header):
+        raise BadInput(f"{trace}:1: header: expected '<ports> <coflows>'")
+    body = [line for line in lines[1:] if line.strip()]
+    if len(body) < coflows:
+        raise BadInput(f"{trace}: --coflows {coflows}: the trace has {len(body)}")
+    rows = []
+    for n, line in enumerate(body[:coflows], start=2):
+        fields = line.split()
+        if len(fields) < 3 or not fields[1].isdigit():
+            raise BadInput(f"{trace}:{n}: arrival: expected whole milliseconds")
+        fields[1] = str(round(int(fields[1]) * time_scale))
+        rows.append(" ".join(fields))
+    with open(out, "w") as f:
+        f.write(f"{header[0]} {len(rows)}\n" + "\n".join(rows) + "\n")
+
+
+def workload_flags(a, slice_path, seed):
+    return ["--trace", slice_path, "--traffic-scale", a.traffic_scale, "--map-input-ratio",
+            a.map_input_ratio, "--slot-rate", a.slot_rate, "--seed", str(seed), "--quiet"]
+
+
+# ---------------------------------------------------------------- running
+
+def testbed_namespaces(prefix):
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    names = [line.split()[0] for line in out.splitlines() if line.strip()]
+    return [n for n in names if re.fullmatch(rf"{re.escape(prefix)}(sw|h\d+)", n)]
+
+
+def teardown(prefix):
+    """Removes this experiment's namespaces (only those of its prefix), ending what runs in
+    them first, as `slotflow testbed down` does for the default prefix."""
+    names = testbed_namespaces(prefix)
+    pids = []
+    for n in names:
+        out = subprocess.run(["ip", "netns", "pids", n], capture_output=True, text=True).stdout
+        pids += [int(p) for p in out.split()]
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        if pids and sig == signal.SIGTERM:
+            time.sleep(2)
+    for n in names:
+        subprocess.run(["ip", "netns", "del", n], capture_output=True)
+    if names:
+        print(f"teardown: removed {', '.join(names)}", flush=True)
+
+
+def run_logged(cmd, out_dir, timeout):
+    """Runs cmd, stdout and stderr to out_dir/log.txt; on timeout SIGTERM (so `live` stops its
+    agents and takes its testbed down), then SIGKILL. Raises on failure."""
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "log.txt"), "w") as log:
+        log.write(" ".join(cmd) + "\n")
+        log.flush()
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            code = proc.wait(timeout=timeout)
+        except BaseException:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            raise
+    if code != 0:
+        with open(os.path.join(out_dir, "log.txt")) as log:
+            tail = log.read().strip().splitlines()[-3:]
+        raise RuntimeError(f"{' '.join(cmd[:2])} exited {code} ({out_dir}): {' / '.join(tail)}")
+
+
+def seconds(text):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)s?", text)
+    if not m:
+        raise BadInput(f"--deadline: expected seconds, e.g. 120s, got {text!r}")
+    return float(m.group(1))
+
+
+def run_pair(a, system, seed, slice_path):
+    """The live run and the simulated run(s) of one system and seed; returns their dirs."""
+    base = os.path.join(a.out, system, f"s{seed}")
+    flags = SYSTEMS[system] + workload_flags(a, slice_path, seed)
+    runs = {
+        "live": [a.slotflow, "live", "--hosts", str(a.hosts), "--rate", a.rate, "--deadline",
+                 a.deadline, "--testbed-prefix", a.testbed_prefix] + flags,
+        "sim": [a.slotflow, "run", "--servers", str(a.hosts), "--nic", a.nic] + flags,
+    }
+    if a.disk:
+        runs["sim-disk"] = runs["sim"] + ["--disk", a.disk]
+    dirs = {}
+    for kind, cmd in runs.items():
+        d = os.path.join(base, kind)
+        dirs[kind] = d
+        if not a.fresh and os.path.exists(os.path.join(d, "jobs.csv")):
+            continue
+        t0 = time.time()
+        timeout = seconds(a.deadline) + 60 if kind == "live" else 120
+        run_logged(cmd + ["--out", d], d, timeout)
+        if kind == "live":
+            print(f"  {system} seed {seed}: live {time.time() - t0:.0f} s", flush=True)
+    return dirs
+
+
+# ---------------------------------------------------------------- analysis
+
+def mean_ci(values):
+    """Mean and half-width of its 95 % confidence interval (Student t)."""
+    n = len(values)
+    m = sum(values) / n
+    if n < 2:
+        return m, float("nan")
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    return m, T95.get(n - 1, 1.96) * sd / math.sqrt(n)
+
+
+def read_tasks(run_dir):
+    path = os.path.join(run_dir, "tasks.csv")
+    try:
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read: {e.strerror}")
+
+
+def phases(run_dir):
+    """Task seconds summed over all tasks, by phase. A map's placed→compute_done covers its
+    local block read and its compute (live mode records the read as done at placement)."""
+    sums = {"wait": 0.0, "map_read_compute": 0.0, "map_remote_read": 0.0, "shuffle": 0.0,
+            "reduce_compute": 0.0, "tasks": 0}
+    for r in read_tasks(run_dir):
+        try:
+            ready, placed, read, computed = (float(r[k]) for k in
+                                             ("ready_s", "placed_s", "read_done_s",
+                                              "compute_done_s"))
+        except (KeyError, ValueError):
+            raise BadInput(f"{run_dir}/tasks.csv: task {r.get('task')}: malformed times")
+        sums["tasks"] += 1
+        sums["wait"] += placed - ready
+        if r["stage"] == "map":
+            if r["locality"] == "node":
+                sums["map_read_compute"] += computed - placed
+            else:
+                sums["map_remote_read"] += read - placed
+                sums["map_read_compute"] += computed - read
+        else:
+            sums["shuffle"] += read - placed
+            sums["reduce_compute"] += computed - read
+    return sums
+
+
+def analyse(results, kinds):
+    """results: system -> seed -> kind -> run dir. Returns per-seed rows and per-system
+    summaries (mean ± CI of each statistic and error; error = (sim − live) / live)."""
+    rows, summary = [], {}
+    for system, seeds in results.items():
+        acc = {}
+        for seed, dirs in sorted(seeds.items()):
+            jobs = {k: compare_jct.read_jobs(dirs[k])[1] for k in kinds}
+            differ = set(jobs["live"]) ^ set(jobs["sim"])
+            if differ:
+                raise BadInput(f"{dirs['sim']}: job sets differ from {dirs['live']}'s")
+            st = {k: compare_jct.stats(jobs[k].values()) for k in kinds}
+            row = {"system": system, "seed": seed}
+            for k in kinds:
+                for q in ("mean", "p95"):
+                    row[f"{k}_{q}_s"] = st[k][q]
+                    if k != "live":
+                        row[f"{k}_{q}_err"] = (st[k][q] - st["live"][q]) / st["live"][q]
+            rows.append(row)
+            for key, v in row.items():
+                if key not in ("system", "seed"):
+                    acc.setdefault(key, []).append(v)
+        summary[system] = {key: mean_ci(v) for key, v in acc.items()}
+    return rows, summary
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def fmt_ci(m, ci, pct=False):
+    if pct:
+        return f"{m:+.1%} ± {ci:.1%}" if math.isfinite(ci) else f"{m:+.1%}"
+    return f"{m:.2f} ± {ci:.2f}" if math.isfinite(ci) else f"{m:.2f}"
+
+
+def table(summary, kinds, seeds):
+    sims = [k for k in kinds if k != "live"]
+    head = ["system", "live mean JCT (s)"] + [f"{k} mean JCT (s)" for k in sims] + \
+        [f"{k} error, mean" for k in sims] + ["live p95 JCT (s)"] + \
+        [f"{k} p95 JCT (s)" for k in sims] + [f"{k} error, p95" for k in sims]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for system, s in summary.items():
+        cells = [system, fmt_ci(*s["live_mean_s"])]
+        cells += [fmt_ci(*s[f"{k}_mean_s"]) for k in sims]
+        cells += [fmt_ci(*s[f"{k}_mean_err"], pct=True) for k in sims]
+        cells += [fmt_ci(*s["live_p95_s"])] + [fmt_ci(*s[f"{k}_p95_s"]) for k in sims]
+        cells += [fmt_ci(*s[f"{k}_p95_err"], pct=True) for k in sims]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"mean ± 95 % CI over {seeds} seeds; error = (simulated − live) / live, "
+                 "per seed, then averaged")
+    return "\n".join(lines) + "\n"
+
+
+def phase_rows(results, kinds):
+    rows = []
+    for system, seeds in results.items():
+        for k in kinds:
+            per = [phases(dirs[k]) for dirs in seeds.values()]
+            row = {"system": system, "run": k}
+            for key in per[0]:
+                row[key] = round(sum(p[key] for p in per) / len(per), 3)
+            rows.append(row)
+    return rows
+
+
+def plot(results, kinds, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    styles = {"live": ("testbed (live)", "-"), "sim": ("simulator", "--"),
+              "sim-disk": ("simulator, --disk", ":")}
+    fig, axes = plt.subplots(1, len(results), figsize=(4 * len(results), 3.6), sharey=True)
+    axes = axes if len(results) > 1 else [axes]
+    for ax, (system, seeds) in zip(axes, results.items()):
+        for k in kinds:
+            v = sorted(max(x, 1e-3) for dirs in seeds.values()
+                       for x in compare_jct.read_jobs(dirs[k])[1].values())
+            label, ls = styles[k]
+            ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post", ls=ls,
+                    label=label)
+        ax.set_xscale("log")
+        ax.set_title(f"{system} ({len(seeds)} seeds pooled)")
+        ax.set_xlabel("job completion time (s)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("CDF of jobs")
+    axes[0].legend(loc="lower right")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    fig.savefig(out, dpi=110)
+
+
+# ---------------------------------------------------------------- main
+
+def run_all(a, slice_path):
+    results = {s: {} for s in a.systems.split(",")}
+    # Seeds outermost, so that changes in the machine's load fall on every system alike.
+    for seed in range(1, a.seeds + 1):
+        for system in results:
+            results[system][seed] = run_pair(a, system, seed, slice_path)
+    return results
+
+
+def main():
+    a = parse_args()
+    try:
+        check_args(a)
+        seconds(a.deadline)
+        if os.geteuid() != 0:
+            raise BadInput("must run as root (slotflow live makes network namespaces)")
+        os.makedirs(a.out, exist_ok=True)
+        slice_path = os.path.join(a.out, "slice.txt")
+        write_slice(a.trace, a.coflows, a.time_scale, slice_path)
+        kinds = ["live", "sim"] + (["sim-disk"] if a.disk else [])
+        t0 = time.time()
+        try:
+            results = run_all(a, slice_path)
+        finally:
+            teardown(a.testbed_prefix)
+        print(f"runs: {time.time() - t0:.0f} s", flush=True)
+        rows, summary = analyse(results, kinds)
+        write_csv(os.path.join(a.out, "runs.csv"), rows)
+        write_csv(os.path.join(a.out, "phases.csv"), phase_rows(results, kinds))
+        text = table(summary, kinds, a.seeds)
+        with open(os.path.join(a.out, "table.md"), "w") as f:
+            f.write(text)
+        print(text)
+        plot(results, kinds, a.figure)
+        print(f"figure: {a.figure}")
+    except (BadInput, compare_jct.BadInput) as e:
+        print(f"compare: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except RuntimeError as e:
+        print(f"compare: run failed: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
