@@ -229,10 +229,11 @@ def read_tasks(run_dir):
 
 
 def phases(run_dir):
-    """Task seconds summed over all tasks, by phase. A map's placed→compute_done covers its
-    local block read and its compute (live mode records the read as done at placement)."""
+    """Task seconds summed over all tasks, by phase, and the megabytes read locally by maps and
+    fetched by reducers. A map's placed→compute_done covers its local block read and its
+    compute (live mode records the read as done at placement)."""
     sums = {"wait": 0.0, "map_read_compute": 0.0, "map_remote_read": 0.0, "shuffle": 0.0,
-            "reduce_compute": 0.0, "tasks": 0}
+            "reduce_compute": 0.0, "tasks": 0, "local_read_mb": 0.0, "shuffle_mb": 0.0}
     for r in read_tasks(run_dir):
         try:
             ready, placed, read, computed = (float(r[k]) for k in
@@ -245,11 +246,13 @@ def phases(run_dir):
         if r["stage"] == "map":
             if r["locality"] == "node":
                 sums["map_read_compute"] += computed - placed
+                sums["local_read_mb"] += float(r["input_bytes"]) / 1e6
             else:
                 sums["map_remote_read"] += read - placed
                 sums["map_read_compute"] += computed - read
         else:
             sums["shuffle"] += read - placed
+            sums["shuffle_mb"] += float(r["remote_bytes"]) / 1e6
             sums["reduce_compute"] += computed - read
     return sums
 
