@@ -365,6 +365,8 @@ def run_all(a, slice_path):
 
 
 def main():
+    # SIGTERM ends the script as Ctrl-C does, through the clean-up below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     a = parse_args()
     try:
         check_args(a)
