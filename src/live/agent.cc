@@ -310,8 +310,8 @@ void Agent::Impl::FetchDone(const std::shared_ptr<FetchRun>& run) {
 // The task keeps waiting for this input: the master decides (it cancels the task when the
 // source is lost, or ends the run).
 void Agent::Impl::FetchFailedNow(const std::shared_ptr<FetchRun>& run, const std::string& why) {
-  master->Send(FetchFailed{run->spec.flow, fmt::format("agent {}: flow {}: {}", config.host,
-                                                       run->spec.flow, why)});
+  master->Send(FetchFailed{run->spec.flow,
+                           fmt::format("agent {}: flow {}: {}", config.host, run->spec.flow, why)});
   DropFetch(run);
 }
 

@@ -154,10 +154,9 @@ ControlMessage Decode(std::string_view line) {
 }
 
 std::string_view MessageType(const ControlMessage& m) {
-  static constexpr std::string_view kNames[] = {"hello",     "flow_progress", "flow_done",
-                                                "task_done", "failure",       "launch",
-                                                "set_class", "stop",          "fetch",
-                                                "fetch_failed", "heartbeat",  "cancel"};
+  static constexpr std::string_view kNames[] = {
+      "hello",     "flow_progress", "flow_done", "task_done",    "failure",   "launch",
+      "set_class", "stop",          "fetch",     "fetch_failed", "heartbeat", "cancel"};
   return kNames[m.index()];
 }
 

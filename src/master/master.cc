@@ -95,8 +95,8 @@ struct Master::Impl {
   std::vector<std::unique_ptr<asio::steady_timer>> silence;      // per host: agent_timeout
   std::vector<std::shared_ptr<asio::steady_timer>> fetch_grace;  // one per failed fetch
   std::vector<int> lost_hosts;
-  std::vector<char> rerun;  // per task: some run of it was undid by a lost host
-  std::vector<std::shared_ptr<LineChannel>> agents;              // by host
+  std::vector<char> rerun;                           // per task: a lost host undid some run of it
+  std::vector<std::shared_ptr<LineChannel>> agents;  // by host
   std::vector<std::string> agent_address;
   std::vector<uint16_t> data_port;
   std::vector<std::pair<Seconds, JobIndex>> arrivals;  // by submit time
@@ -241,15 +241,14 @@ void Master::Impl::OnHello(const std::shared_ptr<LineChannel>& channel, const He
   data_port[h.host] = h.data_port;
   agents[h.host] = channel;
   // From now on this channel's messages are host h's.
-  channel->Rebind(
-      [this, host = h.host](const ControlMessage& m) { OnAgentMessage(host, m); },
-      [this, host = h.host](const std::string& why) {
-        if (ended) return;
-        const std::string what =
-            fmt::format("its connection closed{}", why.empty() ? "" : ": " + why);
-        if (started) return LoseAgent(host, what);
-        Abort(fmt::format("agent {} went away before the run began: {}", host, what));
-      });
+  channel->Rebind([this, host = h.host](const ControlMessage& m) { OnAgentMessage(host, m); },
+                  [this, host = h.host](const std::string& why) {
+                    if (ended) return;
+                    const std::string what =
+                        fmt::format("its connection closed{}", why.empty() ? "" : ": " + why);
+                    if (started) return LoseAgent(host, what);
+                    Abort(fmt::format("agent {} went away before the run began: {}", host, what));
+                  });
   ArmSilence(h.host);
   if (++joined == cluster.size()) Begin();
 }
@@ -353,11 +352,9 @@ void Master::Impl::OnReport(int host, const ControlMessage& m) {
     lifecycle.OnFlowDone(d->flow);
   } else if (const auto* t = std::get_if<TaskDone>(&m)) {
     const bool known = t->task >= 0 && t->task < static_cast<TaskId>(launched.size());
-    if (known && (state.task(t->task).server != host ||
-                  state.task(t->task).state != TaskState::kComputing)) {
-      if (rerun[t->task]) return;
-    }
-    if (!known || state.task(t->task).state != TaskState::kComputing) {
+    if (!known || state.task(t->task).server != host ||
+        state.task(t->task).state != TaskState::kComputing) {
+      if (known && rerun[t->task]) return;  // the end of a run that a lost host undid
       return Abort(fmt::format("agent {}: task {} is not computing", host, t->task));
     }
     lifecycle.OnComputeDone(t->task);
@@ -415,9 +412,10 @@ void Master::Impl::LoseAgent(int host, const std::string& why) {
     return Abort(fmt::format("agent {} was lost ({}), and {}", host, why, loss.unrecoverable));
   }
   if (std::none_of(agents.begin(), agents.end(), [](const auto& a) { return a != nullptr; })) {
-    return Abort(fmt::format("agent {} was lost ({}): no agent is left to run the {} unfinished "
-                             "jobs",
-                             host, why, lifecycle.unfinished_jobs()));
+    return Abort(
+        fmt::format("agent {} was lost ({}): no agent is left to run the {} unfinished "
+                    "jobs",
+                    host, why, lifecycle.unfinished_jobs()));
   }
   for (FlowId f : loss.cancelled) flows.Cancel(f);
   for (const auto& [t, at] : loss.reset) {

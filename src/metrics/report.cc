@@ -1,8 +1,8 @@
 #include "metrics/report.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>

@@ -72,9 +72,9 @@ TaskLifecycle::ServerLoss TaskLifecycle::LoseServer(ServerId s) {
         std::erase(task.replicas, s);
         const bool to_run = reset[t] || task.state != TaskState::kDone;
         if (to_run && had_replicas && task.replicas.empty() && loss.unrecoverable.empty()) {
-          loss.unrecoverable = fmt::format(
-              "task {} of job {} reads a block whose every replica was on lost servers", t,
-              s_.jobs_[j].spec->name);
+          loss.unrecoverable =
+              fmt::format("task {} of job {} reads a block whose every replica was on lost servers",
+                          t, s_.jobs_[j].spec->name);
         }
         if (to_run && task.spec->pinned == s && loss.unrecoverable.empty()) {
           loss.unrecoverable = fmt::format("task {} of job {} is pinned to lost server {}", t,

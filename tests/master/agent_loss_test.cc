@@ -54,8 +54,8 @@ struct PlayedAgent {
       stopped = true;
     } else if (const auto* l = std::get_if<Launch>(&m)) {
       int expected = -1;
-      if (!l->fetches.empty() && lost.compare_exchange_strong(expected, l->fetches.front().port -
-                                                                            kBasePort)) {
+      if (!l->fetches.empty() &&
+          lost.compare_exchange_strong(expected, l->fetches.front().port - kBasePort)) {
         ::shutdown(fds[lost], SHUT_RDWR);
         return;
       }
@@ -105,6 +105,44 @@ TEST(MasterAgentLoss, AHostLostMidShuffleHasItsTasksRunElsewhere) {
   EXPECT_EQ(r.summary.tasks_rerun, 2);
   ASSERT_EQ(r.tasks.size(), 4u);
   for (const TaskResult& t : r.tasks) EXPECT_NE(t.server, lost) << t.stage << " " << t.index;
+}
+
+// An agent that stays connected but sends nothing (not even heartbeats) for agent_timeout is
+// lost; the real agents beside it, beating every second, are not.
+TEST(MasterAgentLoss, ASilentAgentIsLostAfterTheTimeout) {
+  ClusterSpec spec = UnitCluster(3, 1);
+  spec.classes[0].nic = 12.5e6;
+  spec.replicas = 3;
+  spec.slot_rate = 100e6;
+  Workload workload;
+  workload.jobs = {Job("A", 0, {StageSpec{"map", {}, std::vector<TaskSpec>(3, Task(1e6))}})};
+  const Cluster cluster(spec);
+  MasterConfig config;
+  config.deadline = 20;
+  config.agent_timeout = 2.5;
+  Master master(cluster, workload, TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
+                NetworkPolicyRegistry::Get().Make("fair", {}, 1), config);
+  AgentThread a0(0, master.port()), a1(1, master.port());
+  a0.Start();
+  a1.Start();
+  asio::io_context io;
+  Peer silent(io);
+  silent.socket().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), master.port()));
+  silent.Send(Hello{2, kBasePort + 2});
+  const auto before = std::chrono::steady_clock::now();
+  const RunResult r = master.Run();
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+  a0.Join();
+  a1.Join();
+  EXPECT_FALSE(a0.error());
+  EXPECT_FALSE(a1.error());
+  EXPECT_EQ(r.summary.unfinished_jobs, 0);
+  EXPECT_EQ(r.summary.lost_hosts, std::vector<int>{2});
+  EXPECT_EQ(r.summary.tasks_rerun, 1);  // its map, launched and never done
+  EXPECT_GE(took, 2.5);
+  EXPECT_LT(took, 10);
+  for (const TaskResult& t : r.tasks) EXPECT_NE(t.server, 2);
 }
 
 // With every agent lost, the run ends with an error at once rather than waiting.
