@@ -136,6 +136,9 @@ void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
   cmd.add_option("--agent-timeout", o.agent_timeout,
                  "an agent silent this long (it beats every 1s) is lost and its tasks re-run "
                  "elsewhere (default 5s)");
+  cmd.add_option("--journal", o.journal,
+                 "SQLite file recording each completed job; started again with it, a run skips "
+                 "the jobs it records");
   cmd.add_flag("--keep-testbed", o.keep_testbed, "leave a testbed this run brought up");
   cmd.add_option("--testbed-prefix", o.prefix,
                  "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
@@ -182,6 +185,7 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions
   mc.listen_address = HostAddress(0);
   mc.deadline = deadline;
   mc.agent_timeout = agent_timeout;
+  mc.journal = o.journal;
   mc.seed = spec.simulation.seed;
   mc.estimate_error = spec.simulation.estimate_error;
   std::unique_ptr<Master> master;

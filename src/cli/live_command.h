@@ -17,6 +17,7 @@ struct LiveOptions {
   std::string rate;  // the testbed's link rate; empty: --nic, else 100mbit
   std::string deadline = "300s";
   std::string agent_timeout = "5s";
+  std::string journal;
   bool keep_testbed = false;
   std::string prefix = "sf";  // the testbed's namespace names (docs/testbed.md)
 };

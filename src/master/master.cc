@@ -13,6 +13,7 @@
 #include "common/random.h"
 #include "live/line_channel.h"
 #include "live/testbed_plan.h"
+#include "master/journal.h"
 #include "master/live_flows.h"
 #include "sim/lifecycle.h"
 #include "sim/results.h"
@@ -66,6 +67,8 @@ struct Master::Impl {
   void ArmSilence(int host);
   void OnFetchFailed(int host, const FetchFailed& f);
   void LoseAgent(int host, const std::string& why);
+  void OpenJournal();
+  void RecordCompleted();
   void Begin();
   void ScheduleArrival();
   void ScheduleTick(int64_t k);
@@ -95,6 +98,9 @@ struct Master::Impl {
   std::vector<std::unique_ptr<asio::steady_timer>> silence;      // per host: agent_timeout
   std::vector<std::shared_ptr<asio::steady_timer>> fetch_grace;  // one per failed fetch
   std::vector<int> lost_hosts;
+  std::unique_ptr<Journal> journal;
+  std::vector<char> journaled;  // per job: recorded in the journal (this run or an earlier one)
+  int jobs_from_journal = 0;
   std::vector<char> rerun;                           // per task: a lost host undid some run of it
   std::vector<std::shared_ptr<LineChannel>> agents;  // by host
   std::vector<std::string> agent_address;
@@ -143,6 +149,7 @@ Master::Master(const Cluster& cluster, const Workload& workload,
     for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
   }
   m.launched.assign(tasks, 0);
+  m.OpenJournal();
   m.rerun.assign(tasks, 0);
   for (ServerId s = 0; s < cluster.size(); ++s) {
     m.silence.push_back(std::make_unique<asio::steady_timer>(m.io));
@@ -153,6 +160,30 @@ Master::Master(const Cluster& cluster, const Workload& workload,
 Master::~Master() = default;
 
 uint16_t Master::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+// Jobs the journal records as completed never arrive: they count as done.
+void Master::Impl::OpenJournal() {
+  journaled.assign(state.jobs().size(), 0);
+  if (config.journal.empty()) return;
+  std::vector<std::string> names;
+  for (const JobRuntime& job : state.jobs()) names.push_back(job.spec->name);
+  journal = std::make_unique<Journal>(config.journal, names);
+  for (const auto& [j, result] : journal->completed()) {
+    lifecycle.Skip(j);
+    journaled[j] = 1;
+    ++jobs_from_journal;
+  }
+  std::erase_if(arrivals, [this](const auto& a) { return journaled[a.second] != 0; });
+}
+
+void Master::Impl::RecordCompleted() {
+  if (!journal) return;
+  for (const JobRuntime& job : state.jobs()) {
+    if (!job.finished || journaled[job.index]) continue;
+    journal->Record(job.index, JobResultOf(job));
+    journaled[job.index] = 1;
+  }
+}
 
 void Master::Impl::Listen() {
   std::error_code ec;
@@ -436,6 +467,7 @@ void Master::Impl::Settle() {
   LaunchPlaced();
   SendClassChanges();
   ScheduleReclassify();
+  RecordCompleted();
   if (lifecycle.unfinished_jobs() == 0) End();
 }
 
@@ -563,7 +595,13 @@ void Master::Impl::End() {
 // As Simulator::Collect, from measured times: makespan, locality, slot use and bytes moved.
 RunResult Master::Impl::Collect() const {
   RunResult r;
-  r.jobs = FinishedJobResults(state);
+  for (const JobRuntime& job : state.jobs()) {  // in job order, as FinishedJobResults
+    if (job.finished) {
+      r.jobs.push_back(JobResultOf(job));
+    } else if (journal && journaled[job.index]) {
+      r.jobs.push_back(journal->completed().at(job.index));
+    }
+  }
   r.tasks = TaskResults(state);
   r.summary = Summarize(r.jobs);
   RunSummary& s = r.summary;
@@ -595,6 +633,7 @@ RunResult Master::Impl::Collect() const {
   s.live = true;
   s.lost_hosts = lost_hosts;
   s.tasks_rerun = lifecycle.tasks_rerun();
+  s.jobs_from_journal = jobs_from_journal;
   s.wall_s = std::chrono::duration<double>(WallClock::now() - run_start).count();
   return r;
 }

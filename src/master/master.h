@@ -41,6 +41,9 @@ struct MasterConfig {
   // as is one whose connection drops; so is the source of a failed fetch that is still
   // connected this long after (else the run ends with the fetch's error).
   Seconds agent_timeout = 5;
+  // An SQLite file where each job's completion is recorded (master/journal.h); the jobs it
+  // already records are not run again. Empty: none.
+  std::string journal;
   uint64_t seed = 1;          // block replicas, as in the simulator
   double estimate_error = 0;  // SimulationConfig::estimate_error, drawn as the simulator does
 };

@@ -72,6 +72,7 @@ struct RunSummary {
   bool live = false;
   std::vector<int> lost_hosts;
   int64_t tasks_rerun = 0;
+  int jobs_from_journal = 0;  // completed in an earlier run, as the journal recorded them
 };
 
 // Duopoly groups jobs by size into 7 bins; we use decades of total bytes starting at 10 MiB:

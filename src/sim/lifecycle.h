@@ -36,6 +36,9 @@ class TaskLifecycle {
   JobIndex AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor = 1);
   // The job arrives: it is active and the tasks of its root stages are ready.
   void Arrive(JobIndex j);
+  // The job completed in an earlier run (live mode's journal): it never arrives, and counts as
+  // done in unfinished_jobs(); its state keeps its tasks waiting.
+  void Skip(JobIndex /*j*/) { --unfinished_jobs_; }
   // A ready task takes server s (and a slot there, unless pinned) and starts reading its input;
   // `why` is the scheduler's reason, for the log. Throws std::logic_error if the placement is
   // not allowed (a scheduler bug).
