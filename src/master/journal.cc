@@ -31,8 +31,13 @@ Journal::Journal(const std::string& path, const std::vector<std::string>& job_na
     db_ = nullptr;
     throw InputError(path, 0, "--journal", "cannot open the journal: " + why);
   }
-  Exec(kSchema);
-  Load(job_names);
+  try {
+    Exec(kSchema);
+    Load(job_names);
+  } catch (...) {
+    sqlite3_close(db_);  // the destructor does not run for a constructor that throws
+    throw;
+  }
 }
 
 Journal::~Journal() { sqlite3_close(db_); }
