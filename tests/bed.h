@@ -32,6 +32,7 @@ class Bed {
 
   const SimState& state() const { return state_; }
   Network& net() { return net_; }
+  TaskLifecycle& life() { return life_; }
 
   // Adds a job and lets it arrive; SJF orders jobs by `estimate`.
   JobIndex Submit(JobSpec spec, double estimate) {

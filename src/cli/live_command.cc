@@ -133,6 +133,12 @@ void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
                  "every link's rate, and so every server's NIC (default 100mbit, or --nic)");
   cmd.add_option("--deadline", o.deadline,
                  "stop with an error if the run is not over by then (default 300s)");
+  cmd.add_option("--agent-timeout", o.agent_timeout,
+                 "an agent silent this long (it beats every 1s) is lost and its tasks re-run "
+                 "elsewhere (default 5s)");
+  cmd.add_option("--journal", o.journal,
+                 "SQLite file recording each completed job; started again with it, a run skips "
+                 "the jobs it records");
   cmd.add_flag("--keep-testbed", o.keep_testbed, "leave a testbed this run brought up");
   cmd.add_option("--testbed-prefix", o.prefix,
                  "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
@@ -162,6 +168,11 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions
   }
   const Seconds deadline = ParseSeconds(o.deadline, "--deadline");
   if (!(deadline > 0)) throw InputError("", 0, "--deadline", "must be positive");
+  const Seconds agent_timeout = ParseSeconds(o.agent_timeout, "--agent-timeout");
+  if (!(agent_timeout >= 2)) {
+    throw InputError("", 0, "--agent-timeout",
+                     "must be at least 2s (agents beat every 1s; a shorter wait loses live ones)");
+  }
   const uint64_t bits = static_cast<uint64_t>(run.cluster.LinkCapacity(0) * 8 + 0.5);
   TestbedConfig config = MakeTestbedConfig(run.cluster.size(), fmt::format("{}bit", bits));
   config.names = TestbedNames{o.prefix};
@@ -173,6 +184,8 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions
   MasterConfig mc;
   mc.listen_address = HostAddress(0);
   mc.deadline = deadline;
+  mc.agent_timeout = agent_timeout;
+  mc.journal = o.journal;
   mc.seed = spec.simulation.seed;
   mc.estimate_error = spec.simulation.estimate_error;
   std::unique_ptr<Master> master;

@@ -16,6 +16,8 @@ struct LiveOptions {
   int hosts = 0;     // 0: the cluster's servers
   std::string rate;  // the testbed's link rate; empty: --nic, else 100mbit
   std::string deadline = "300s";
+  std::string agent_timeout = "5s";
+  std::string journal;
   bool keep_testbed = false;
   std::string prefix = "sf";  // the testbed's namespace names (docs/testbed.md)
 };

@@ -45,6 +45,7 @@ struct Agent::Impl {
     std::shared_ptr<tcp::socket> socket;
     std::string request;
     std::vector<char> buffer = std::vector<char>(kChunk);
+    bool cancelled = false;
   };
   struct ServeRun {
     std::shared_ptr<tcp::socket> socket;
@@ -53,7 +54,7 @@ struct Agent::Impl {
     int64_t left = 0;
   };
 
-  explicit Impl(AgentConfig c) : config(std::move(c)), acceptor(io), progress(io) {}
+  explicit Impl(AgentConfig c) : config(std::move(c)), acceptor(io), progress(io), beat(io) {}
 
   void Connect();
   void OnMessage(const ControlMessage& m);
@@ -62,7 +63,11 @@ struct Agent::Impl {
   void StartFetch(std::shared_ptr<FetchRun> run);
   void ReadFetch(std::shared_ptr<FetchRun> run);
   void FetchDone(const std::shared_ptr<FetchRun>& run);
+  void FetchFailedNow(const std::shared_ptr<FetchRun>& run, const std::string& why);
+  void DropFetch(const std::shared_ptr<FetchRun>& run);
+  void CancelTask(TaskId t);
   void InputDone(TaskId t);
+  void Beat();
   void Accept();
   void Serve(std::shared_ptr<ServeRun> run);
   void WriteServe(std::shared_ptr<ServeRun> run);
@@ -76,7 +81,7 @@ struct Agent::Impl {
   AgentConfig config;
   asio::io_context io;
   tcp::acceptor acceptor;
-  asio::steady_timer progress;
+  asio::steady_timer progress, beat;
   std::shared_ptr<LineChannel> master;
   std::map<FlowId, int> classes;  // the latest class the master gave each flow
   std::map<FlowId, std::vector<std::shared_ptr<tcp::socket>>> sockets;
@@ -131,6 +136,7 @@ void Agent::Run() {
   a.master->Send(Hello{a.config.host, data_port()});
   a.Accept();
   a.ReportProgress();
+  a.Beat();
   a.io.run();
   if (!a.failure.empty()) throw std::runtime_error(a.failure);
   if (!a.master_error.empty()) {
@@ -169,6 +175,8 @@ void Agent::Impl::OnMessage(const ControlMessage& m) {
   } else if (const auto* s = std::get_if<SetClass>(&m)) {
     classes[s->flow] = s->cls;
     for (const auto& socket : sockets[s->flow]) Mark(*socket, s->flow, s->cls);
+  } else if (const auto* c = std::get_if<Cancel>(&m)) {
+    CancelTask(c->task);
   } else if (std::holds_alternative<::slotflow::Stop>(m)) {
     Finish();
   } else {
@@ -252,18 +260,18 @@ void Agent::Impl::StartFetch(std::shared_ptr<FetchRun> run) {
   Track(run->spec.flow, run->socket);
   run->socket->async_connect(
       tcp::endpoint(address, run->spec.port), [this, run](std::error_code e) {
-        if (done) return;
+        if (done || run->cancelled) return;
         if (e) {
-          Fail(fmt::format("flow {}: cannot connect to {}:{}: {}", run->spec.flow,
-                           run->spec.address, run->spec.port, e.message()));
+          FetchFailedNow(run, fmt::format("cannot connect to {}:{}: {}", run->spec.address,
+                                          run->spec.port, e.message()));
           return;
         }
         run->request = Encode(FetchRequest{run->spec.flow, run->spec.bytes, run->spec.cls});
         asio::async_write(*run->socket, asio::buffer(run->request),
                           [this, run](std::error_code we, size_t) {
-                            if (done) return;
+                            if (done || run->cancelled) return;
                             if (we) {
-                              Fail(fmt::format("flow {}: {}", run->spec.flow, we.message()));
+                              FetchFailedNow(run, we.message());
                               return;
                             }
                             ReadFetch(run);
@@ -277,11 +285,11 @@ void Agent::Impl::ReadFetch(std::shared_ptr<FetchRun> run) {
     return;
   }
   run->socket->async_read_some(asio::buffer(run->buffer), [this, run](std::error_code e, size_t n) {
-    if (done) return;
+    if (done || run->cancelled) return;
     run->got += static_cast<int64_t>(n);
     if (e && run->got < run->spec.bytes) {
-      Fail(fmt::format("flow {}: the source closed after {} of {} bytes: {}", run->spec.flow,
-                       run->got, run->spec.bytes, e.message()));
+      FetchFailedNow(run, fmt::format("the source closed after {} of {} bytes: {}", run->got,
+                                      run->spec.bytes, e.message()));
       return;
     }
     ReadFetch(run);
@@ -299,8 +307,39 @@ void Agent::Impl::FetchDone(const std::shared_ptr<FetchRun>& run) {
   InputDone(run->task);
 }
 
+// The task keeps waiting for this input: the master decides (it cancels the task when the
+// source is lost, or ends the run).
+void Agent::Impl::FetchFailedNow(const std::shared_ptr<FetchRun>& run, const std::string& why) {
+  master->Send(FetchFailed{run->spec.flow,
+                           fmt::format("agent {}: flow {}: {}", config.host, run->spec.flow, why)});
+  DropFetch(run);
+}
+
+void Agent::Impl::DropFetch(const std::shared_ptr<FetchRun>& run) {
+  run->cancelled = true;
+  Untrack(run->spec.flow, run->socket);
+  std::error_code ignored;
+  if (run->socket) run->socket->close(ignored);
+  fetches.erase(run->spec.flow);
+  classes.erase(run->spec.flow);
+}
+
+void Agent::Impl::CancelTask(TaskId t) {
+  std::vector<std::shared_ptr<FetchRun>> of_task;
+  for (const auto& [f, run] : fetches) {
+    if (run->task == t) of_task.push_back(run);
+  }
+  for (const auto& run : of_task) DropFetch(run);
+  const auto it = tasks.find(t);
+  if (it == tasks.end()) return;
+  if (it->second.timer) it->second.timer->cancel();
+  tasks.erase(it);
+}
+
 void Agent::Impl::InputDone(TaskId t) {
-  TaskRun& run = tasks[t];
+  const auto it = tasks.find(t);
+  if (it == tasks.end()) return;  // cancelled
+  TaskRun& run = it->second;
   if (--run.pending > 0) return;
   run.timer = std::make_unique<asio::steady_timer>(io, ToDuration(run.compute_s));
   run.timer->async_wait([this, t](std::error_code e) {
@@ -395,6 +434,15 @@ void Agent::Impl::ReportProgress() {
   });
 }
 
+void Agent::Impl::Beat() {
+  beat.expires_after(ToDuration(config.heartbeat_interval));
+  beat.async_wait([this](std::error_code e) {
+    if (e || done) return;
+    master->Send(Heartbeat{});
+    Beat();
+  });
+}
+
 void Agent::Impl::Fail(const std::string& what) {
   if (done) return;
   failure = fmt::format("agent {}: {}", config.host, what);
@@ -408,6 +456,7 @@ void Agent::Impl::Finish() {
   std::error_code ignored;
   acceptor.close(ignored);
   progress.cancel();
+  beat.cancel();
   for (auto& [t, run] : tasks) {
     if (run.timer) run.timer->cancel();
   }

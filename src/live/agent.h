@@ -3,7 +3,8 @@
 // the tasks the master launches: read the local block, fetch every input over TCP marked with
 // the class the master gave it, compute (sleep) for the time given, then say it is done. It
 // knows nothing of schedulers or policies: it does what the control messages say
-// (live/control_message.h) and reports what it measured.
+// (live/control_message.h) and reports what it measured. A fetch that fails (its source may be
+// gone) is reported and its task waits for the master, which cancels it; the agent goes on.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,7 @@ struct AgentConfig {
   std::string scratch_dir = "/tmp";        // where local blocks are written and read back
   Seconds connect_timeout = 10;            // to reach the master
   Seconds progress_interval = 0.1;         // between flow_progress reports of one flow
+  Seconds heartbeat_interval = 1;          // between heartbeats to the master
 };
 
 class Agent {

@@ -61,6 +61,15 @@ json ToJson(const ControlMessage& m) {
           [](const FetchRequest& r) {
             return json{{"type", "fetch"}, {"flow", r.flow}, {"bytes", r.bytes}, {"class", r.cls}};
           },
+          [](const FetchFailed& f) {
+            return json{{"type", "fetch_failed"}, {"flow", f.flow}, {"text", f.text}};
+          },
+          [](const Heartbeat&) {
+            return json{{"type", "heartbeat"}};
+          },
+          [](const Cancel& c) {
+            return json{{"type", "cancel"}, {"task", c.task}};
+          },
       },
       m);
 }
@@ -126,6 +135,9 @@ ControlMessage FromJson(const json& j) {
     return FetchRequest{Id(j, "flow"), Int(j, "bytes", 0, kMaxBytes),
                         static_cast<int>(Int(j, "class", 0, kMaxId))};
   }
+  if (type == "fetch_failed") return FetchFailed{Id(j, "flow"), Text(j, "text")};
+  if (type == "heartbeat") return Heartbeat{};
+  if (type == "cancel") return Cancel{Id(j, "task")};
   throw ProtocolError("unknown message type '" + type + "'");
 }
 
@@ -142,9 +154,9 @@ ControlMessage Decode(std::string_view line) {
 }
 
 std::string_view MessageType(const ControlMessage& m) {
-  static constexpr std::string_view kNames[] = {"hello",     "flow_progress", "flow_done",
-                                                "task_done", "failure",       "launch",
-                                                "set_class", "stop",          "fetch"};
+  static constexpr std::string_view kNames[] = {
+      "hello",     "flow_progress", "flow_done", "task_done",    "failure",   "launch",
+      "set_class", "stop",          "fetch",     "fetch_failed", "heartbeat", "cancel"};
   return kNames[m.index()];
 }
 

@@ -30,9 +30,14 @@ struct FlowDone {
 struct TaskDone {
   TaskId task = -1;
 };
-struct AgentFailure {  // the agent cannot go on (a fetch failed); the run stops
+struct AgentFailure {  // the agent cannot go on; the run stops
   std::string text;
 };
+struct FetchFailed {  // the fetch of flow `flow` failed (its source may be gone); the task waits
+  FlowId flow = -1;
+  std::string text;
+};
+struct Heartbeat {};  // the agent is alive (sent every --heartbeat)
 
 // Master → agent.
 struct Fetch {  // one input of a task: `bytes` from the data server at address:port
@@ -53,6 +58,9 @@ struct SetClass {  // flow `flow` is now in live class `cls`: re-mark its live s
   int cls = 0;
 };
 struct Stop {};
+struct Cancel {  // drop task `task` (its fetches and compute): it runs elsewhere or again later
+  TaskId task = -1;
+};
 
 // Fetcher → data server, the first line on a data connection; the bytes follow.
 struct FetchRequest {
@@ -62,7 +70,7 @@ struct FetchRequest {
 };
 
 using ControlMessage = std::variant<Hello, FlowProgress, FlowDone, TaskDone, AgentFailure, Launch,
-                                    SetClass, Stop, FetchRequest>;
+                                    SetClass, Stop, FetchRequest, FetchFailed, Heartbeat, Cancel>;
 
 // A line that is not a well-formed message: not JSON, an unknown type, a missing or mistyped
 // field, or a value out of its range.

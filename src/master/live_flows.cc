@@ -65,6 +65,12 @@ void LiveFlows::OnFinished(FlowId f) {
   finished_.push_back(f);
 }
 
+void LiveFlows::Cancel(FlowId f) {
+  if (!state_[f].active) return;
+  OnFinished(f);
+  state_[f].cancelled = true;
+}
+
 void LiveFlows::Resolve() {
   if (!finished_.empty()) {
     policy_->OnFlowsFinished(*this, *this, finished_);

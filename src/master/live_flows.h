@@ -30,6 +30,10 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   void OnProgress(FlowId f, Bytes sent);
   // Flow f has delivered all its bytes.
   void OnFinished(FlowId f);
+  // Flow f will deliver nothing more (an end of it was lost): the policy is told it ended, and
+  // Cancelled(f) says so.
+  void Cancel(FlowId f);
+  bool Cancelled(FlowId f) const { return state_[f].cancelled; }
   // As Network::Resolve: lets the policy classify new flows and re-rank when something changed.
   void Resolve();
   void SetSlotMode(SlotMode mode);
@@ -68,6 +72,7 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
     BytesPerSecond rate = 0;  // over the last interval between reports
     Seconds reported_at = -1;
     Bytes mark = -1;  // none when < 0
+    bool cancelled = false;
     std::vector<LinkId> links;
   };
 

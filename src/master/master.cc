@@ -13,6 +13,7 @@
 #include "common/random.h"
 #include "live/line_channel.h"
 #include "live/testbed_plan.h"
+#include "master/journal.h"
 #include "master/live_flows.h"
 #include "sim/lifecycle.h"
 #include "sim/results.h"
@@ -62,6 +63,12 @@ struct Master::Impl {
   void Accept();
   void OnHello(const std::shared_ptr<LineChannel>& channel, const Hello& h);
   void OnAgentMessage(int host, const ControlMessage& m);
+  void OnReport(int host, const ControlMessage& m);
+  void ArmSilence(int host);
+  void OnFetchFailed(int host, const FetchFailed& f);
+  void LoseAgent(int host, const std::string& why);
+  void OpenJournal();
+  void RecordCompleted();
   void Begin();
   void ScheduleArrival();
   void ScheduleTick(int64_t k);
@@ -88,7 +95,14 @@ struct Master::Impl {
   asio::steady_timer join_timer, arrival_timer, tick_timer, reclassify_timer, deadline_timer;
   asio::signal_set signals;  // SIGINT and SIGTERM end the run as a failure, cleanly
   std::vector<std::unique_ptr<asio::steady_timer>> beat_timers;  // per server
-  std::vector<std::shared_ptr<LineChannel>> agents;              // by host
+  std::vector<std::unique_ptr<asio::steady_timer>> silence;      // per host: agent_timeout
+  std::vector<std::shared_ptr<asio::steady_timer>> fetch_grace;  // one per failed fetch
+  std::vector<int> lost_hosts;
+  std::unique_ptr<Journal> journal;
+  std::vector<char> journaled;  // per job: recorded in the journal (this run or an earlier one)
+  int jobs_from_journal = 0;
+  std::vector<char> rerun;                           // per task: a lost host undid some run of it
+  std::vector<std::shared_ptr<LineChannel>> agents;  // by host
   std::vector<std::string> agent_address;
   std::vector<uint16_t> data_port;
   std::vector<std::pair<Seconds, JobIndex>> arrivals;  // by submit time
@@ -135,12 +149,41 @@ Master::Master(const Cluster& cluster, const Workload& workload,
     for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
   }
   m.launched.assign(tasks, 0);
+  m.OpenJournal();
+  m.rerun.assign(tasks, 0);
+  for (ServerId s = 0; s < cluster.size(); ++s) {
+    m.silence.push_back(std::make_unique<asio::steady_timer>(m.io));
+  }
   m.Listen();
 }
 
 Master::~Master() = default;
 
 uint16_t Master::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+// Jobs the journal records as completed never arrive: they count as done.
+void Master::Impl::OpenJournal() {
+  journaled.assign(state.jobs().size(), 0);
+  if (config.journal.empty()) return;
+  std::vector<std::string> names;
+  for (const JobRuntime& job : state.jobs()) names.push_back(job.spec->name);
+  journal = std::make_unique<Journal>(config.journal, names);
+  for (const auto& [j, result] : journal->completed()) {
+    lifecycle.Skip(j);
+    journaled[j] = 1;
+    ++jobs_from_journal;
+  }
+  std::erase_if(arrivals, [this](const auto& a) { return journaled[a.second] != 0; });
+}
+
+void Master::Impl::RecordCompleted() {
+  if (!journal) return;
+  for (const JobRuntime& job : state.jobs()) {
+    if (!job.finished || journaled[job.index]) continue;
+    journal->Record(job.index, JobResultOf(job));
+    journaled[job.index] = 1;
+  }
+}
 
 void Master::Impl::Listen() {
   std::error_code ec;
@@ -229,13 +272,15 @@ void Master::Impl::OnHello(const std::shared_ptr<LineChannel>& channel, const He
   data_port[h.host] = h.data_port;
   agents[h.host] = channel;
   // From now on this channel's messages are host h's.
-  channel->Rebind(
-      [this, host = h.host](const ControlMessage& m) { OnAgentMessage(host, m); },
-      [this, host = h.host](const std::string& why) {
-        if (!ended) {
-          Abort(fmt::format("agent {} went away{}", host, why.empty() ? "" : ": " + why));
-        }
-      });
+  channel->Rebind([this, host = h.host](const ControlMessage& m) { OnAgentMessage(host, m); },
+                  [this, host = h.host](const std::string& why) {
+                    if (ended) return;
+                    const std::string what =
+                        fmt::format("its connection closed{}", why.empty() ? "" : ": " + why);
+                    if (started) return LoseAgent(host, what);
+                    Abort(fmt::format("agent {} went away before the run began: {}", host, what));
+                  });
+  ArmSilence(h.host);
   if (++joined == cluster.size()) Begin();
 }
 
@@ -315,29 +360,100 @@ void Master::Impl::OfferServer(ServerId s) {
 }
 
 void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
-  if (ended) return;
+  if (ended || !agents[host]) return;
+  ArmSilence(host);
+  if (std::holds_alternative<Heartbeat>(m)) return;
   Advance();
   ++messages;
+  OnReport(host, m);
+  Settle();
+}
+
+// Reports for flows cancelled, or tasks undone, by a lost host are late news, not errors.
+void Master::Impl::OnReport(int host, const ControlMessage& m) {
   if (const auto* p = std::get_if<FlowProgress>(&m)) {
     if (p->flow >= flows.FlowCount()) return Abort(fmt::format("agent {}: unknown flow", host));
     flows.OnProgress(p->flow, static_cast<Bytes>(p->bytes));
   } else if (const auto* d = std::get_if<FlowDone>(&m)) {
+    if (d->flow < flows.FlowCount() && flows.Cancelled(d->flow)) return;
     if (d->flow >= flows.FlowCount() || !flows.Active(d->flow)) {
       return Abort(fmt::format("agent {}: flow {} is not running", host, d->flow));
     }
     flows.OnFinished(d->flow);
     lifecycle.OnFlowDone(d->flow);
   } else if (const auto* t = std::get_if<TaskDone>(&m)) {
-    if (t->task >= static_cast<TaskId>(launched.size()) ||
+    const bool known = t->task >= 0 && t->task < static_cast<TaskId>(launched.size());
+    if (!known || state.task(t->task).server != host ||
         state.task(t->task).state != TaskState::kComputing) {
+      if (known && rerun[t->task]) return;  // the end of a run that a lost host undid
       return Abort(fmt::format("agent {}: task {} is not computing", host, t->task));
     }
     lifecycle.OnComputeDone(t->task);
+  } else if (const auto* ff = std::get_if<FetchFailed>(&m)) {
+    OnFetchFailed(host, *ff);
   } else if (const auto* f = std::get_if<AgentFailure>(&m)) {
-    return Abort(f->text);
+    Abort(f->text);
   } else {
+    Abort(fmt::format("agent {} sent {}, which only the master sends", host, MessageType(m)));
+  }
+}
+
+void Master::Impl::ArmSilence(int host) {
+  asio::steady_timer& t = *silence[host];
+  t.expires_after(ToDuration(config.agent_timeout));
+  t.async_wait([this, host](std::error_code e) {
+    if (e || ended || !agents[host]) return;
+    if (!started) {
+      return Abort(fmt::format("agent {} was silent for {:g} s before the run began", host,
+                               config.agent_timeout));
+    }
+    LoseAgent(host, fmt::format("silent for {:g} s", config.agent_timeout));
+  });
+}
+
+// A fetch fails when its source dies, often before the source's own connection is seen to
+// close: the source gets agent_timeout to be found lost (which cancels the flow); a flow still
+// running then failed for another reason, and ends the run.
+void Master::Impl::OnFetchFailed(int host, const FetchFailed& f) {
+  if (f.flow < 0 || f.flow >= flows.FlowCount()) {
+    return Abort(fmt::format("agent {}: unknown flow {}", host, f.flow));
+  }
+  if (!flows.Active(f.flow)) return;
+  auto timer = std::make_shared<asio::steady_timer>(io, ToDuration(config.agent_timeout));
+  fetch_grace.push_back(timer);
+  timer->async_wait([this, timer, f](std::error_code e) {
+    if (e || ended || !flows.Active(f.flow)) return;
+    Abort(fmt::format("{} (its source, agent {}, is still connected)", f.text,
+                      flows.flow(f.flow).spec.src));
+  });
+}
+
+// The host's server is lost to the life cycle; whatever that undid is cancelled on the agents
+// still running it, and placed again by the next step.
+void Master::Impl::LoseAgent(int host, const std::string& why) {
+  if (ended || !agents[host]) return;
+  Advance();
+  std::shared_ptr<LineChannel> gone = std::move(agents[host]);
+  gone->Rebind([](const ControlMessage&) {}, [](const std::string&) {});
+  gone->Close();
+  silence[host]->cancel();
+  lost_hosts.push_back(host);
+  const auto loss = lifecycle.LoseServer(host);
+  if (!loss.unrecoverable.empty()) {
+    return Abort(fmt::format("agent {} was lost ({}), and {}", host, why, loss.unrecoverable));
+  }
+  if (std::none_of(agents.begin(), agents.end(), [](const auto& a) { return a != nullptr; })) {
     return Abort(
-        fmt::format("agent {} sent {}, which only the master sends", host, MessageType(m)));
+        fmt::format("agent {} was lost ({}): no agent is left to run the {} unfinished "
+                    "jobs",
+                    host, why, lifecycle.unfinished_jobs()));
+  }
+  for (FlowId f : loss.cancelled) flows.Cancel(f);
+  for (const auto& [t, at] : loss.reset) {
+    rerun[t] = 1;
+    if (!launched[t]) continue;
+    launched[t] = 0;
+    if (at != kNoServer && agents[at]) agents[at]->Send(Cancel{t});
   }
   Settle();
 }
@@ -351,6 +467,7 @@ void Master::Impl::Settle() {
   LaunchPlaced();
   SendClassChanges();
   ScheduleReclassify();
+  RecordCompleted();
   if (lifecycle.unfinished_jobs() == 0) End();
 }
 
@@ -418,7 +535,7 @@ void Master::Impl::LaunchPlaced() {
         launched[t] = 1;
         Launch l{t, 0, lifecycle.ComputeSeconds(t), std::move(fetches[t])};
         if (task.root && task.local_read) l.local_bytes = static_cast<int64_t>(task.spec->input);
-        agents[task.server]->Send(l);
+        if (agents[task.server]) agents[task.server]->Send(l);
       }
     }
   }
@@ -431,8 +548,8 @@ void Master::Impl::SendClassChanges() {
     if (marked[f] == rank[f]) continue;
     marked[f] = rank[f];
     const FlowSpec& fs = flows.flow(f).spec;
-    agents[fs.src]->Send(SetClass{f, rank[f]});
-    if (fs.dst != fs.src) agents[fs.dst]->Send(SetClass{f, rank[f]});
+    if (agents[fs.src]) agents[fs.src]->Send(SetClass{f, rank[f]});
+    if (fs.dst != fs.src && agents[fs.dst]) agents[fs.dst]->Send(SetClass{f, rank[f]});
   }
 }
 
@@ -465,6 +582,8 @@ void Master::Impl::End() {
     t->cancel();
   }
   for (auto& t : beat_timers) t->cancel();
+  for (auto& t : silence) t->cancel();
+  for (auto& t : fetch_grace) t->cancel();
   signals.cancel();
   for (auto& a : agents) {
     if (!a) continue;
@@ -476,7 +595,13 @@ void Master::Impl::End() {
 // As Simulator::Collect, from measured times: makespan, locality, slot use and bytes moved.
 RunResult Master::Impl::Collect() const {
   RunResult r;
-  r.jobs = FinishedJobResults(state);
+  for (const JobRuntime& job : state.jobs()) {  // in job order, as FinishedJobResults
+    if (job.finished) {
+      r.jobs.push_back(JobResultOf(job));
+    } else if (journal && journaled[job.index]) {
+      r.jobs.push_back(journal->completed().at(job.index));
+    }
+  }
   r.tasks = TaskResults(state);
   r.summary = Summarize(r.jobs);
   RunSummary& s = r.summary;
@@ -505,6 +630,10 @@ RunResult Master::Impl::Collect() const {
     s.scheduler_stats.emplace_back("mode_switches", static_cast<double>(mode_switches));
   }
   s.events = messages;
+  s.live = true;
+  s.lost_hosts = lost_hosts;
+  s.tasks_rerun = lifecycle.tasks_rerun();
+  s.jobs_from_journal = jobs_from_journal;
   s.wall_s = std::chrono::duration<double>(WallClock::now() - run_start).count();
   return r;
 }

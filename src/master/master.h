@@ -5,6 +5,11 @@
 // them say so (live/agent.h). Placements become launch messages to the host's agent; classes
 // the network policy sets become set_class messages to both ends of the flow, whose agents
 // re-mark the live sockets.
+//
+// A lost agent (its connection drops, or it is silent for agent_timeout) does not end the run:
+// its server is lost to the life cycle (TaskLifecycle::LoseServer), the tasks that loss undid
+// are cancelled on the agents still running them and placed again, and the run ends with an
+// error only when no agent is left or a task can run nowhere.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +25,8 @@
 
 namespace slotflow {
 
-// The live run could not finish: an agent failed or went away, or the deadline passed.
+// The live run could not finish: an agent failed, every agent went away, a task could run
+// nowhere, or the deadline passed.
 class LiveRunError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -31,6 +37,13 @@ struct MasterConfig {
   uint16_t port = 0;          // 0: any free port
   Seconds join_timeout = 20;  // for one agent per server to say hello
   Seconds deadline = 300;     // for the whole run, from the start of Run()
+  // An agent that has sent nothing (agents send a heartbeat every second) for this long is lost,
+  // as is one whose connection drops; so is the source of a failed fetch that is still
+  // connected this long after (else the run ends with the fetch's error).
+  Seconds agent_timeout = 5;
+  // An SQLite file where each job's completion is recorded (master/journal.h); the jobs it
+  // already records are not run again. Empty: none.
+  std::string journal;
   uint64_t seed = 1;          // block replicas, as in the simulator
   double estimate_error = 0;  // SimulationConfig::estimate_error, drawn as the simulator does
 };

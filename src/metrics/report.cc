@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -104,6 +105,11 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
     j["scheduler_stats"] = stats;
   }
   j["events"] = s.events;
+  if (s.live) {
+    j["lost_hosts"] = s.lost_hosts;
+    j["tasks_rerun"] = s.tasks_rerun;
+    j["jobs_from_journal"] = s.jobs_from_journal;
+  }
   if (include_wall_time) j["wall_s"] = s.wall_s;
   out << j.dump(2) << "\n";
 }
@@ -175,6 +181,14 @@ void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
              s.makespan, 100 * s.locality, 100 * s.slot_utilisation, 100 * s.downlink_utilisation);
   fmt::print(out, "  flows {}   network bytes {}   reservations {}   events {}   wall {:.3f} s\n",
              s.flows, FormatBytes(s.network_bytes), s.reservations, s.events, s.wall_s);
+  if (s.jobs_from_journal > 0) {
+    fmt::print(out, "  jobs from the journal {} (completed by an earlier run; run now {})\n",
+               s.jobs_from_journal, s.jobs - s.jobs_from_journal);
+  }
+  if (!s.lost_hosts.empty()) {
+    fmt::print(out, "  lost hosts {}   tasks rerun {}\n", fmt::join(s.lost_hosts, ","),
+               s.tasks_rerun);
+  }
 }
 
 }  // namespace slotflow

@@ -67,6 +67,12 @@ struct RunSummary {
   std::vector<std::pair<std::string, double>> scheduler_stats;
   int64_t events = 0;
   double wall_s = 0;
+  // Live mode only (written only when `live`): hosts whose agents were lost, in the order they
+  // were lost, and the task runs their loss undid (each such task ran again).
+  bool live = false;
+  std::vector<int> lost_hosts;
+  int64_t tasks_rerun = 0;
+  int jobs_from_journal = 0;  // completed in an earlier run, as the journal recorded them
 };
 
 // Duopoly groups jobs by size into 7 bins; we use decades of total bytes starting at 10 MiB:

@@ -260,6 +260,8 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosse
   const FlowId f = network_.StartFlow(fs);
   if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
   flow_task_[f] = t;
+  if (flow_open_.size() <= static_cast<size_t>(f)) flow_open_.resize(f + 1, 0);
+  flow_open_[f] = 1;
   ++task.pending_flows;
   if (src != task.server) task.network_bytes += bytes;
   return f;
@@ -323,6 +325,8 @@ void TaskLifecycle::StartRead(TaskId t) {
 }
 
 void TaskLifecycle::OnFlowDone(FlowId f) {
+  if (!flow_open_[f]) return;  // cancelled when its server was lost
+  flow_open_[f] = 0;
   const TaskId t = flow_task_[f];
   TaskRuntime& task = s_.tasks_[t];
   if (--task.pending_flows > 0) return;
@@ -388,7 +392,8 @@ void TaskLifecycle::Complete(TaskId t) {
       StageRuntime& cs = job.stages[c];
       if (--cs.unfinished_parents != 0) continue;
       for (TaskId ct = cs.first_task; ct < cs.first_task + cs.task_count; ++ct) {
-        now_ready.push_back(ct);
+        // A stage finished again after a lost server keeps the children that did not wait.
+        if (s_.tasks_[ct].state == TaskState::kWaiting) now_ready.push_back(ct);
       }
     }
   }

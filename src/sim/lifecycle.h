@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -34,6 +36,9 @@ class TaskLifecycle {
   JobIndex AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor = 1);
   // The job arrives: it is active and the tasks of its root stages are ready.
   void Arrive(JobIndex j);
+  // The job completed in an earlier run (live mode's journal): it never arrives, and counts as
+  // done in unfinished_jobs(); its state keeps its tasks waiting.
+  void Skip(JobIndex /*j*/) { --unfinished_jobs_; }
   // A ready task takes server s (and a slot there, unless pinned) and starts reading its input;
   // `why` is the scheduler's reason, for the log. Throws std::logic_error if the placement is
   // not allowed (a scheduler bug).
@@ -44,6 +49,23 @@ class TaskLifecycle {
   void OnComputeDone(TaskId t);
   // How long task t computes on its server (SPEC §2).
   Seconds ComputeSeconds(TaskId t) const;
+
+  // What losing a server undid (sim/server_loss.cc).
+  struct ServerLoss {
+    // Tasks sent back to waiting or ready, each with the server it had been placed on.
+    std::vector<std::pair<TaskId, ServerId>> reset;
+    std::vector<FlowId> cancelled;  // open flows dropped; their reports no longer count
+    std::string unrecoverable;      // non-empty: a task can now run nowhere (why)
+  };
+  // Server s is gone for good (live mode: its agent was lost). It offers no slot any more and
+  // takes no placement. Every task placed on it and not done, every task elsewhere that was
+  // reading from it, and every finished task of it whose output an unfinished task still needs
+  // go back to waiting (ready once their parents are done, as at first); their open flows are
+  // cancelled; a stage that had finished is unfinished again, so its child stages wait for it.
+  // s is dropped from the block replicas of root tasks.
+  ServerLoss LoseServer(ServerId s);
+  bool server_lost(ServerId s) const { return s_.servers_[s].lost; }
+  int64_t tasks_rerun() const { return tasks_rerun_; }
 
   // Verify at each placement that the task's parent stages are done (sim/invariants.h).
   bool check_inputs = false;
@@ -65,6 +87,9 @@ class TaskLifecycle {
   void StartCompute(TaskId t);
   void Complete(TaskId t);
   void SetOutputs(JobIndex j);
+  std::vector<char> TasksToReset(ServerId s) const;
+  void ResetTask(TaskId t, ServerLoss& loss);
+  void ReopenStage(JobIndex j, int stage);
   // A flow from src to t's server; `crosses_disk`: it also crosses src's disk when modelled.
   FlowId StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosses_disk, CoflowId coflow);
 
@@ -74,9 +99,11 @@ class TaskLifecycle {
   SimState& s_;
   int32_t compute_done_kind_;
   std::vector<TaskId> flow_task_;  // the task each flow belongs to
+  std::vector<char> flow_open_;    // per flow: started and neither done nor cancelled
   std::vector<Bytes> output_;      // per task, the bytes it writes (only when disks are modelled)
   int unfinished_jobs_ = 0;
   double busy_slot_seconds_ = 0;
+  int64_t tasks_rerun_ = 0;
 };
 
 }  // namespace slotflow

@@ -5,20 +5,24 @@ namespace slotflow {
 std::vector<JobResult> FinishedJobResults(const SimState& state) {
   std::vector<JobResult> out;
   for (const JobRuntime& job : state.jobs()) {
-    if (!job.finished) continue;
-    JobResult& jr = out.emplace_back();
-    jr.name = job.spec->name;
-    jr.submit = job.spec->submit;
-    jr.first_start = job.first_start;
-    jr.finish = job.finish;
-    jr.jct = job.finish - job.spec->submit;
-    jr.bytes = job.spec->InputBytes() + job.spec->ShuffleBytes();
-    jr.tasks = job.spec->TaskCount();
-    const int reads = job.local_reads + job.remote_reads;
-    jr.local_fraction = reads == 0 ? 1.0 : static_cast<double>(job.local_reads) / reads;
-    jr.size_group = SizeGroup(jr.bytes);
+    if (job.finished) out.push_back(JobResultOf(job));
   }
   return out;
+}
+
+JobResult JobResultOf(const JobRuntime& job) {
+  JobResult jr;
+  jr.name = job.spec->name;
+  jr.submit = job.spec->submit;
+  jr.first_start = job.first_start;
+  jr.finish = job.finish;
+  jr.jct = job.finish - job.spec->submit;
+  jr.bytes = job.spec->InputBytes() + job.spec->ShuffleBytes();
+  jr.tasks = job.spec->TaskCount();
+  const int reads = job.local_reads + job.remote_reads;
+  jr.local_fraction = reads == 0 ? 1.0 : static_cast<double>(job.local_reads) / reads;
+  jr.size_group = SizeGroup(jr.bytes);
+  return jr;
 }
 
 std::vector<TaskResult> TaskResults(const SimState& state) {

@@ -11,6 +11,8 @@ namespace slotflow {
 
 // The finished jobs, in workload order.
 std::vector<JobResult> FinishedJobResults(const SimState& state);
+// One finished job's line of jobs.csv.
+JobResult JobResultOf(const JobRuntime& job);
 // Every task, in task-id order (jobs in workload order, stages and tasks in order).
 std::vector<TaskResult> TaskResults(const SimState& state);
 // The share of block reads that were local (1 when there were none).

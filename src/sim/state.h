@@ -14,7 +14,8 @@ namespace slotflow {
 
 // A task's life (Duopoly §1; sim/lifecycle.h): waiting (job not arrived or parents not done) →
 // ready → placed, reading its input → computing → writing its output → done. A task is placed
-// once and never moved.
+// once and never moved, unless its server is lost (TaskLifecycle::LoseServer): then it starts
+// over from waiting.
 enum class TaskState : uint8_t { kWaiting, kReady, kReading, kComputing, kWriting, kDone };
 
 // Where a task that reads an input block read it from, relative to where it ran: its own server
@@ -73,6 +74,7 @@ struct ServerRuntime {
   Bytes free_memory = kForever;  // infinite when the server's memory is not modelled
   int running = 0;               // slot-holding tasks placed here and not done
   int receiving = 0;             // tasks here fetching input over the network
+  bool lost = false;             // gone for good (TaskLifecycle::LoseServer): hosts nothing
 };
 
 class SimState {
@@ -97,6 +99,7 @@ class SimState {
     const ServerRuntime& sv = servers_[s];
     if (sv.free_slots > 0 && !memory_limited_ && !avoids_) return true;  // the common case, cheap
     const TaskRuntime& task = tasks_[t];
+    if (sv.lost) return false;
     if (!task.HoldsSlot()) return true;  // pinned: runs where it is pinned, outside the slots
     if (task.spec->avoid == s) return false;
     return sv.free_slots > 0 && task.spec->memory <= sv.free_memory;

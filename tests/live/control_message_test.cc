@@ -36,6 +36,12 @@ TEST(ControlMessage, EveryMessageSurvivesALine) {
   EXPECT_EQ(std::get<SetClass>(Decode(Encode(SetClass{5, 3}))).cls, 3);
   EXPECT_TRUE(std::holds_alternative<Stop>(Decode(Encode(Stop{}))));
   EXPECT_EQ(std::get<FetchRequest>(Decode(Encode(FetchRequest{1, 2, 3}))).bytes, 2);
+  const auto failed = std::get<FetchFailed>(Decode(Encode(FetchFailed{4, "reset"})));
+  EXPECT_EQ(failed.flow, 4);
+  EXPECT_EQ(failed.text, "reset");
+  EXPECT_TRUE(std::holds_alternative<Heartbeat>(Decode(Encode(Heartbeat{}))));
+  EXPECT_EQ(std::get<Cancel>(Decode(Encode(Cancel{9}))).task, 9);
+  EXPECT_EQ(MessageType(Cancel{}), "cancel");
   EXPECT_EQ(MessageType(Decode(R"({"type":"set_class","flow":1,"class":0})")), "set_class");
 }
 

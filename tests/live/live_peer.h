@@ -43,7 +43,9 @@ class Peer {
   ControlMessage ReceiveSkippingProgress() {
     while (true) {
       ControlMessage m = Receive();
-      if (!std::holds_alternative<FlowProgress>(m)) return m;
+      if (!std::holds_alternative<FlowProgress>(m) && !std::holds_alternative<Heartbeat>(m)) {
+        return m;
+      }
     }
   }
 

@@ -1,0 +1,41 @@
+// Journal: live mode's record of completed jobs in an SQLite file, so that a master that was
+// killed can be started again on the same workload and run only the jobs it had not finished.
+// A job is recorded when it completes (each record is its own committed transaction), with the
+// results jobs.csv gives for it, measured on the clock of the run that completed it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "metrics/report.h"
+
+struct sqlite3;
+
+namespace slotflow {
+
+class Journal {
+ public:
+  // Opens the file, creating it and its table if needed. InputError naming --journal if it
+  // cannot, or if it records a job of another workload (a name that differs at its index).
+  Journal(const std::string& path, const std::vector<std::string>& job_names);
+  ~Journal();
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+
+  // The jobs recorded as completed, by job index.
+  const std::map<int, JobResult>& completed() const { return completed_; }
+  // Records job `index` as completed with result r (a job already recorded is left as it was).
+  void Record(int index, const JobResult& r);
+
+ private:
+  void Exec(const std::string& sql);
+  void Load(const std::vector<std::string>& job_names);
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  std::map<int, JobResult> completed_;
+};
+
+}  // namespace slotflow

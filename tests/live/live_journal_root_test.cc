@@ -1,0 +1,120 @@
+// `slotflow live --journal` end to end on a real 3-host testbed: the master is killed (SIGKILL)
+// mid-run and started again with the same journal; the second run skips the jobs the first
+// completed, and its jobs.csv has every job exactly once. Root only where `ip netns` works
+// (skipped otherwise); a testbed prefix of its own, taken down at the end (a killed run leaves
+// it up); bounded by the runs' deadlines.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "live/testbed.h"
+#include "live/testbed_status.h"
+#include "master/journal.h"
+#include "scenario.h"
+
+namespace slotflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+const TestbedNames kNames{"sfj"};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+bool AnyNamespaceOf(const TestbedNames& names) {
+  for (const std::string& ns : ListNamespaces(RunProgram)) {
+    if (names.Owns(ns)) return true;
+  }
+  return false;
+}
+
+const std::vector<std::string> kJobs = {"job-1", "job-2", "job-3", "job-4", "job-5"};
+
+// Jobs the journal records, or -1 while it cannot be read.
+int Recorded(const fs::path& journal) {
+  if (!fs::exists(journal)) return -1;
+  try {
+    return static_cast<int>(Journal(journal.string(), kJobs).completed().size());
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root (network namespaces, veth, tc)";
+  try {
+    TestbedDown(kNames);
+    const CommandResult probe = RunProgram({"ip", "netns", "add", kNames.Switch()});
+    if (probe.exit_code != 0) GTEST_SKIP() << "ip netns does not work here: " << probe.err;
+    RunOrThrow(RunProgram, {"ip", "netns", "del", kNames.Switch()});
+  } catch (const CommandError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("slotflow_live_journal_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path journal = dir / "journal.sqlite", pid_file = dir / "pid";
+  // Five jobs: four done within about 1 s, the last running to about 12 s.
+  const std::string live = std::string(SLOTFLOW_BINARY) +
+                           " live --hosts 3 --rate 100mbit --synthetic-jobs 5 --traffic-scale 0.1"
+                           " --slot-rate 20MB/s --system duopoly --deadline 60s"
+                           " --testbed-prefix sfj --quiet --journal " +
+                           journal.string();
+  // exec: the pid written is the master's.
+  const std::string first = "sh -c 'echo $$ > " + pid_file.string() + "; exec " + live + " --out " +
+                            (dir / "first").string() + "' 2>" + (dir / "first.err").string();
+  int first_status = -1;
+  std::thread run([&] { first_status = std::system(first.c_str()); });
+  int recorded = -1;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < until && (recorded = Recorded(journal)) < 1) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const pid_t master = static_cast<pid_t>(std::stol("0" + Slurp(pid_file)));
+  if (master > 0) kill(master, SIGKILL);
+  run.join();
+  recorded = Recorded(journal);
+
+  const std::string second =
+      live + " --out " + (dir / "second").string() + " 2>" + (dir / "second.err").string();
+  const int status = std::system(second.c_str());
+  const std::string err = Slurp(dir / "second.err");
+  TestbedDown(kNames);  // the killed run left it up, and the second one used it
+  EXPECT_FALSE(AnyNamespaceOf(kNames));
+  ASSERT_GT(master, 0);
+  EXPECT_NE(WIFEXITED(first_status) ? WEXITSTATUS(first_status) : -1, 0) << "not killed";
+  ASSERT_GE(recorded, 1);
+  ASSERT_LT(recorded, 5) << "the first run ended before it was killed";
+  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << err;
+
+  const auto summary = nlohmann::json::parse(Slurp(dir / "second" / "summary.json"));
+  EXPECT_EQ(summary["jobs"], 5);
+  EXPECT_EQ(summary["unfinished_jobs"], 0);
+  EXPECT_EQ(summary["jobs_from_journal"], recorded);
+  const auto lines = testing::Lines(Slurp(dir / "second" / "jobs.csv"));
+  ASSERT_EQ(lines.size(), 6u);
+  for (size_t k = 1; k < lines.size(); ++k) {
+    EXPECT_EQ(lines[k].rfind(kJobs[k - 1] + ",", 0), 0u) << lines[k];
+  }
+  EXPECT_EQ(Recorded(journal), 5);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace slotflow
