@@ -10,14 +10,12 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 
-#include "live/testbed.h"
-#include "live/testbed_status.h"
+#include "root_testbed.h"
 #include "scenario.h"
 
 namespace slotflow {
@@ -27,20 +25,6 @@ namespace fs = std::filesystem;
 
 const TestbedNames kNames{"sfk"};
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-bool AnyNamespaceOf(const TestbedNames& names) {
-  for (const std::string& ns : ListNamespaces(RunProgram)) {
-    if (names.Owns(ns)) return true;
-  }
-  return false;
-}
-
 // The pid of host h's agent (the testbed's set-up also runs commands in that namespace), or 0
 // if none within `wait`.
 pid_t AgentPid(int h, std::chrono::seconds wait) {
@@ -49,7 +33,7 @@ pid_t AgentPid(int h, std::chrono::seconds wait) {
     const CommandResult r = RunProgram({"ip", "netns", "pids", kNames.Host(h)});
     std::istringstream pids(r.exit_code == 0 ? r.out : "");
     for (pid_t pid; pids >> pid;) {
-      std::string args = Slurp(fs::path("/proc") / std::to_string(pid) / "cmdline");
+      std::string args = testing::Slurp(fs::path("/proc") / std::to_string(pid) / "cmdline");
       std::replace(args.begin(), args.end(), '\0', ' ');
       if (args.find(" agent --host ") != std::string::npos) return pid;
     }
@@ -59,14 +43,8 @@ pid_t AgentPid(int h, std::chrono::seconds wait) {
 }
 
 TEST(LiveRun, AnAgentKilledMidRunHasItsTasksRunElsewhere) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root (network namespaces, veth, tc)";
-  try {
-    TestbedDown(kNames);  // left by a run that was killed
-    const CommandResult probe = RunProgram({"ip", "netns", "add", kNames.Switch()});
-    if (probe.exit_code != 0) GTEST_SKIP() << "ip netns does not work here: " << probe.err;
-    RunOrThrow(RunProgram, {"ip", "netns", "del", kNames.Switch()});
-  } catch (const CommandError& e) {
-    GTEST_SKIP() << e.what();
+  if (const std::string why = testing::TestbedUnavailable(kNames); !why.empty()) {
+    GTEST_SKIP() << why;
   }
   const fs::path out =
       fs::path(::testing::TempDir()) / ("slotflow_live_loss_" + std::to_string(getpid()));
@@ -87,19 +65,19 @@ TEST(LiveRun, AnAgentKilledMidRunHasItsTasksRunElsewhere) {
     kill(victim, SIGKILL);
   }
   run.join();
-  const std::string err = Slurp(out.string() + ".err");
+  const std::string err = testing::Slurp(out.string() + ".err");
   fs::remove(out.string() + ".err");
-  EXPECT_FALSE(AnyNamespaceOf(kNames)) << "the run left its testbed up";
-  if (AnyNamespaceOf(kNames)) TestbedDown(kNames);
+  EXPECT_FALSE(testing::AnyNamespaceOf(kNames)) << "the run left its testbed up";
+  if (testing::AnyNamespaceOf(kNames)) TestbedDown(kNames);
   ASSERT_GT(victim, 0) << "host 2's agent never started: " << err;
   ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << err;
 
-  const auto summary = nlohmann::json::parse(Slurp(out / "summary.json"));
+  const auto summary = nlohmann::json::parse(testing::Slurp(out / "summary.json"));
   EXPECT_EQ(summary["jobs"], 5);
   EXPECT_EQ(summary["unfinished_jobs"], 0);
   EXPECT_EQ(summary["lost_hosts"], nlohmann::json::array({2}));
   EXPECT_GE(summary["tasks_rerun"].get<int>(), 0);
-  const auto lines = testing::Lines(Slurp(out / "jobs.csv"));
+  const auto lines = testing::Lines(testing::Slurp(out / "jobs.csv"));
   ASSERT_EQ(lines.size(), 6u);
   for (size_t k = 1; k < lines.size(); ++k) {
     EXPECT_EQ(lines[k].rfind("job-" + std::to_string(k) + ",", 0), 0u) << lines[k];

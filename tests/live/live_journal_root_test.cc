@@ -10,15 +10,12 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <thread>
 
-#include "live/testbed.h"
-#include "live/testbed_status.h"
 #include "master/journal.h"
+#include "root_testbed.h"
 #include "scenario.h"
 
 namespace slotflow {
@@ -27,20 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const TestbedNames kNames{"sfj"};
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-bool AnyNamespaceOf(const TestbedNames& names) {
-  for (const std::string& ns : ListNamespaces(RunProgram)) {
-    if (names.Owns(ns)) return true;
-  }
-  return false;
-}
 
 const std::vector<std::string> kJobs = {"job-1", "job-2", "job-3", "job-4", "job-5"};
 
@@ -55,14 +38,8 @@ int Recorded(const fs::path& journal) {
 }
 
 TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root (network namespaces, veth, tc)";
-  try {
-    TestbedDown(kNames);
-    const CommandResult probe = RunProgram({"ip", "netns", "add", kNames.Switch()});
-    if (probe.exit_code != 0) GTEST_SKIP() << "ip netns does not work here: " << probe.err;
-    RunOrThrow(RunProgram, {"ip", "netns", "del", kNames.Switch()});
-  } catch (const CommandError& e) {
-    GTEST_SKIP() << e.what();
+  if (const std::string why = testing::TestbedUnavailable(kNames); !why.empty()) {
+    GTEST_SKIP() << why;
   }
   const fs::path dir =
       fs::path(::testing::TempDir()) / ("slotflow_live_journal_" + std::to_string(getpid()));
@@ -86,7 +63,7 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   std::this_thread::sleep_for(std::chrono::seconds(2));
-  const pid_t master = static_cast<pid_t>(std::stol("0" + Slurp(pid_file)));
+  const pid_t master = static_cast<pid_t>(std::stol("0" + testing::Slurp(pid_file)));
   if (master > 0) kill(master, SIGKILL);
   run.join();
   recorded = Recorded(journal);
@@ -94,20 +71,20 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
   const std::string second =
       live + " --out " + (dir / "second").string() + " 2>" + (dir / "second.err").string();
   const int status = std::system(second.c_str());
-  const std::string err = Slurp(dir / "second.err");
+  const std::string err = testing::Slurp(dir / "second.err");
   TestbedDown(kNames);  // the killed run left it up, and the second one used it
-  EXPECT_FALSE(AnyNamespaceOf(kNames));
+  EXPECT_FALSE(testing::AnyNamespaceOf(kNames));
   ASSERT_GT(master, 0);
   EXPECT_NE(WIFEXITED(first_status) ? WEXITSTATUS(first_status) : -1, 0) << "not killed";
   ASSERT_GE(recorded, 1);
   ASSERT_LT(recorded, 5) << "the first run ended before it was killed";
   ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << err;
 
-  const auto summary = nlohmann::json::parse(Slurp(dir / "second" / "summary.json"));
+  const auto summary = nlohmann::json::parse(testing::Slurp(dir / "second" / "summary.json"));
   EXPECT_EQ(summary["jobs"], 5);
   EXPECT_EQ(summary["unfinished_jobs"], 0);
   EXPECT_EQ(summary["jobs_from_journal"], recorded);
-  const auto lines = testing::Lines(Slurp(dir / "second" / "jobs.csv"));
+  const auto lines = testing::Lines(testing::Slurp(dir / "second" / "jobs.csv"));
   ASSERT_EQ(lines.size(), 6u);
   for (size_t k = 1; k < lines.size(); ++k) {
     EXPECT_EQ(lines[k].rfind(kJobs[k - 1] + ",", 0), 0u) << lines[k];

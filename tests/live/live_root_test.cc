@@ -8,13 +8,10 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
-#include "live/testbed.h"
-#include "live/testbed_status.h"
+#include "root_testbed.h"
 #include "scenario.h"
 
 namespace slotflow {
@@ -24,29 +21,9 @@ namespace fs = std::filesystem;
 
 const TestbedNames kNames{"sfl"};
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-bool AnyNamespaceOf(const TestbedNames& names) {
-  for (const std::string& ns : ListNamespaces(RunProgram)) {
-    if (names.Owns(ns)) return true;
-  }
-  return false;
-}
-
 TEST(LiveRun, AHandfulOfJobsOnThreeHostsEndsAndRemovesItsTestbed) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root (network namespaces, veth, tc)";
-  try {
-    TestbedDown(kNames);  // left by a run that was killed
-    const CommandResult probe = RunProgram({"ip", "netns", "add", kNames.Switch()});
-    if (probe.exit_code != 0) GTEST_SKIP() << "ip netns does not work here: " << probe.err;
-    RunOrThrow(RunProgram, {"ip", "netns", "del", kNames.Switch()});
-  } catch (const CommandError& e) {
-    GTEST_SKIP() << e.what();
+  if (const std::string why = testing::TestbedUnavailable(kNames); !why.empty()) {
+    GTEST_SKIP() << why;
   }
   const fs::path out =
       fs::path(::testing::TempDir()) / ("slotflow_live_" + std::to_string(getpid()));
@@ -59,19 +36,19 @@ TEST(LiveRun, AHandfulOfJobsOnThreeHostsEndsAndRemovesItsTestbed) {
                           " --testbed-prefix sfl --quiet --out " +
                           out.string() + " 2>" + (out.string() + ".err");
   const int status = std::system(cmd.c_str());
-  const std::string err = Slurp(out.string() + ".err");
+  const std::string err = testing::Slurp(out.string() + ".err");
   fs::remove(out.string() + ".err");
-  EXPECT_FALSE(AnyNamespaceOf(kNames)) << "the run left its testbed up";
-  if (AnyNamespaceOf(kNames)) TestbedDown(kNames);
+  EXPECT_FALSE(testing::AnyNamespaceOf(kNames)) << "the run left its testbed up";
+  if (testing::AnyNamespaceOf(kNames)) TestbedDown(kNames);
   ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << err;
 
-  const auto summary = nlohmann::json::parse(Slurp(out / "summary.json"));
+  const auto summary = nlohmann::json::parse(testing::Slurp(out / "summary.json"));
   EXPECT_EQ(summary["jobs"], 5);
   EXPECT_EQ(summary["unfinished_jobs"], 0);
   EXPECT_EQ(summary["network"], "cans");
   EXPECT_GT(summary["network_bytes"].get<double>(), 0);
   EXPECT_GT(summary["flows"].get<int>(), 0);
-  const auto lines = testing::Lines(Slurp(out / "jobs.csv"));
+  const auto lines = testing::Lines(testing::Slurp(out / "jobs.csv"));
   ASSERT_EQ(lines.size(), 6u);
   EXPECT_EQ(lines[0],
             "job,submit_s,first_start_s,finish_s,jct_s,bytes,tasks,local_fraction,size_group");

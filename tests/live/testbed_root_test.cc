@@ -15,6 +15,7 @@
 
 #include "live/testbed.h"
 #include "live/testbed_status.h"
+#include "root_testbed.h"
 
 namespace slotflow {
 namespace {
@@ -32,12 +33,10 @@ std::vector<std::string> RootLinkNames() {
 class RealTestbed : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "needs root";
+    if (const std::string why = testing::TestbedUnavailable(kNames); !why.empty()) {
+      GTEST_SKIP() << why;
+    }
     try {
-      TestbedDown(kNames);  // left by a run that was killed
-      const CommandResult probe = RunProgram({"ip", "netns", "add", kNames.Switch()});
-      if (probe.exit_code != 0) GTEST_SKIP() << "ip netns does not work here: " << probe.err;
-      RunOrThrow(RunProgram, {"ip", "netns", "del", kNames.Switch()});
       RunProgram({"ping", "-V"});
     } catch (const CommandError& e) {
       GTEST_SKIP() << e.what();
