@@ -1,5 +1,7 @@
 #include "scheduling/first_fit.h"
 
+#include "scheduling/tie_break.h"
+
 namespace slotflow {
 
 Decision FirstFit(const SimState& state, JobOrder order, std::vector<JobIndex>& scratch,
@@ -14,6 +16,8 @@ Decision FirstFit(const SimState& state, JobOrder order, std::vector<JobIndex>& 
   }
   return {};
 }
+
+std::vector<SettingSpec> BaselineSettings() { return {JobOrderSetting(), TieSetting()}; }
 
 std::vector<ServerId> Hosts(const SimState& state, TaskId t) {
   std::vector<ServerId> out;

@@ -17,6 +17,9 @@ using ServerRule = std::function<ServerId(const SimState&, TaskId)>;
 Decision FirstFit(const SimState& state, JobOrder order, std::vector<JobIndex>& scratch,
                   const ServerRule& rule, const char* name);
 
+// The settings of a baseline that picks by a key: job order and ties (scheduling/tie_break.h).
+std::vector<SettingSpec> BaselineSettings();
+
 // The servers that can host task t now, in increasing id order.
 std::vector<ServerId> Hosts(const SimState& state, TaskId t);
 

@@ -138,22 +138,28 @@ Seconds ObjectiveOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
   return PredictOnLink(policy, bandwidth, existing, added) + delayed / bandwidth;
 }
 
-Seconds ObjectiveOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size) {
+namespace {
+
+// The largest per_link(policy, bandwidth, existing, new transfer) over a path's links.
+template <class PerLink>
+Seconds WorstLink(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size,
+                  PerLink per_link) {
   Seconds worst = 0;
   for (const LinkView& l : links) {
-    worst = std::max(worst, ObjectiveOnLink(policy, l.bandwidth, l.existing,
-                                            LinkTransfer{new_size, l.added_on_link}));
+    worst = std::max(worst, per_link(policy, l.bandwidth, l.existing,
+                                     LinkTransfer{new_size, l.added_on_link}));
   }
   return worst;
 }
 
+}  // namespace
+
+Seconds ObjectiveOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size) {
+  return WorstLink(policy, links, new_size, ObjectiveOnLink);
+}
+
 Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size) {
-  Seconds worst = 0;
-  for (const LinkView& l : links) {
-    worst = std::max(worst, PredictOnLink(policy, l.bandwidth, l.existing,
-                                          LinkTransfer{new_size, l.added_on_link}));
-  }
-  return worst;
+  return WorstLink(policy, links, new_size, PredictOnLink);
 }
 
 // ---------------------------------------------------------------------------------------------

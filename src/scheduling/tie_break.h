@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "common/ids.h"
 #include "common/random.h"
 #include "common/settings.h"
 
@@ -29,6 +31,25 @@ class TieBreak {
   bool Equal() {
     ++equal_;
     return random_ && rng_.UniformInt(equal_) == 0;
+  }
+
+  // The server of `servers` whose key_of(s) is smallest (any key ordered by <), ties broken as
+  // set; kNoServer if there is none. `chosen` gets the winner's key.
+  template <class Key, class KeyOf>
+  ServerId Smallest(const std::vector<ServerId>& servers, KeyOf key_of, Key& chosen) {
+    ServerId best = kNoServer;
+    Start();
+    for (ServerId s : servers) {
+      const Key key = key_of(s);
+      if (best == kNoServer || key < chosen) {
+        Better();
+      } else if (chosen < key || !Equal()) {
+        continue;
+      }
+      best = s;
+      chosen = key;
+    }
+    return best;
   }
 
  private:

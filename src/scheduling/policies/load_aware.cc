@@ -26,19 +26,10 @@ class LoadAwareScheduler : public TaskScheduler {
       if (fs.src != fs.dst) incoming_[fs.dst] += net.Remaining(f);
     }
     auto least_loaded = [this](const SimState& st, TaskId t) {
-      ServerId best = kNoServer;
-      tie_.Start();
-      for (ServerId s : Hosts(st, t)) {
-        const auto key = std::pair(incoming_[s], st.server(s).running);
-        if (best == kNoServer || key < best_key_) {
-          tie_.Better();
-        } else if (key > best_key_ || !tie_.Equal()) {
-          continue;
-        }
-        best = s;
-        best_key_ = key;
-      }
-      return best;
+      std::pair<Bytes, int> chosen;  // (bytes arriving, running tasks)
+      return tie_.Smallest(
+          Hosts(st, t), [&](ServerId s) { return std::pair(incoming_[s], st.server(s).running); },
+          chosen);
     };
     Decision d = FirstFit(state, order_, jobs_, least_loaded, "least-loaded");
     if (d) d.why.Add("incoming_bytes", incoming_[d.server]);
@@ -48,17 +39,14 @@ class LoadAwareScheduler : public TaskScheduler {
  private:
   JobOrder order_;
   TieBreak tie_;
-  std::pair<Bytes, int> best_key_;  // the best server's (bytes arriving, running tasks)
   std::vector<JobIndex> jobs_;
   std::vector<Bytes> incoming_;
 };
-
-std::vector<SettingSpec> OrderAndTies() { return {JobOrderSetting(), TieSetting()}; }
 
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "loadAware", "NEAT+'s baseline: the free server with the fewest bytes arriving (no locality)",
-    OrderAndTies(), LoadAwareScheduler);
+    BaselineSettings(), LoadAwareScheduler);
 
 }  // namespace slotflow

@@ -40,20 +40,11 @@ class MinDistScheduler : public TaskScheduler {
   Decision Next(const SimState& state) override {
     double chosen_cost = 0;
     auto nearest = [&chosen_cost, this](const SimState& st, TaskId t) {
-      ServerId best = kNoServer;
-      std::pair<double, int> best_key;  // (byte-hops, running tasks)
-      tie_.Start();
-      for (ServerId s : Hosts(st, t)) {
-        const auto key = std::pair(ReadCost(st, t, s), st.server(s).running);
-        if (best == kNoServer || key < best_key) {
-          tie_.Better();
-        } else if (key > best_key || !tie_.Equal()) {
-          continue;
-        }
-        best = s;
-        best_key = key;
-      }
-      chosen_cost = best_key.first;
+      std::pair<double, int> chosen;  // (byte-hops, running tasks)
+      const ServerId best = tie_.Smallest(
+          Hosts(st, t),
+          [&](ServerId s) { return std::pair(ReadCost(st, t, s), st.server(s).running); }, chosen);
+      chosen_cost = chosen.first;
       return best;
     };
     Decision d = FirstFit(state, order_, jobs_, nearest, "nearest-input");
@@ -67,12 +58,10 @@ class MinDistScheduler : public TaskScheduler {
   std::vector<JobIndex> jobs_;
 };
 
-std::vector<SettingSpec> OrderAndTies() { return {JobOrderSetting(), TieSetting()}; }
-
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "minDist", "NEAT+'s baseline: the free server nearest the task's input (least bytes x hops)",
-    OrderAndTies(), MinDistScheduler);
+    BaselineSettings(), MinDistScheduler);
 
 }  // namespace slotflow
