@@ -165,12 +165,14 @@ class NeatScheduler : public TaskScheduler {
     MarkInputRacks(state, t);
     loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_,
                    compressed_);
-    const TieBreak before = tie_;  // the exact state's choice draws the same ties
-    const ServerId best = ChooseServer(state, t, total, tie_, why);
-    if (agreement_) {
+    ServerId best;
+    if (!agreement_) {
+      best = ChooseServer(state, t, total, tie_, why);
+    } else {
+      TieBreak same = tie_;  // the exact state's choice draws the same ties
+      best = ChooseServer(state, t, total, tie_, why);
       loads_.UseCompressed(false);
       Why ignored;
-      TieBreak same = before;
       agreements_ += ChooseServer(state, t, total, same, ignored) == best;
       ++decisions_;
       loads_.UseCompressed(true);
