@@ -12,23 +12,13 @@ table and the sweep's wall time. The sweep resumes if DIR already holds part of 
 import argparse
 import csv
 import glob
-import math
 import os
 import subprocess
 import sys
 import time
 
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
-
-
-def mean_ci(values):
-    n = len(values)
-    m = sum(values) / n
-    if n < 2:
-        return m, 0.0
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
-    t = T95[n - 2] if n - 2 < len(T95) else 1.96
-    return m, t * sd / math.sqrt(n)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from confidence import mean_ci  # noqa: E402
 
 
 def load(path):

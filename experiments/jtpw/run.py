@@ -23,12 +23,14 @@ import argparse
 import concurrent.futures
 import csv
 import json
-import math
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from confidence import mean_ci  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -38,8 +40,6 @@ SCHEDULERS = ["capacity", "jtpw"]
 # How many jobs of a queue may run at once: many (SPEC §6, the default) or one (seed 002 §1 and
 # its Table 3); both schedulers run each variant. Capacity has Hadoop's one default queue.
 VARIANTS = {"many": [], "one": ["scheduler.per_queue=one"]}
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-       9: 2.262, 10: 2.228}
 
 
 def command(slotflow, workload, scheduler, variant, seed, out, sets):
@@ -69,13 +69,6 @@ def run_one(slotflow, workload, scheduler, variant, seed, sets, keep=None):
     return {"variant": variant, "workload": workload, "scheduler": scheduler, "seed": seed,
             "mean_jct_s": statistics.fmean(float(j["jct_s"]) for j in jobs),
             "jobs_io": stats.get("jobs_io", ""), "jobs_cpu": stats.get("jobs_cpu", "")}
-
-
-def mean_ci(values):
-    m = statistics.fmean(values)
-    if len(values) < 2:
-        return m, 0.0
-    return m, T95.get(len(values) - 1, 1.96) * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def summarise(rows):

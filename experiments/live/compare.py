@@ -36,13 +36,14 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "tools"))
 import compare_jct  # noqa: E402  (read_jobs, stats)
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from confidence import mean_ci  # noqa: E402
+
 SYSTEMS = {
     "duopoly": ["--system", "duopoly"],
     "aalo": ["--system", "aalo"],
     "fair": ["--scheduler", "greedy", "--network", "fair"],
 }
-# Two-sided 95 % Student t quantiles by degrees of freedom.
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 
 
 class BadInput(Exception):
@@ -209,15 +210,6 @@ def run_pair(a, system, seed, slice_path):
 
 # ---------------------------------------------------------------- analysis
 
-def mean_ci(values):
-    """Mean and half-width of its 95 % confidence interval (Student t)."""
-    n = len(values)
-    m = sum(values) / n
-    if n < 2:
-        return m, float("nan")
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
-    return m, T95.get(n - 1, 1.96) * sd / math.sqrt(n)
-
 
 def read_tasks(run_dir):
     path = os.path.join(run_dir, "tasks.csv")
@@ -279,7 +271,7 @@ def analyse(results, kinds):
             for key, v in row.items():
                 if key not in ("system", "seed"):
                     acc.setdefault(key, []).append(v)
-        summary[system] = {key: mean_ci(v) for key, v in acc.items()}
+        summary[system] = {key: mean_ci(v, single=float("nan")) for key, v in acc.items()}
     return rows, summary
 
 

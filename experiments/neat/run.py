@@ -28,16 +28,16 @@ loads-datamining and fig3, also of 40 (4:1). Needs Debian's python3-matplotlib.
 import argparse
 import csv
 import json
-import math
 import os
-import statistics
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from confidence import mean_ci  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
 SCHEDULERS = ["neat", "neat-rack", "loadAware", "minDist"]
 LABEL = {"neat": "NEAT+", "neat-rack": "NEAT+ (rack)", "loadAware": "loadAware",
          "minDist": "minDist"}
@@ -54,18 +54,8 @@ def cluster(rack):
             "--servers-per-rack", str(rack), "--oversubscription", str(rack / 10)]
 
 
-
 DECADES = [(1, 1e3), (1e3, 1e4), (1e4, 1e5), (1e5, 1e6), (1e6, 1e7), (1e7, 1e8), (1e8, 1e9 + 1)]
 DECADE_LABEL = ["<1KB", "1-10KB", "10-100KB", "0.1-1MB", "1-10MB", "10-100MB", "0.1-1GB"]
-
-
-def mean_ci(values):
-    n = len(values)
-    m = sum(values) / n
-    if n < 2:
-        return m, 0.0
-    t = T95[n - 2] if n - 2 < len(T95) else 1.96
-    return m, t * statistics.stdev(values) / math.sqrt(n)
 
 
 def fmt_ci(values, scale=1.0, digits=3):
