@@ -22,6 +22,7 @@
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/event_log.h"
+#include "common/version.h"
 #include "live/command_runner.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
@@ -531,7 +532,9 @@ int main(int argc, char** argv) {
   using namespace slotflow;
   CLI::App app{
       "slotflow: a flow-level simulator for task and network scheduling in data-parallel clusters"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", fmt::format("slotflow {} (commit {})", SlotflowVersion(),
+                                                SlotflowCommit()));
   RawFlags flags;
   CLI::App* run = app.add_subcommand(
       "run", "simulate a workload (embedded synthetic default, --trace or --jobs)");
@@ -601,7 +604,9 @@ int main(int argc, char** argv) {
     if (testbed.testbed->parsed()) return RunTestbedCommand(testbed);
     if (live->parsed()) return LiveCommand(live_flags, live_options);
     if (agent->parsed()) return RunAgentCommand(agent_options);
-    return RunCommand(flags);
+    if (run->parsed()) return RunCommand(flags);
+    fmt::print("{}", app.help());  // bare `slotflow`: what it can do
+    return 0;
   } catch (const InputError& e) {
     fmt::print(stderr, "slotflow: error: {}\n", e.what());
     return kExitInputError;
