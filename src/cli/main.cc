@@ -21,7 +21,9 @@
 #include "cli/testbed_command.h"
 #include "cluster/cluster_config.h"
 #include "common/error.h"
+#include "cli/setup.h"
 #include "common/event_log.h"
+#include "common/output_file.h"
 #include "common/version.h"
 #include "live/command_runner.h"
 #include "scheduling/job_order.h"
@@ -147,19 +149,36 @@ void SetClusterFlags(const RawFlags& f, ClusterOverrides& o) {
     o.slot_rate = positive(ParseRate(f.slot_rate, "--slot-rate"), "--slot-rate");
 }
 
+// How this process was invoked, shell-quoted, for summary.json.
+std::string g_command_line;
+
+std::string QuotedCommandLine(int argc, char** argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view a(argv[i]);
+    if (!out.empty()) out += ' ';
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                                          "OPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                                          std::string_view::npos;
+    if (plain) {
+      out += a;
+      continue;
+    }
+    out += '\'';
+    for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
 RunSpec BuildSpec(const RawFlags& f) {
   RunSpec spec;
+  spec.command_line = g_command_line;
   if (!f.config.empty()) ApplyConfigFile(f.config, spec);
   if (!f.trace.empty()) spec.trace = f.trace;
   if (!f.jobs.empty()) spec.jobs_file = f.jobs;
   if (!f.mode.empty()) spec.mode = ParseRunMode(f.mode, "--mode");
-  if (!f.system.empty()) {
-    if (!f.scheduler.empty() || !f.network.empty()) {
-      throw InputError("", 0, "--system",
-                       "a system fixes the scheduler and network; drop --scheduler/--network");
-    }
-    ApplySystem(spec, f.system, "--system");
-  }
+  if (!f.system.empty()) ApplySystem(spec, f.system, "--system");
   if (!f.scheduler.empty())
     SetPolicySetting(spec, "scheduler.policy", f.scheduler, "", 0, "--scheduler");
   if (!f.network.empty()) SetPolicySetting(spec, "network.policy", f.network, "", 0, "--network");
@@ -191,23 +210,22 @@ RunSpec BuildSpec(const RawFlags& f) {
 }
 
 void WriteOutputs(const std::string& dir, const RunResult& r) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(dir, 0, "--out", "cannot create the directory: " + ec.message());
-  auto open = [&](const std::string& name) {
-    std::ofstream f(std::filesystem::path(dir) / name);
-    if (!f) throw InputError(dir + "/" + name, 0, "--out", "cannot write the file");
-    return f;
-  };
-  std::ofstream summary = open("summary.json");
-  WriteSummaryJson(r.summary, summary);
-  std::ofstream jobs = open("jobs.csv");
-  WriteJobsCsv(r.jobs, jobs);
-  std::ofstream tasks = open("tasks.csv");
-  WriteTasksCsv(r.tasks, tasks);
+  const std::filesystem::path d(dir);
+  MakeOutputDirectory(d, "--out");
+  WriteOutputFile(d / "summary.json", "--out", [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
+  if (!r.summary.setup.empty()) {
+    const toml::table setup =
+        SetupFromSummaryJson(nlohmann::json{{"setup", nlohmann::json::parse(r.summary.setup)}}, dir);
+    WriteOutputFile(d / "setup.toml", "--out", [&](std::ostream& o) {
+      o << "# The set-up of this run: `slotflow run --config setup.toml` repeats it.\n"
+        << toml::toml_formatter(setup, toml::format_flags::none) << "\n";
+    });
+  }
+  WriteOutputFile(d / "jobs.csv", "--out", [&](std::ostream& o) { WriteJobsCsv(r.jobs, o); });
+  WriteOutputFile(d / "tasks.csv", "--out", [&](std::ostream& o) { WriteTasksCsv(r.tasks, o); });
   if (!r.utilisation.empty()) {
-    std::ofstream utilisation = open("utilisation.csv");
-    WriteUtilisationCsv(r.utilisation, utilisation);
+    WriteOutputFile(d / "utilisation.csv", "--out",
+                    [&](std::ostream& o) { WriteUtilisationCsv(r.utilisation, o); });
   }
 }
 
@@ -232,18 +250,17 @@ int RunCommand(const RawFlags& f) {
   RunSpec spec = BuildSpec(f);
   spec.simulation.progress = isatty(STDERR_FILENO) != 0;
   const PreparedRun run = Prepare(spec);
-  std::ofstream log_file;
+  if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");  // fail before a long run, not after
+  std::optional<OutputFile> log_file;
   std::optional<EventLog> log;
   if (!f.log.empty()) {
-    log_file.open(f.log);
-    if (!log_file) throw InputError(f.log, 0, "--log", "cannot write the file");
-    spec.simulation.log = &log.emplace(log_file);
+    log_file.emplace(f.log, "--log");
+    spec.simulation.log = &log.emplace(log_file->stream());
   }
   const RunResult result = Execute(spec, run);
   if (log) {
     log->Flush();
-    log_file.flush();
-    if (!log_file) throw InputError(f.log, 0, "--log", "could not write the whole log");
+    log_file->Commit();
   }
   if (!f.out.empty()) WriteOutputs(f.out, result);
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
@@ -382,14 +399,10 @@ void WriteComparison(const std::string& out, const std::vector<CompareEntry>& en
       WriteOutputs(sub.string(), results[e][k]);
     }
   }
-  std::ofstream csv(dir / "compare.csv");
-  if (!csv) throw InputError(out + "/compare.csv", 0, "--out", "cannot write the file");
-  WriteComparisonCsv(entries, seeds, results, csv);
-  std::ofstream summary(dir / "compare_summary.csv");
-  if (!summary) {
-    throw InputError(out + "/compare_summary.csv", 0, "--out", "cannot write the file");
-  }
-  WriteComparisonSummaryCsv(entries, results, summary);
+  WriteOutputFile(dir / "compare.csv", "--out",
+                  [&](std::ostream& o) { WriteComparisonCsv(entries, seeds, results, o); });
+  WriteOutputFile(dir / "compare_summary.csv", "--out",
+                  [&](std::ostream& o) { WriteComparisonSummaryCsv(entries, results, o); });
 }
 
 // `compare`: every entry at one seed, or with --seeds N at seeds 1..N, all on the thread pool.
@@ -530,6 +543,7 @@ CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
 
 int main(int argc, char** argv) {
   using namespace slotflow;
+  g_command_line = QuotedCommandLine(argc, argv);
   CLI::App app{
       "slotflow: a flow-level simulator for task and network scheduling in data-parallel clusters"};
   app.require_subcommand(0, 1);

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <nlohmann/json.hpp>
 
+#include "cli/setup.h"
 #include "cluster/cluster_config.h"
+#include "common/sha256.h"
 #include "common/error.h"
 #include "common/input_file.h"
 #include "scheduling/job_order.h"
@@ -102,7 +105,22 @@ RunMode ParseRunMode(std::string_view text, std::string_view field) {
 std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
 
 void ApplyConfigFile(const std::string& path, RunSpec& spec) {
-  ApplyConfigText(ReadInputFile(path, "config"), path, spec);
+  const std::string text = ReadInputFile(path, "config");
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '{') {
+    ApplyConfigText(text, path, spec);
+    return;
+  }
+  // A summary.json: its "setup" is the config that reproduces the run.
+  nlohmann::json summary;
+  try {
+    summary = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const auto upto = text.substr(0, std::min(e.byte, text.size()));
+    throw InputError(path, static_cast<int>(std::count(upto.begin(), upto.end(), '\n')) + 1,
+                     "", fmt::format("not valid JSON: {}", e.what()));
+  }
+  ApplyConfigTable(SetupFromSummaryJson(summary, path), path, spec);
 }
 
 void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& spec,
@@ -114,27 +132,53 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
     throw InputError(path, static_cast<int>(e.source().begin.line), "",
                      std::string(e.description()));
   }
+  ApplyConfigTable(root, path, spec, skip);
+}
+
+namespace {
+
+void ApplyWorkloadTable(const toml::node& node, const std::string& path, RunSpec& spec) {
+  if (!node.is_table()) throw InputError(path, Line(node), "workload", "expected a table");
+  for (const auto& [wk, wn] : *node.as_table()) {
+    const std::string f = "workload." + std::string(wk.str());
+    if (wk == "trace" || wk == "jobs" || wk == "sha256") {
+      std::string value = StringOf(wn, path, f);
+      if (value.empty()) throw InputError(path, Line(wn), f, "is empty");
+      (wk == "trace" ? spec.trace : wk == "jobs" ? spec.jobs_file : spec.input_sha256) =
+          std::move(value);
+      if (wk == "sha256") spec.input_sha256_from = path;
+    } else if (wk == "mode") {
+      spec.mode = At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
+    } else {
+      SetWorkloadValue(spec, std::string(wk.str()), SettingText(wn, path, f), path, Line(wn), f);
+    }
+  }
+}
+
+}  // namespace
+
+void ApplyConfigTable(const toml::table& root, const std::string& path, RunSpec& spec,
+                      const std::vector<std::string_view>& skip) {
+  auto skipped = [&](std::string_view k) {
+    return std::find(skip.begin(), skip.end(), k) != skip.end();
+  };
+  // The preset first: everything else in the file overrides it, whatever the key order.
+  if (const toml::node* system = root.get("system"); system && !skipped("system")) {
+    const std::string name = StringOf(*system, path, "system");
+    At(*system, path, "system", [&] {
+      ApplySystem(spec, name, "system");
+      return 0;
+    });
+  }
   for (const auto& [key, node] : root) {
     const std::string k(key.str());
-    if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
+    if (skipped(k) || k == "system") continue;
     if (k == "cluster") {
       if (!node.is_table()) throw InputError(path, Line(node), "cluster", "expected a table");
       ApplyClusterToml(*node.as_table(), path, spec.cluster);
+      spec.cluster_layers.emplace_back(path, *node.as_table());
     } else if (k == "workload") {
-      if (!node.is_table()) throw InputError(path, Line(node), "workload", "expected a table");
-      for (const auto& [wk, wn] : *node.as_table()) {
-        const std::string f = "workload." + std::string(wk.str());
-        if (wk == "trace")
-          spec.trace = StringOf(wn, path, f);
-        else if (wk == "jobs")
-          spec.jobs_file = StringOf(wn, path, f);
-        else if (wk == "mode")
-          spec.mode =
-              At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
-        else
-          SetWorkloadValue(spec, std::string(wk.str()), SettingText(wn, path, f), path, Line(wn),
-                           f);
-      }
+      ApplyWorkloadTable(node, path, spec);
     } else if (k == "scheduler" || k == "network") {
       if (!node.is_table()) throw InputError(path, Line(node), k, "expected a table");
       for (const auto& [pk, pn] : *node.as_table()) {
@@ -144,12 +188,6 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
     } else if (k == "seed") {
       spec.simulation.seed =
           At(node, path, k, [&, &n = node] { return ParseSeed(SettingText(n, path, k), k); });
-    } else if (k == "system") {
-      const std::string name = StringOf(node, path, k);
-      At(node, path, k, [&] {
-        ApplySystem(spec, name, k);
-        return 0;
-      });
     } else {
       throw InputError(
           path, Line(node), k,
@@ -159,6 +197,18 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
 }
 
 namespace {
+
+// The input file's SHA-256, checked against the set-up's [workload] sha256 when one is given.
+std::string InputDigest(const RunSpec& spec, const std::string& path, const std::string& field) {
+  const std::string digest = Sha256Hex(ReadInputFile(path, field));
+  if (!spec.input_sha256.empty() && spec.input_sha256 != digest) {
+    throw InputError(spec.input_sha256_from, 0, "workload.sha256",
+                     fmt::format("{} has SHA-256 {}, not {}: it is not the input this set-up "
+                                 "was made on",
+                                 path, digest, spec.input_sha256));
+  }
+  return digest;
+}
 
 Workload GenerateFlows(const RunSpec& spec, const ClusterSpec& cluster) {
   FlowWorkloadOptions o;
@@ -187,18 +237,23 @@ PreparedRun Prepare(const RunSpec& spec) {
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
   ClusterSpec cluster = spec.cluster;
   Workload workload;
-  std::string name;
+  std::string name, input_sha256;
   std::optional<int> trace_ports;
   const FbTraceOptions trace_options{spec.traffic_scale, spec.map_input_ratio};
   if (!spec.trace.empty()) {
+    input_sha256 = InputDigest(spec, spec.trace, "trace");
     FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(spec.trace, trace_options)
                                                : ReadFbTraceAsJobs(spec.trace, trace_options);
     workload = std::move(t.workload);
     trace_ports = t.ports;
     name = "trace:" + spec.trace;
   } else if (!spec.jobs_file.empty()) {
+    input_sha256 = InputDigest(spec, spec.jobs_file, "jobs");
     JobFile jf = ReadJobFile(spec.jobs_file);
-    if (jf.cluster) cluster = *jf.cluster;
+    if (jf.cluster) {
+      cluster = *jf.cluster;
+      for (const auto& [file, table] : spec.cluster_layers) ApplyClusterToml(table, file, cluster);
+    }
     workload = std::move(jf.workload);
     name = "jobs:" + spec.jobs_file;
   } else if (spec.generator == "flows") {
@@ -244,7 +299,11 @@ PreparedRun Prepare(const RunSpec& spec) {
   }
   workload.Validate(cluster.ServerCount());
   if (spec.mode == RunMode::kNetwork) name += " (network mode)";
-  PreparedRun run{Cluster(cluster), std::move(workload), name};
+  if (!spec.input_sha256.empty() && input_sha256.empty()) {
+    throw InputError(spec.input_sha256_from, 0, "workload.sha256",
+                     "is set but the run reads no trace or job file");
+  }
+  PreparedRun run{Cluster(cluster), std::move(workload), name, std::move(input_sha256)};
   CheckTasksFit(run.cluster, run.workload);
   return run;
 }
@@ -389,7 +448,9 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
   }
   const bool scheduler = table == "scheduler";
   if (key == "policy") {
+    if (value.empty()) throw InputError(file, line, field, "the policy name is empty");
     (scheduler ? spec.scheduler_from : spec.network_from) = {key, value, file, line, field};
+    (scheduler ? spec.scheduler_explicit : spec.network_explicit) = true;
     (scheduler ? spec.scheduler : spec.network) = std::move(value);
     return;
   }
@@ -411,26 +472,60 @@ void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
 void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field) {
   const SystemSpec& system = FindSystem(name, field);
   spec.system = system.name;
-  spec.scheduler = system.scheduler;
-  spec.network = system.network;
-  spec.scheduler_from = {"policy", system.scheduler, "", 0, field};
-  spec.network_from = {"policy", system.network, "", 0, field};
+  spec.preset_scheduler = system.scheduler;
+  spec.preset_network = system.network;
+  if (!spec.scheduler_explicit) {
+    spec.scheduler = system.scheduler;
+    spec.scheduler_from = {"policy", system.scheduler, "", 0, field};
+  }
+  if (!spec.network_explicit) {
+    spec.network = system.network;
+    spec.network_from = {"policy", system.network, "", 0, field};
+  }
   RunSpec preset;
   for (const auto& [key, value] : system.settings) {
     SetPolicySetting(preset, key, value, "", 0, fmt::format("system {} ({})", name, key));
   }
-  spec.scheduler_settings.insert(spec.scheduler_settings.begin(), preset.scheduler_settings.begin(),
-                                 preset.scheduler_settings.end());
-  spec.network_settings.insert(spec.network_settings.begin(), preset.network_settings.begin(),
-                               preset.network_settings.end());
+  spec.preset_scheduler_settings = std::move(preset.scheduler_settings);
+  spec.preset_network_settings = std::move(preset.network_settings);
 }
 
+namespace {
+
+// The preset's settings while its policy is in force, then those given in files and flags.
+std::vector<SettingAssignment> Layered(const std::string& policy, const std::string& preset_policy,
+                                       const std::vector<SettingAssignment>& preset,
+                                       const std::vector<SettingAssignment>& given) {
+  std::vector<SettingAssignment> all;
+  if (policy == preset_policy) all = preset;
+  all.insert(all.end(), given.begin(), given.end());
+  return all;
+}
+
+// "scheduler 'greedy' (named by --scheduler)": an unknown setting names both of its sources.
+std::string PolicyWhat(std::string_view kind, const std::string& name,
+                       const SettingAssignment& from) {
+  const std::string where =
+      from.file.empty() ? from.field : fmt::format("{}:{} {}", from.file, from.line, from.field);
+  return fmt::format("{} '{}' (named by {})", kind, name, where);
+}
+
+}  // namespace
+
 ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
+  const auto& schedulers = TaskSchedulerRegistry::Get();
+  const auto& networks = NetworkPolicyRegistry::Get();
+  const auto& sf = spec.scheduler_from;
+  const auto& nf = spec.network_from;
   return ResolvedPolicies{
-      TaskSchedulerRegistry::Get().Resolve(spec.scheduler, spec.scheduler_settings,
-                                           spec.scheduler_from, "scheduler"),
-      NetworkPolicyRegistry::Get().Resolve(spec.network, spec.network_settings, spec.network_from,
-                                           "network policy")};
+      Settings(schedulers.Find(spec.scheduler, sf.field, sf.file, sf.line).settings,
+               Layered(spec.scheduler, spec.preset_scheduler, spec.preset_scheduler_settings,
+                       spec.scheduler_settings),
+               PolicyWhat("scheduler", spec.scheduler, sf)),
+      Settings(networks.Find(spec.network, nf.field, nf.file, nf.line).settings,
+               Layered(spec.network, spec.preset_network, spec.preset_network_settings,
+                       spec.network_settings),
+               PolicyWhat("network policy", spec.network, nf))};
 }
 
 BuiltPolicies BuildPolicies(const RunSpec& spec) {
@@ -456,6 +551,8 @@ void Describe(const RunSpec& spec, const PreparedRun& run,
   summary.workload = run.workload_name;
   summary.settings = std::move(in_force);
   summary.seed = spec.simulation.seed;
+  summary.command_line = spec.command_line;
+  summary.setup = SetupJson(spec, run).dump();
 }
 
 RunResult Execute(const RunSpec& spec, const PreparedRun& run) {

@@ -8,7 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <toml++/toml.h>
 
 #include "cluster/cluster.h"
 #include "common/settings.h"
@@ -55,6 +58,12 @@ struct RunSpec {
   std::string system;  // the preset these settings came from, if any (src/systems)
   std::string scheduler = "greedy";
   std::string network = "fair";
+  // One precedence rule: system preset < config file < flags, for every key. A preset's
+  // policies apply only where no config file or flag named one (`*_explicit`), and its
+  // settings only while its own policy is the one in force.
+  bool scheduler_explicit = false, network_explicit = false;
+  std::string preset_scheduler, preset_network;
+  std::vector<SettingAssignment> preset_scheduler_settings, preset_network_settings;
   // Where each name came from (file:line or the flag), for the error an unknown name raises.
   SettingAssignment scheduler_from{"policy", "greedy", "", 0, "scheduler"};
   SettingAssignment network_from{"policy", "fair", "", 0, "network"};
@@ -63,6 +72,14 @@ struct RunSpec {
   // the chosen policy's declarations when it is built.
   std::vector<SettingAssignment> scheduler_settings, network_settings;
   SimulationConfig simulation;
+  // The [cluster] tables of config files (and sweep points) in order, with their file: applied
+  // again over a job file's own [cluster], so that a config file overrides it as flags do.
+  std::vector<std::pair<std::string, toml::table>> cluster_layers;
+  // [workload] sha256: the trace or job file must have this SHA-256 (a set-up written by
+  // --out names the exact input it ran on).
+  std::string input_sha256, input_sha256_from;  // the digest, and the file that gave it
+  // How the process was invoked, for provenance (summary.json).
+  std::string command_line;
 };
 
 // Reads a TOML config file into `spec` (top-level seed / system, tables [cluster], [workload],
@@ -73,6 +90,9 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec);
 // in `skip` are left to the caller (a sweep file's [sweep]).
 void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec,
                      const std::vector<std::string_view>& skip = {});
+// The same from a parsed table (a config file's, or a summary.json's "setup").
+void ApplyConfigTable(const toml::table& root, const std::string& name, RunSpec& spec,
+                      const std::vector<std::string_view>& skip = {});
 
 // Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
 // `field` say where the value came from. InputError for any other prefix.
@@ -88,8 +108,8 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
 uint64_t ParseSeed(std::string_view text, std::string_view field);
 // `--set KEY=VALUE`.
 void ApplySetFlag(RunSpec& spec, std::string_view assignment);
-// A system's scheduler, network and settings; its settings go before any given so far, so
-// the config file and flags override the preset.
+// A system's scheduler, network and settings: the lowest layer, so a policy or setting given
+// in a config file or a flag wins over the preset's whatever the order they were given in.
 void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field);
 
 RunMode ParseRunMode(std::string_view text, std::string_view field);
@@ -99,11 +119,13 @@ struct PreparedRun {
   Cluster cluster;
   Workload workload;
   std::string workload_name;  // for summaries: "synthetic(...)", "trace:FILE", "jobs:FILE"
+  std::string input_sha256;   // of the trace or job file; empty for generated workloads
 };
 // Loads the workload, settles the cluster (job file's [cluster] table, then the overrides;
 // one server per trace port in network mode) and validates both. Throws InputError.
 PreparedRun Prepare(const RunSpec& spec);
-// The settings the spec's policies run with (InputError on unknown names, keys or values).
+// The settings the spec's policies run with (InputError on unknown names, keys or values):
+// the preset's (while its policy is in force), then those of the config file and flags.
 struct ResolvedPolicies {
   Settings scheduler, network;
 };

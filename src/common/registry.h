@@ -69,15 +69,6 @@ class Registry {
     return it->second;
   }
 
-  // The settings `name` runs with: its declared defaults overridden by `given` in order.
-  // Throws InputError on an unknown name (at `name_from`, where the name was written), an
-  // unknown key or a bad value.
-  Settings Resolve(const std::string& name, const std::vector<SettingAssignment>& given,
-                   const SettingAssignment& name_from, std::string_view kind) const {
-    const Entry& e = Find(name, name_from.field, name_from.file, name_from.line);
-    return Settings(e.settings, given, fmt::format("{} '{}'", kind, name));
-  }
-
   std::unique_ptr<Product> Make(const std::string& name, const PolicyArgs& args,
                                 const std::string& field) const {
     return Find(name, field).factory(args);

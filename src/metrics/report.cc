@@ -9,6 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "common/version.h"
+
 namespace slotflow {
 
 int SizeGroup(Bytes bytes) {
@@ -76,6 +78,9 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
   for (const auto& [key, value] : s.settings) settings[key] = value;
   j["settings"] = settings;
   j["workload"] = s.workload;
+  j["slotflow"] = {{"version", SlotflowVersion()}, {"commit", SlotflowCommit()}};
+  if (!s.command_line.empty()) j["command_line"] = s.command_line;
+  if (!s.setup.empty()) j["setup"] = nlohmann::ordered_json::parse(s.setup);
   j["jobs"] = s.jobs;
   j["unfinished_jobs"] = s.unfinished_jobs;
   j["mean_jct_s"] = Number(s.mean_jct);

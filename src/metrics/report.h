@@ -48,6 +48,9 @@ struct RunSummary {
   // Every policy setting in force: "scheduler.order" → "sjf", "network.queues" → "8", ...
   std::vector<std::pair<std::string, std::string>> settings;
   uint64_t seed = 1;
+  // Provenance: how the process was invoked, and the complete resolved set-up as JSON text (a
+  // config that reproduces the run; cli/setup.h). Written to summary.json with the version.
+  std::string command_line, setup;
   int jobs = 0;
   int unfinished_jobs = 0;
   bool time_limit_hit = false;  // stopped at the engine's time limit (see engine.h)

@@ -1,0 +1,159 @@
+#include "cli/setup.h"
+
+#include <cstdint>
+#include <limits>
+#include <sstream>
+
+#include "common/error.h"
+#include "common/sha256.h"
+
+namespace slotflow {
+namespace {
+
+std::string_view TopologyName(TopologyKind t) {
+  return t == TopologyKind::kTwoTier ? "two-tier" : "big-switch";
+}
+
+toml::table ClusterTable(const ClusterSpec& c) {
+  toml::table t;
+  t.insert("topology", TopologyName(c.topology));
+  t.insert("servers_per_rack", c.servers_per_rack);
+  t.insert("oversubscription", c.oversubscription);
+  t.insert("rack_link", c.rack_link);
+  t.insert("slot_rate", c.slot_rate);
+  t.insert("replicas", c.replicas);
+  toml::array classes;
+  for (const ServerClass& sc : c.classes) {
+    classes.push_back(toml::table{{"name", sc.name},
+                                  {"count", sc.count},
+                                  {"slots", sc.slots},
+                                  {"cpu_speed", sc.cpu_speed},
+                                  {"nic", sc.nic},
+                                  {"disk", sc.disk},
+                                  {"memory", sc.memory}});
+  }
+  t.insert("class", std::move(classes));
+  return t;
+}
+
+toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with_path) {
+  toml::table w;
+  if (with_path && !spec.trace.empty()) w.insert("trace", spec.trace);
+  if (with_path && !spec.jobs_file.empty()) w.insert("jobs", spec.jobs_file);
+  if (!run.input_sha256.empty()) w.insert("sha256", run.input_sha256);
+  w.insert("mode", RunModeName(spec.mode));
+  w.insert("generator", spec.generator);
+  w.insert("traffic_scale", spec.traffic_scale);
+  if (spec.map_input_ratio) w.insert("map_input_ratio", *spec.map_input_ratio);  // else balanced
+  w.insert("estimate_error", spec.simulation.estimate_error);
+  w.insert("synthetic_jobs", spec.synthetic_jobs);
+  w.insert("synthetic_interarrival", spec.synthetic_interarrival);
+  w.insert("tcds_group", spec.tcds_group);
+  w.insert("tcds_tasks_per_job", spec.tcds_tasks_per_job);
+  w.insert("tcds_interarrival", spec.tcds_interarrival);
+  w.insert("flow_sizes", spec.flow_sizes);
+  w.insert("flow_load", spec.flow_load);
+  w.insert("flows", spec.flows);
+  return w;
+}
+
+// A policy's table: its name and every setting in force, as text the settings parse back.
+toml::table PolicyTable(const std::string& policy, const Settings& settings) {
+  toml::table t;
+  t.insert("policy", policy);
+  for (const auto& [key, value] : settings.InForce()) t.insert(key, value);
+  return t;
+}
+
+toml::table Table(const RunSpec& spec, const PreparedRun& run, bool with_path) {
+  toml::table root;
+  const uint64_t seed = spec.simulation.seed;
+  // TOML integers are signed 64-bit; a larger seed is written as text, which seeds also take.
+  if (seed <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    root.insert("seed", static_cast<int64_t>(seed));
+  } else {
+    root.insert("seed", std::to_string(seed));
+  }
+  if (!spec.system.empty()) root.insert("system", spec.system);
+  root.insert("cluster", ClusterTable(run.cluster.spec()));
+  root.insert("workload", WorkloadTable(spec, run, with_path));
+  const ResolvedPolicies settings = ResolvePolicies(spec);
+  root.insert("scheduler", PolicyTable(spec.scheduler, settings.scheduler));
+  root.insert("network", PolicyTable(spec.network, settings.network));
+  return root;
+}
+
+std::string TomlText(const toml::table& t) {
+  std::ostringstream os;
+  os << toml::toml_formatter(t, toml::format_flags::none);
+  return os.str();
+}
+
+// A JSON value of a summary's "setup" as a TOML node.
+void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
+                const std::string& file);
+
+toml::array ArrayFromJson(const nlohmann::json& list, const std::string& key,
+                          const std::string& file) {
+  toml::array a;
+  for (const nlohmann::json& item : list) {
+    toml::table holder;
+    InsertJson(holder, key, item, file);
+    a.push_back(std::move(*holder.get(key)));
+  }
+  return a;
+}
+
+void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
+                const std::string& file) {
+  if (v.is_object()) {
+    toml::table t;
+    for (const auto& [k, item] : v.items()) InsertJson(t, k, item, file);
+    into.insert(key, std::move(t));
+  } else if (v.is_array()) {
+    into.insert(key, ArrayFromJson(v, key, file));
+  } else if (v.is_string()) {
+    into.insert(key, v.get<std::string>());
+  } else if (v.is_boolean()) {
+    into.insert(key, v.get<bool>());
+  } else if (v.is_number_integer()) {
+    into.insert(key, v.get<int64_t>());
+  } else if (v.is_number()) {
+    into.insert(key, v.get<double>());
+  } else {
+    throw InputError(file, 0, "setup." + key, "a set-up holds no null values");
+  }
+}
+
+}  // namespace
+
+toml::table SetupTable(const RunSpec& spec, const PreparedRun& run) {
+  return Table(spec, run, true);
+}
+
+std::string SetupToml(const RunSpec& spec, const PreparedRun& run) {
+  return TomlText(SetupTable(spec, run)) + "\n";
+}
+
+nlohmann::ordered_json SetupJson(const RunSpec& spec, const PreparedRun& run) {
+  std::ostringstream os;
+  os << toml::json_formatter(SetupTable(spec, run), toml::format_flags::none);
+  return nlohmann::ordered_json::parse(os.str());
+}
+
+std::string SetupDigest(const RunSpec& spec, const PreparedRun& run) {
+  return Sha256Hex(TomlText(Table(spec, run, false)));
+}
+
+toml::table SetupFromSummaryJson(const nlohmann::json& summary, const std::string& file) {
+  if (!summary.is_object() || !summary.contains("setup") || !summary["setup"].is_object()) {
+    throw InputError(file, 0, "setup",
+                     "a JSON config must be a summary.json with a \"setup\" object (written by "
+                     "slotflow 0.9 and later)");
+  }
+  toml::table holder;
+  InsertJson(holder, "setup", summary["setup"], file);
+  return std::move(*holder.get("setup")->as_table());
+}
+
+}  // namespace slotflow

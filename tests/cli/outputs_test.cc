@@ -1,0 +1,86 @@
+// Outputs that lose nothing: every file is written whole or not at all (temporary, fsync,
+// rename), a failed write is exit 2 naming the path, and an output path that is a directory or
+// a device is an error, never written through. Also what bare `slotflow` and --version print.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/run_binary.h"
+
+namespace {
+
+using namespace slotflow_test;
+
+TEST(Outputs, BareSlotflowPrintsUsageAndVersionNamesTheCommit) {
+  const Result bare = Slotflow("");
+  EXPECT_EQ(bare.exit_code, 0) << bare.err;
+  for (const char* command : {"run", "compare", "sweep", "merge", "policies", "live"}) {
+    EXPECT_NE(bare.out.find(command), std::string::npos) << command << "\n" << bare.out;
+  }
+  const Result v = Slotflow("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out.rfind("slotflow ", 0), 0u) << v.out;
+  EXPECT_NE(v.out.find("(commit "), std::string::npos) << v.out;
+}
+
+TEST(Outputs, LogCreatesItsDirectoryLikeOut) {
+  const fs::path dir = TempDir("log_dir");
+  const fs::path log = dir / "new" / "deeper" / "log.jsonl";
+  const Result r = Slotflow("run --quiet --synthetic-jobs 5 --log " + log.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(Slurp(log).find("\"event\""), std::string::npos);
+}
+
+// A file-size limit makes every write past it fail (EFBIG) as a full disk would.
+const std::string kSmallDisk = "trap \"\" XFSZ; ulimit -f 40;";
+
+TEST(Outputs, AFailedWriteIsAnErrorNamingThePathAndKeepsTheOldFile) {
+  const fs::path out = TempDir("full");
+  ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 5 --out " + out.string()).exit_code, 0);
+  const std::string old_tasks = Slurp(out / "tasks.csv");
+  // 200 jobs' tasks.csv is far beyond 40 blocks; summary.json and jobs.csv fit.
+  const Result r = Slotflow("run --quiet --out " + out.string(), kSmallDisk);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find((out / "tasks.csv").string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("field '--out'"), std::string::npos) << r.err;
+  EXPECT_EQ(Slurp(out / "tasks.csv"), old_tasks);  // the earlier result, whole
+  for (const auto& entry : fs::directory_iterator(out)) {
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+}
+
+TEST(Outputs, AFailedLogWriteIsAnError) {
+  const fs::path log = TempDir("full_log") / "log.jsonl";
+  const Result r = Slotflow("run --quiet --log " + log.string(), kSmallDisk);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(log.string()), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(log));
+}
+
+TEST(Outputs, CompareOutputsAreCheckedToo) {
+  const fs::path out = TempDir("cmp_full");
+  const Result r = Slotflow("compare --system duopoly,aalo --out " + out.string(), kSmallDisk);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(out.string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("field '--out'"), std::string::npos) << r.err;
+}
+
+TEST(Outputs, OutThatIsAFileOrADeviceIsRefusedBeforeTheRun) {
+  const fs::path file = TempDir("out_file") / "plain";
+  { std::ofstream(file) << "keep\n"; }
+  for (const std::string& out : {file.string(), std::string("/dev/null")}) {
+    const Result r = Slotflow("run --quiet --synthetic-jobs 5 --out " + out);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(out + ": field '--out': is not a directory"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(Slurp(file), "keep\n");
+  const fs::path dir = TempDir("out_with_dir");
+  fs::create_directories(dir / "jobs.csv");  // a directory where an output file goes
+  const Result r = Slotflow("run --quiet --synthetic-jobs 5 --out " + dir.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find((dir / "jobs.csv").string() + ": field '--out': is a directory"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
