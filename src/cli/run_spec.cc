@@ -114,6 +114,11 @@ void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& sp
     throw InputError(path, static_cast<int>(e.source().begin.line), "",
                      std::string(e.description()));
   }
+  ApplyConfigTable(root, path, spec, skip);
+}
+
+void ApplyConfigTable(const toml::table& root, const std::string& path, RunSpec& spec,
+                      const std::vector<std::string_view>& skip) {
   for (const auto& [key, node] : root) {
     const std::string k(key.str());
     if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;

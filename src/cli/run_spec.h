@@ -3,6 +3,8 @@
 // and the function that executes it.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -73,6 +75,10 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec);
 // in `skip` are left to the caller (a sweep file's [sweep]).
 void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec,
                      const std::vector<std::string_view>& skip = {});
+// The same from a parsed table (its nodes' lines are used in messages, 0 for nodes built in
+// code).
+void ApplyConfigTable(const toml::table& root, const std::string& name, RunSpec& spec,
+                      const std::vector<std::string_view>& skip = {});
 
 // Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
 // `field` say where the value came from. InputError for any other prefix.
