@@ -28,13 +28,18 @@ std::string Describe(const SweepKey& k) {
   return fmt::format("point {}, variant {}, seed {}", k.point, k.variant, k.seed);
 }
 
-// Reads one input's rows into `rows`; returns its header line.
-std::string ReadInput(const MergeOptions& o, size_t i, std::map<SweepKey, MergedRow>& rows) {
+// Reads one input's rows into `rows`; its header must be `header`, or becomes it when empty.
+void ReadInput(const MergeOptions& o, size_t i, std::string& header_line,
+               std::map<SweepKey, MergedRow>& rows) {
   const std::string& in = o.inputs[i];
   const std::string text = ReadInputFile(in, "INPUT");
   size_t at = text.find('\n');
   const std::string first = text.substr(0, at);
   const SweepHeader header = ParseSweepHeader(first, in);
+  if (header_line.empty()) header_line = first;
+  if (first != header_line) {
+    throw InputError(in, 1, "header", "its columns differ from those of " + o.inputs.front());
+  }
   int n = 1, count = 0;
   while (at != std::string::npos && at + 1 < text.size()) {
     const size_t end = text.find('\n', at + 1);
@@ -55,7 +60,6 @@ std::string ReadInput(const MergeOptions& o, size_t i, std::map<SweepKey, Merged
     ++count;
   }
   if (count == 0) throw InputError(in, 1, "rows", "holds a header but no rows");
-  return first;
 }
 
 // The runs the merge should hold, from the sweep file or the inputs' manifests (shard.json in
@@ -145,14 +149,7 @@ void MergeSweepResults(const MergeOptions& o) {
   CheckOutputPath(o.out, "--out");
   std::map<SweepKey, MergedRow> rows;
   std::string header;
-  for (size_t i = 0; i < o.inputs.size(); ++i) {
-    const std::string first = ReadInput(o, i, rows);
-    if (i == 0) header = first;
-    if (first != header) {
-      throw InputError(o.inputs[i], 1, "header",
-                       "its columns differ from those of " + o.inputs.front());
-    }
-  }
+  for (size_t i = 0; i < o.inputs.size(); ++i) ReadInput(o, i, header, rows);
   if (const std::optional<Expected> e = ExpectedRuns(o, header)) {
     CheckComplete(o, *e, ParseSweepHeader(header, o.inputs.front()), rows);
   } else {
