@@ -391,4 +391,17 @@ values = [1]
             (std::vector<std::string>{"1000000000", "4000000000", "1000000000", "4000000000"}));
 }
 
+TEST(Cli, MergeOnAFullDiskLeavesNoFileAndNamesIt) {
+  const fs::path file = WriteFile("sweep.toml", kSweep), out = TempDir("merge_full");
+  ASSERT_EQ(Sweep(file, out).exit_code, 0);
+  const fs::path merged = out / "merged.csv";
+  const Result r = SlotflowWithFileLimit(
+      "merge " + (out / "results.csv").string() + " --out " + merged.string(), 1);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(merged.string() + ": field '--out': could not write the whole file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(merged));
+}
+
 }  // namespace
