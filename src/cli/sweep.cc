@@ -42,8 +42,8 @@ std::string TemporarySetupDigest(const RunSpec& spec, const PreparedRun& run) {
   };
   const ClusterSpec& c = run.cluster.spec();
   for (const ServerClass& s : c.classes) {
-    add("cluster.class", fmt::format("{} {} {} {} {} {} {}", s.name, s.count, s.slots,
-                                     s.cpu_speed, s.nic, s.disk, s.memory));
+    add("cluster.class", fmt::format("{} {} {} {} {} {} {}", s.name, s.count, s.slots, s.cpu_speed,
+                                     s.nic, s.disk, s.memory));
   }
   add("cluster.topology", static_cast<int>(c.topology));
   add("cluster.rack", fmt::format("{} {} {}", c.servers_per_rack, c.oversubscription, c.rack_link));
@@ -54,9 +54,9 @@ std::string TemporarySetupDigest(const RunSpec& spec, const PreparedRun& run) {
   add("workload.options",
       fmt::format("{} {} {} {} {} {} {} {} {} {} {} {}", spec.traffic_scale,
                   spec.map_input_ratio ? fmt::format("{}", *spec.map_input_ratio) : "balanced",
-                  spec.synthetic_jobs, spec.synthetic_interarrival, spec.generator,
-                  spec.tcds_group, spec.tcds_tasks_per_job, spec.tcds_interarrival,
-                  spec.flow_sizes, spec.flow_load, spec.flows, spec.simulation.estimate_error));
+                  spec.synthetic_jobs, spec.synthetic_interarrival, spec.generator, spec.tcds_group,
+                  spec.tcds_tasks_per_job, spec.tcds_interarrival, spec.flow_sizes, spec.flow_load,
+                  spec.flows, spec.simulation.estimate_error));
   for (const std::string& file : {spec.trace, spec.jobs_file}) {
     if (file.empty()) continue;
     std::lock_guard<std::mutex> lock(mutex);
@@ -85,9 +85,8 @@ double Stat(const RunSummary& s, const std::string& name) {
 // The results of one run, after its key columns and set-up digest (the columns of
 // SweepHeaderLine).
 std::string StatsText(const RunSummary& s) {
-  std::string row =
-      fmt::format("{},{},{},{},{},{},{}", s.jobs, s.unfinished_jobs, Num(s.mean_jct),
-                  Num(s.p50_jct), Num(s.p95_jct), Num(s.p99_jct), Num(s.max_jct));
+  std::string row = fmt::format("{},{},{},{},{},{},{}", s.jobs, s.unfinished_jobs, Num(s.mean_jct),
+                                Num(s.p50_jct), Num(s.p95_jct), Num(s.p99_jct), Num(s.max_jct));
   for (int g = 0; g < 7; ++g) {
     row += ',';
     if (g < static_cast<int>(s.mean_jct_by_group.size())) row += Num(s.mean_jct_by_group[g]);
@@ -131,8 +130,8 @@ ShardPlan PlanShard(const SweepPlan& plan, const SweepOptions& o) {
     if (added) it->second = std::make_shared<const PreparedRun>(Prepare(spec));
     if (!per_seed) shard.prepared[run.point] = it->second;
     shard.index[{run.point, run.variant, run.seed}] = shard.runs.size();
-    shard.runs.push_back(PlannedRun{
-        run, SweepKeyText(plan, run) + "," + TemporarySetupDigest(spec, *it->second)});
+    shard.runs.push_back(
+        PlannedRun{run, SweepKeyText(plan, run) + "," + TemporarySetupDigest(spec, *it->second)});
   }
   return shard;
 }
@@ -299,8 +298,7 @@ class Progress {
     if (!on_ || (now - shown_ < std::chrono::seconds(tty_ ? 1 : 10) && done < total_)) return;
     shown_ = now;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double left =
-        elapsed / static_cast<double>(done) * static_cast<double>(total_ - done);
+    const double left = elapsed / static_cast<double>(done) * static_cast<double>(total_ - done);
     fmt::print(stderr, "{}sweep: {}/{} runs done, {} elapsed, about {} left{}", tty_ ? "\r" : "",
                done, total_, Duration(elapsed), Duration(left),
                tty_ && done < total_ ? "   " : "\n");
@@ -347,8 +345,8 @@ void WriteRows(const fs::path& path, const std::string& field, const std::string
 }
 
 ShardManifest ManifestOf(const SweepPlan& plan, const SweepOptions& o, size_t shard_runs) {
-  ShardManifest m{plan.file, plan.file_sha256, o.shard, o.shards, plan.Runs(), shard_runs,
-                  plan.points, {}, plan.seeds};
+  ShardManifest m{plan.file,  plan.file_sha256, o.shard, o.shards,  plan.Runs(),
+                  shard_runs, plan.points,      {},      plan.seeds};
   for (const SweepVariant& v : plan.variants) m.variants.push_back(v.name);
   return m;
 }
@@ -364,9 +362,9 @@ void ParseShard(const std::string& text, int& shard, int& shards) {
   int i = 0, n = 0;
   if (slash == std::string::npos || !parse(std::string_view(text).substr(0, slash), i) ||
       !parse(std::string_view(text).substr(slash + 1), n) || n < 1 || i < 1 || i > n) {
-    throw InputError("", 0, "--shard",
-                     fmt::format("expected I/N with integers 1 <= I <= N <= {}, got '{}'",
-                                 INT_MAX, text));
+    throw InputError(
+        "", 0, "--shard",
+        fmt::format("expected I/N with integers 1 <= I <= N <= {}, got '{}'", INT_MAX, text));
   }
   shard = i;
   shards = n;
@@ -404,14 +402,14 @@ int RunSweep(const SweepOptions& o) {
   WriteShardManifest(out / "shard.json", ManifestOf(plan, o, shard.runs.size()));
   WriteRows(journal_path, "--out", header, journal_rows);  // whole rows only, from here on
   Journal journal(journal_path);
-  const int unfinished =
-      missing.empty() ? 0 : RunMissing(plan, o, shard, missing, journal, rows);
+  const int unfinished = missing.empty() ? 0 : RunMissing(plan, o, shard, missing, journal, rows);
   WriteRows(results, "--out", header, rows);
   std::error_code ec;
   fs::remove(journal_path, ec);  // only now: results.csv holds every row
   if (unfinished > 0) {
-    fmt::print(stderr, "slotflow: error: {} runs of the sweep left jobs unfinished (see "
-                       "unfinished_jobs in {})\n",
+    fmt::print(stderr,
+               "slotflow: error: {} runs of the sweep left jobs unfinished (see "
+               "unfinished_jobs in {})\n",
                unfinished, results.string());
     return 2;
   }

@@ -44,7 +44,7 @@ int RunSweep(const SweepOptions& options);
 struct MergeOptions {
   std::vector<std::string> inputs;  // results.csv or journal.csv of shards
   std::string out;
-  std::string sweep;  // the sweep file, to tell which runs are missing (else the manifests)
+  std::string sweep;     // the sweep file, to tell which runs are missing (else the manifests)
   bool partial = false;  // write the merge even when runs are missing
 };
 

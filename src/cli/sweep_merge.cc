@@ -83,11 +83,11 @@ std::optional<Expected> ExpectedFromManifests(const MergeOptions& o) {
       first_path = path.string();
     } else if (m->sweep_sha256 != first->sweep_sha256 || m->shards != first->shards ||
                m->runs != first->runs) {
-      throw InputError(path.string(), 0, "sweep_sha256",
-                       fmt::format("this shard is of another sweep or sharding than {} ({} of "
-                                   "{}, not {} of {})",
-                                   first_path, m->sweep_file, m->shards, first->sweep_file,
-                                   first->shards));
+      throw InputError(
+          path.string(), 0, "sweep_sha256",
+          fmt::format("this shard is of another sweep or sharding than {} ({} of "
+                      "{}, not {} of {})",
+                      first_path, m->sweep_file, m->shards, first->sweep_file, first->shards));
     }
   }
   return Expected{first_path, first->points, first->variants, first->seeds};
@@ -117,9 +117,9 @@ void CheckComplete(const MergeOptions& o, const Expected& e, const SweepHeader& 
                        fmt::format("run ({}) is not in the sweep of {}", Describe(key), e.source));
     }
     if (SweepColumnOf(row.text, header.variant_index + 1) != e.variants[key.variant]) {
-      throw InputError(o.inputs[row.input], row.line, header.names[header.variant_index + 1],
-                       fmt::format("variant {} is '{}' in {}", key.variant,
-                                   e.variants[key.variant], e.source));
+      throw InputError(
+          o.inputs[row.input], row.line, header.names[header.variant_index + 1],
+          fmt::format("variant {} is '{}' in {}", key.variant, e.variants[key.variant], e.source));
     }
   }
   std::vector<std::string> missing;
@@ -134,7 +134,8 @@ void CheckComplete(const MergeOptions& o, const Expected& e, const SweepHeader& 
   const size_t total = e.points * e.variants.size() * e.seeds.size();
   const std::string what = fmt::format(
       "{} of {} runs are missing from the inputs ({}{})", missing.size(), total,
-      fmt::join(missing.begin(), missing.begin() + static_cast<long>(std::min<size_t>(3, missing.size())), "; "),
+      fmt::join(missing.begin(),
+                missing.begin() + static_cast<long>(std::min<size_t>(3, missing.size())), "; "),
       missing.size() > 3 ? "; ..." : "");
   if (!o.partial) {
     throw InputError(e.source, 0, "runs", what + "; merge every shard, or pass --partial");

@@ -59,7 +59,8 @@ bool IsSettingKey(const std::string& key, const std::vector<std::string>& tables
 
 void ReadSeeds(const toml::node& node, const std::string& path, SweepPlan& plan) {
   if (auto n = node.value_exact<int64_t>()) {
-    if (*n < 1 || *n > 1000) throw InputError(path, LineOf(node), "sweep.seeds", "must be in 1..1000");
+    if (*n < 1 || *n > 1000)
+      throw InputError(path, LineOf(node), "sweep.seeds", "must be in 1..1000");
     for (int64_t k = 1; k <= *n; ++k) plan.seeds.push_back(static_cast<uint64_t>(k));
     return;
   }
@@ -137,7 +138,8 @@ void ReadParameter(const toml::table& t, const std::string& path, SweepPlan& pla
     if (!v.is_value()) throw InputError(path, LineOf(v), field + ".values", "expected scalars");
     p.labels.push_back(PlainText(v));
     if (p.labels.back().find_first_of(",\"\r\n") != std::string::npos) {
-      throw InputError(path, LineOf(v), field + ".values", "a value may not hold , \" or a newline");
+      throw InputError(path, LineOf(v), field + ".values",
+                       "a value may not hold , \" or a newline");
     }
     p.lines.push_back(LineOf(v));
   }

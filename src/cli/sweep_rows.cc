@@ -88,17 +88,17 @@ std::optional<RowProblem> CheckSweepRow(const SweepHeader& header, std::string_v
                                         SweepKey& key) {
   const std::vector<std::string_view> cols = SplitCommas(row);
   if (cols.size() != header.names.size()) {
-    return RowProblem{"row", fmt::format("{} columns where the header has {}", cols.size(),
-                                         header.names.size())};
+    return RowProblem{
+        "row", fmt::format("{} columns where the header has {}", cols.size(), header.names.size())};
   }
   const size_t key_columns[] = {0, header.variant_index, header.seed};
   uint64_t values[3] = {0, 0, 0};
   for (int k = 0; k < 3; ++k) {
     const auto v = Unsigned(cols[key_columns[k]]);
     if (!v) {
-      return RowProblem{header.names[key_columns[k]],
-                        fmt::format("expected a non-negative integer, got '{}'",
-                                    cols[key_columns[k]])};
+      return RowProblem{
+          header.names[key_columns[k]],
+          fmt::format("expected a non-negative integer, got '{}'", cols[key_columns[k]])};
     }
     values[k] = *v;
   }
@@ -121,10 +121,14 @@ std::string_view SweepColumnOf(std::string_view row, size_t i) {
 }
 
 void WriteShardManifest(const std::filesystem::path& path, const ShardManifest& m) {
-  const nlohmann::json j = {{"sweep_file", m.sweep_file}, {"sweep_sha256", m.sweep_sha256},
-                            {"shard", m.shard},           {"shards", m.shards},
-                            {"runs", m.runs},             {"shard_runs", m.shard_runs},
-                            {"points", m.points},         {"variants", m.variants},
+  const nlohmann::json j = {{"sweep_file", m.sweep_file},
+                            {"sweep_sha256", m.sweep_sha256},
+                            {"shard", m.shard},
+                            {"shards", m.shards},
+                            {"runs", m.runs},
+                            {"shard_runs", m.shard_runs},
+                            {"points", m.points},
+                            {"variants", m.variants},
                             {"seeds", m.seeds}};
   WriteOutputFile(path, "--out", [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }

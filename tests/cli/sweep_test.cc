@@ -135,11 +135,12 @@ std::vector<std::string> Column(const std::string& csv, const std::string& name)
   std::vector<std::string> header, out;
   std::istringstream h(lines.at(0));
   for (std::string c; std::getline(h, c, ',');) header.push_back(c);
-  const size_t i = static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  const size_t i =
+      static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   for (size_t n = 1; n < lines.size(); ++n) {
     std::istringstream r(lines[n]);
     std::string c;
-    for (size_t k = 0; k <= i && std::getline(r, c, ','); ++k) {}
+    for (size_t k = 0; k <= i; ++k) std::getline(r, c, ',');
     out.push_back(i < header.size() ? c : "(no column)");
   }
   return out;
@@ -200,10 +201,10 @@ TEST(Cli, SweepResumeRepairsAJournalCutShortOrWithoutItsHeader) {
     bool header;
     std::string tail, message;
   };
-  for (const Case& c : {Case{"cut", 7, true, cut, "unfinished last line"},
-                        Case{"headerless", 7, false, "", "resuming, 7 runs already done"},
-                        Case{"cut_header", 0, true, "point,clu", ""},
-                        Case{"empty", 0, false, "", ""}}) {
+  for (const Case& c :
+       {Case{"cut", 7, true, cut, "unfinished last line"},
+        Case{"headerless", 7, false, "", "resuming, 7 runs already done"},
+        Case{"cut_header", 0, true, "point,clu", ""}, Case{"empty", 0, false, "", ""}}) {
     const fs::path out = TempDir(std::string("repair_") + c.name);
     if (c.name == std::string("cut_header")) {
       std::ofstream(out / "journal.csv") << c.tail;
@@ -275,8 +276,8 @@ TEST(Cli, SweepKeepsTheJournalWhenResultsCannotBeWritten) {
   // Twice the seeds: results.csv doubles, the journal holds only the new half.
   std::ofstream(file) << Replaced(kSweep, "seeds = 2", "seeds = [1, 2, 3, 4]");
   const long limit = static_cast<long>(before.size() / 1024 + 2);
-  const Result r = SlotflowWithFileLimit(
-      "sweep " + file.string() + " --quiet --out " + out.string(), limit);
+  const Result r =
+      SlotflowWithFileLimit("sweep " + file.string() + " --quiet --out " + out.string(), limit);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find((out / "results.csv").string() + ": field '--out'"), std::string::npos)
       << r.err;
@@ -330,8 +331,9 @@ TEST(Cli, ShardsSplitRunsSoOnePointSpreadsOverMachines) {
   // Shard 3 left out: its run is missing, by the manifests and by the sweep file.
   const Result missing = Slotflow("merge " + inputs + "--out " + merged.string());
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.err.find("1 of 6 runs are missing from the inputs (point 0, variant 0, seed 3)"),
-            std::string::npos)
+  EXPECT_NE(
+      missing.err.find("1 of 6 runs are missing from the inputs (point 0, variant 0, seed 3)"),
+      std::string::npos)
       << missing.err;
   EXPECT_FALSE(fs::exists(merged));
   const Result by_file =
