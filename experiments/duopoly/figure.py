@@ -27,7 +27,10 @@ def load(path):
     if not rows:
         sys.exit(f"figure: {path}: no rows")
     header = list(rows[0].keys())
-    params = header[1:header.index("variant_index")]
+    columns = header[1:header.index("variant_index")]
+    # A parameter with units is followed by its value in SI units (KEY_s, KEY_bytes, KEY_bps).
+    params = [c for i, c in enumerate(columns)
+              if not (i > 0 and c in (columns[i - 1] + s for s in ("_s", "_bytes", "_bps")))]
     return rows, params
 
 

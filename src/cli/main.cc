@@ -214,12 +214,8 @@ void WriteOutputs(const std::string& dir, const RunResult& r) {
   MakeOutputDirectory(d, "--out");
   WriteOutputFile(d / "summary.json", "--out", [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
   if (!r.summary.setup.empty()) {
-    const toml::table setup =
-        SetupFromSummaryJson(nlohmann::json{{"setup", nlohmann::json::parse(r.summary.setup)}}, dir);
-    WriteOutputFile(d / "setup.toml", "--out", [&](std::ostream& o) {
-      o << "# The set-up of this run: `slotflow run --config setup.toml` repeats it.\n"
-        << toml::toml_formatter(setup, toml::format_flags::none) << "\n";
-    });
+    WriteOutputFile(d / "setup.toml", "--out",
+                    [&](std::ostream& o) { o << SetupTomlFromJson(r.summary.setup); });
   }
   WriteOutputFile(d / "jobs.csv", "--out", [&](std::ostream& o) { WriteJobsCsv(r.jobs, o); });
   WriteOutputFile(d / "tasks.csv", "--out", [&](std::ostream& o) { WriteTasksCsv(r.tasks, o); });
@@ -511,8 +507,7 @@ void DescribePolicy(const std::string& name) {
 struct SweepFlags {
   SweepOptions options;
   std::string shard;
-  std::vector<std::string> merge_inputs;
-  std::string merge_out;
+  MergeOptions merge;
 };
 
 // The `sweep` and `merge` subcommands; returns `sweep`.
@@ -525,7 +520,7 @@ CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
   sweep->add_option("--out", f.options.out, "directory for results.csv")
       ->required()
       ->check(kNonEmpty);
-  sweep->add_option("--shard", f.shard, "I/N: run only every N-th point, starting with the I-th");
+  sweep->add_option("--shard", f.shard, "I/N: run only every N-th run in grid order, starting with the I-th");
   sweep->add_option("--threads", f.options.threads, "parallel runs (default: one per core)");
   sweep->add_option("--trace", f.options.trace, "use this trace instead of the file's")
       ->check(kNonEmpty);
@@ -533,8 +528,15 @@ CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
       "--quiet", [&f](int64_t) { f.options.progress = false; }, "no progress");
   CLI::App* merge = app.add_subcommand(
       "merge", "join the results.csv of several sweep shards into one, in grid order");
-  merge->add_option("INPUT", f.merge_inputs, "results.csv files")->required()->check(kNonEmpty);
-  merge->add_option("--out", f.merge_out, "the merged file")->required()->check(kNonEmpty);
+  merge->add_option("INPUT", f.merge.inputs, "results.csv (or journal.csv) files of shards")
+      ->required()
+      ->check(kNonEmpty);
+  merge->add_option("--out", f.merge.out, "the merged file")->required()->check(kNonEmpty);
+  merge->add_option("--sweep", f.merge.sweep,
+                    "the sweep file: refuse the merge when runs are missing (default: the "
+                    "shard.json beside each input)")
+      ->check(kNonEmpty);
+  merge->add_flag("--partial", f.merge.partial, "write the merge even when runs are missing");
   return sweep;
 }
 
@@ -612,7 +614,7 @@ int main(int argc, char** argv) {
       return RunSweep(sweep_flags.options);
     }
     if (merge->parsed()) {
-      MergeSweepResults(sweep_flags.merge_inputs, sweep_flags.merge_out);
+      MergeSweepResults(sweep_flags.merge);
       return 0;
     }
     if (testbed.testbed->parsed()) return RunTestbedCommand(testbed);

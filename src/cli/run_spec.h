@@ -3,6 +3,8 @@
 // and the function that executes it.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -90,7 +92,8 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec);
 // in `skip` are left to the caller (a sweep file's [sweep]).
 void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec,
                      const std::vector<std::string_view>& skip = {});
-// The same from a parsed table (a config file's, or a summary.json's "setup").
+// The same from a parsed table (a config file's, a summary.json's "setup", or one built in
+// code: its nodes' lines are used in messages, 0 for nodes built in code).
 void ApplyConfigTable(const toml::table& root, const std::string& name, RunSpec& spec,
                       const std::vector<std::string_view>& skip = {});
 

@@ -141,6 +141,12 @@ nlohmann::ordered_json SetupJson(const RunSpec& spec, const PreparedRun& run) {
   return nlohmann::ordered_json::parse(os.str());
 }
 
+std::string SetupTomlFromJson(const std::string& setup_json) {
+  const toml::table setup =
+      SetupFromSummaryJson(nlohmann::json{{"setup", nlohmann::json::parse(setup_json)}}, "");
+  return "# A run's set-up: `slotflow run --config FILE` repeats it.\n" + TomlText(setup) + "\n";
+}
+
 std::string SetupDigest(const RunSpec& spec, const PreparedRun& run) {
   return Sha256Hex(TomlText(Table(spec, run, false)));
 }

@@ -4,9 +4,10 @@
 // setup.toml and inside summary.json ("setup"); `slotflow run --config` reads either back.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <nlohmann/json.hpp>
 #include <string>
-#include <toml++/toml.h>
 
 #include "cli/run_spec.h"
 
@@ -15,6 +16,9 @@ namespace slotflow {
 toml::table SetupTable(const RunSpec& spec, const PreparedRun& run);
 std::string SetupToml(const RunSpec& spec, const PreparedRun& run);
 nlohmann::ordered_json SetupJson(const RunSpec& spec, const PreparedRun& run);
+
+// setup.toml's text from the JSON a run's summary holds (RunSummary::setup).
+std::string SetupTomlFromJson(const std::string& setup_json);
 
 // SHA-256 of the set-up that decides the run's results: SetupToml without the input file's
 // path (its content digest stays), so a trace moved elsewhere is the same set-up.

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "common/error.h"
@@ -55,7 +57,8 @@ OutputFile::OutputFile(fs::path path, std::string field)
   CheckOutputPath(path_, field_);
   if (path_.has_parent_path()) MakeOutputDirectory(path_.parent_path(), field_);
   tmp_ = path_;
-  tmp_ += fmt::format(".tmp-{}", ::getpid());
+  static std::atomic<uint64_t> serial{0};  // threads of one process write side by side
+  tmp_ += fmt::format(".tmp-{}-{}", ::getpid(), serial++);
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) Fail(path_, field_, fmt::format("cannot write the file: {}", std::strerror(errno)));
 }

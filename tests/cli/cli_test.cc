@@ -12,57 +12,13 @@
 #include <sstream>
 #include <string>
 
+#include "cli/cli_helpers.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+using namespace slotflow_test;
 
-struct Result {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// Per-process names: ctest runs the tests of this file in parallel processes.
-fs::path TempDir(const std::string& name) {
-  fs::path d =
-      fs::path(::testing::TempDir()) / ("slotflow_cli_" + std::to_string(getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-Result Slotflow(const std::string& args) {
-  const fs::path dir = TempDir("run");
-  const std::string cmd = std::string(SLOTFLOW_BINARY) + " " + args + " >" +
-                          (dir / "out").string() + " 2>" + (dir / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(dir / "out"), Slurp(dir / "err")};
-}
-
-fs::path WriteFile(const std::string& name, const std::string& text) {
-  const fs::path p = TempDir("file_" + name) / name;
-  std::ofstream(p) << text;
-  return p;
-}
-
-// Removes this process's temporary directories when the test program ends.
-class RemoveTempDirs : public ::testing::Environment {
- public:
-  void TearDown() override {
-    const std::string prefix = "slotflow_cli_" + std::to_string(getpid()) + "_";
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(::testing::TempDir(), ec)) {
-      if (entry.path().filename().string().rfind(prefix, 0) == 0) fs::remove_all(entry.path(), ec);
-    }
-  }
-};
-const auto* const kRemoveTempDirs = ::testing::AddGlobalTestEnvironment(new RemoveTempDirs);
 
 const std::string kExamples = std::string(SLOTFLOW_SOURCE_DIR) + "/examples/";
 
@@ -261,102 +217,6 @@ TEST(Cli, CompareOverSeedsIsDeterministicAndPerSeed) {
   const Result both = Slotflow("compare --synthetic-jobs 5 --seeds 2 --seed 3");
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("--seeds"), std::string::npos) << both.err;
-}
-
-// A sweep: the grid's rows in grid order whatever the threads or shards; shards merged give the
-// whole sweep; a sweep stopped part-way resumes and keeps the rows it had.
-constexpr const char* kSweep = R"([workload]
-synthetic_jobs = 20
-[cluster]
-servers = 6
-slots = 2
-[sweep]
-seeds = 2
-systems = ["duopoly", "aalo"]
-[[sweep.variant]]
-name = "duopoly-first-ready"
-system = "duopoly"
-set = { "scheduler.mode_signal" = "first-ready" }
-[[sweep.parameter]]
-key = "cluster.slots"
-values = [1, 3]
-[[sweep.parameter]]
-key = "workload.traffic_scale"
-values = [0.5, 2.0]
-)";
-
-std::string WithoutWallTimes(const std::string& csv) {
-  std::string out;
-  std::istringstream in(csv);
-  for (std::string line; std::getline(in, line);) out += line.substr(0, line.rfind(',')) + "\n";
-  return out;
-}
-
-TEST(Cli, SweepRunsTheGridInOrderOnAnyThreadCountAndShards) {
-  const fs::path file = WriteFile("sweep.toml", kSweep);
-  const fs::path all = TempDir("sweep_all"), one = TempDir("sweep_one"), a = TempDir("sweep_a"),
-                 b = TempDir("sweep_b");
-  ASSERT_EQ(Slotflow("sweep " + file.string() + " --quiet --out " + all.string()).exit_code, 0);
-  ASSERT_EQ(
-      Slotflow("sweep " + file.string() + " --quiet --threads 1 --out " + one.string()).exit_code,
-      0);
-  const std::string rows = WithoutWallTimes(Slurp(all / "results.csv"));
-  EXPECT_EQ(rows, WithoutWallTimes(Slurp(one / "results.csv")));
-  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'),
-            1 + 4 * 3 * 2);  // points x variants x seeds
-  EXPECT_EQ(rows.substr(0, rows.find('\n')).substr(0, 60),
-            "point,cluster.slots,workload.traffic_scale,variant_index,var");
-  EXPECT_FALSE(fs::exists(all / "journal.csv"));
-  ASSERT_EQ(
-      Slotflow("sweep " + file.string() + " --quiet --shard 1/2 --out " + a.string()).exit_code, 0);
-  ASSERT_EQ(
-      Slotflow("sweep " + file.string() + " --quiet --shard 2/2 --out " + b.string()).exit_code, 0);
-  const fs::path merged = a / "merged.csv";
-  const Result m = Slotflow("merge " + (a / "results.csv").string() + " " +
-                            (b / "results.csv").string() + " --out " + merged.string());
-  ASSERT_EQ(m.exit_code, 0) << m.err;
-  EXPECT_EQ(WithoutWallTimes(Slurp(merged)), rows);
-  // Overlapping inputs are refused.
-  EXPECT_EQ(Slotflow("merge " + (all / "results.csv").string() + " " +
-                     (a / "results.csv").string() + " --out " + merged.string())
-                .exit_code,
-            2);
-}
-
-TEST(Cli, SweepResumesWhereItStopped) {
-  const fs::path file = WriteFile("sweep.toml", kSweep);
-  const fs::path all = TempDir("resume_all"), part = TempDir("resume_part");
-  ASSERT_EQ(Slotflow("sweep " + file.string() + " --quiet --out " + all.string()).exit_code, 0);
-  // A sweep stopped after 7 runs: its journal holds the header and their rows.
-  std::istringstream full(Slurp(all / "results.csv"));
-  std::string kept;
-  std::string line;
-  for (int n = 0; n < 8 && std::getline(full, line); ++n) kept += line + "\n";
-  std::ofstream(part / "journal.csv") << kept;
-  const Result r = Slotflow("sweep " + file.string() + " --out " + part.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("resuming, 7 runs already done"), std::string::npos) << r.err;
-  const std::string resumed = Slurp(part / "results.csv");
-  EXPECT_EQ(resumed.substr(0, kept.size()), kept);  // the 7 rows as they were, wall times too
-  EXPECT_EQ(WithoutWallTimes(resumed), WithoutWallTimes(Slurp(all / "results.csv")));
-}
-
-TEST(Cli, SweepFileErrorsNameTheLineAndKey) {
-  const fs::path unknown = WriteFile("unknown.toml", "[sweep]\nsystems = [\"duopoly\"]\nfoo = 1\n");
-  const Result a = Slotflow("sweep " + unknown.string() + " --out " + TempDir("e1").string());
-  EXPECT_EQ(a.exit_code, 2);
-  EXPECT_NE(a.err.find("unknown.toml:3: field 'sweep.foo'"), std::string::npos) << a.err;
-  const fs::path value =
-      WriteFile("value.toml",
-                "[sweep]\nsystems = [\"duopoly\"]\n[[sweep.parameter]]\nkey = \"cluster.servers\"\n"
-                "values = [3,\n 0]\n");
-  const Result b = Slotflow("sweep " + value.string() + " --out " + TempDir("e2").string());
-  EXPECT_EQ(b.exit_code, 2);
-  EXPECT_NE(b.err.find("value.toml:6: field 'sweep.parameter cluster.servers'"), std::string::npos)
-      << b.err;
-  const Result c = Slotflow("sweep " + value.string() + " --shard 0/2 --out x");
-  EXPECT_EQ(c.exit_code, 2);
-  EXPECT_NE(c.err.find("--shard"), std::string::npos) << c.err;
 }
 
 TEST(Cli, ConfigIntegersAreRangeCheckedNotNarrowed) {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cli/run_binary.h"
+#include "cli/cli_helpers.h"
 
 namespace {
 
@@ -31,15 +31,15 @@ TEST(Outputs, LogCreatesItsDirectoryLikeOut) {
   EXPECT_NE(Slurp(log).find("\"event\""), std::string::npos);
 }
 
-// A file-size limit makes every write past it fail (EFBIG) as a full disk would.
-const std::string kSmallDisk = "trap \"\" XFSZ; ulimit -f 40;";
+// Writes past 20 KiB fail (EFBIG) as on a full disk.
+constexpr long kSmallDiskKib = 20;
 
 TEST(Outputs, AFailedWriteIsAnErrorNamingThePathAndKeepsTheOldFile) {
   const fs::path out = TempDir("full");
   ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 5 --out " + out.string()).exit_code, 0);
   const std::string old_tasks = Slurp(out / "tasks.csv");
   // 200 jobs' tasks.csv is far beyond 40 blocks; summary.json and jobs.csv fit.
-  const Result r = Slotflow("run --quiet --out " + out.string(), kSmallDisk);
+  const Result r = SlotflowWithFileLimit("run --quiet --out " + out.string(), kSmallDiskKib);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find((out / "tasks.csv").string()), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("field '--out'"), std::string::npos) << r.err;
@@ -51,7 +51,7 @@ TEST(Outputs, AFailedWriteIsAnErrorNamingThePathAndKeepsTheOldFile) {
 
 TEST(Outputs, AFailedLogWriteIsAnError) {
   const fs::path log = TempDir("full_log") / "log.jsonl";
-  const Result r = Slotflow("run --quiet --log " + log.string(), kSmallDisk);
+  const Result r = SlotflowWithFileLimit("run --quiet --log " + log.string(), kSmallDiskKib);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(log.string()), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(log));
@@ -59,7 +59,8 @@ TEST(Outputs, AFailedLogWriteIsAnError) {
 
 TEST(Outputs, CompareOutputsAreCheckedToo) {
   const fs::path out = TempDir("cmp_full");
-  const Result r = Slotflow("compare --system duopoly,aalo --out " + out.string(), kSmallDisk);
+  const Result r =
+      SlotflowWithFileLimit("compare --system duopoly,aalo --out " + out.string(), kSmallDiskKib);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(out.string()), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("field '--out'"), std::string::npos) << r.err;

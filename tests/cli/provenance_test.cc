@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/run_binary.h"
+#include "cli/cli_helpers.h"
 
 namespace {
 
@@ -47,9 +47,11 @@ void ExpectReproduced(const std::string& args) {
 
 TEST(Provenance, SummaryHoldsTheCompleteSetUp) {
   const fs::path out = TempDir("setup");
-  const Result r = Slotflow("run --quiet --system duopoly --synthetic-jobs 20 --seed 7 --nic 10Gbps "
-                            "--topology two-tier --servers-per-rack 5 --set scheduler.order=fifo "
-                            "--out " + out.string());
+  const Result r = Slotflow(
+      "run --quiet --system duopoly --synthetic-jobs 20 --seed 7 --nic 10Gbps "
+      "--topology two-tier --servers-per-rack 5 --set scheduler.order=fifo "
+      "--out " +
+      out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = Summary(out);
   const nlohmann::json& setup = j["setup"];
@@ -93,8 +95,9 @@ TEST(Provenance, ConfigFromAnOutputReproducesTheRun) {
   ExpectReproduced("run --system duopoly --synthetic-jobs 25 --seed 3 --slots 3");
   ExpectReproduced("run --jobs " + kExamples + "duopoly-fig2.toml --scheduler nats --slots 3");
   ExpectReproduced("run --trace " + kExamples + "tiny.trace --mode network --network aalo");
-  ExpectReproduced("run --generator flows --flows 200 --servers 20 --slots 50 --topology two-tier "
-                   "--scheduler neat --network srpt --seed 2");
+  ExpectReproduced(
+      "run --generator flows --flows 200 --servers 20 --slots 50 --topology two-tier "
+      "--scheduler neat --network srpt --seed 2");
   ExpectReproduced("run --generator tcds --tcds-group 2 --scheduler tcds --topology two-tier");
 }
 
@@ -120,8 +123,8 @@ TEST(Precedence, ConfigFilePolicyOverridesTheSystemPreset) {
   const fs::path cfg =
       WriteFile("policy.toml", "system = \"duopoly\"\n[scheduler]\npolicy = \"greedy\"\n");
   const fs::path out = TempDir("prec_cfg");
-  const Result r = Slotflow("run --quiet --synthetic-jobs 10 --config " + cfg.string() +
-                            " --out " + out.string());
+  const Result r = Slotflow("run --quiet --synthetic-jobs 10 --config " + cfg.string() + " --out " +
+                            out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(PolicyIn(out, "scheduler"), "greedy");
   EXPECT_EQ(PolicyIn(out, "network"), "cans");  // the preset's, with its settings
@@ -129,8 +132,8 @@ TEST(Precedence, ConfigFilePolicyOverridesTheSystemPreset) {
   // A system given by flag is a preset too: the file's policy still wins.
   const fs::path cfg2 = WriteFile("net.toml", "[network]\npolicy = \"fair\"\n");
   const fs::path out2 = TempDir("prec_flag_system");
-  ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 10 --system duopoly --config " +
-                     cfg2.string() + " --out " + out2.string())
+  ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 10 --system duopoly --config " + cfg2.string() +
+                     " --out " + out2.string())
                 .exit_code,
             0);
   EXPECT_EQ(PolicyIn(out2, "scheduler"), "nats");
@@ -149,14 +152,16 @@ TEST(Precedence, FlagsOverrideTheConfigFileAndSettingsFollowThePolicyInForce) {
             0);
   const nlohmann::json j = Summary(out);
   EXPECT_EQ(j["scheduler"], "nats");
-  EXPECT_EQ(j["settings"]["scheduler.order"], "fifo");                // the file over the preset
+  EXPECT_EQ(j["settings"]["scheduler.order"], "fifo");              // the file over the preset
   EXPECT_EQ(j["settings"]["scheduler.monitor_interval"], "100ms");  // the preset's, nats again
 }
 
 TEST(Precedence, ACombinationThatCannotBeHonouredNamesBothSources) {
   const fs::path cfg = WriteFile("queues.toml", "[network]\nqueues = 4\n");
-  const Result r = Slotflow("run --quiet --synthetic-jobs 10 --system duopoly --network fair "
-                            "--config " + cfg.string());
+  const Result r = Slotflow(
+      "run --quiet --synthetic-jobs 10 --system duopoly --network fair "
+      "--config " +
+      cfg.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(cfg.string() + ":2"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("network.queues"), std::string::npos) << r.err;

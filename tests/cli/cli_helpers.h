@@ -1,5 +1,5 @@
-// Running the slotflow binary from a test as a user would: exit code, stdout and stderr, and
-// per-process temporary directories (ctest runs tests in parallel processes).
+// What the end-to-end tests of the `slotflow` binary share: running it, and per-process
+// temporary directories and files (ctest runs the tests in parallel processes).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ inline std::string Slurp(const fs::path& p) {
   return ss.str();
 }
 
-// A fresh directory named after the process and `name`.
+// Per-process names: ctest runs the tests in parallel processes.
 inline fs::path TempDir(const std::string& name) {
   fs::path d =
       fs::path(::testing::TempDir()) / ("slotflow_cli_" + std::to_string(getpid()) + "_" + name);
@@ -37,13 +37,23 @@ inline fs::path TempDir(const std::string& name) {
   return d;
 }
 
-// Runs `slotflow ARGS` through the shell; `prefix` goes before it (e.g. "ulimit -f 8;").
-inline Result Slotflow(const std::string& args, const std::string& prefix = "") {
+// Runs `prefix` + the binary + `args` through the shell.
+inline Result RunShell(const std::string& prefix, const std::string& args,
+                       const std::string& suffix = "") {
   const fs::path dir = TempDir("run");
-  const std::string cmd = prefix + " " + std::string(SLOTFLOW_BINARY) + " " + args + " >" +
+  const std::string cmd = prefix + std::string(SLOTFLOW_BINARY) + " " + args + suffix + " >" +
                           (dir / "out").string() + " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(dir / "out"), Slurp(dir / "err")};
+}
+
+inline Result Slotflow(const std::string& args) { return RunShell("", args); }
+
+// The binary with files limited to `kib` KiB: a write past it fails with EFBIG, as on a full
+// disk (SIGXFSZ ignored), without root.
+inline Result SlotflowWithFileLimit(const std::string& args, long kib) {
+  return RunShell("bash -c \"trap '' XFSZ; ulimit -f " + std::to_string(kib) + "; exec ", args,
+                  "\"");
 }
 
 inline fs::path WriteFile(const std::string& name, const std::string& text) {
