@@ -29,6 +29,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -72,6 +73,14 @@ def run(cmd):
 
 def loads(args, name):
     sweep = os.path.join(HERE, f"{name}.toml")
+    if args.flows != 20000 or args.seeds != 5:
+        # A smaller grid: the sweep file with its flows per run and seeds replaced.
+        text = open(sweep).read()
+        text = re.sub(r"(?m)^flows = 20000$", f"flows = {args.flows}", text)
+        text = re.sub(r"(?m)^seeds = 5$", f"seeds = {args.seeds}", text)
+        sweep = os.path.join(os.path.abspath(args.out), f"{name}.toml")
+        with open(sweep, "w") as f:
+            f.write(text)
     start = time.time()
     cmd = [args.slotflow, "sweep", sweep, "--out", args.out]
     if args.threads:
@@ -356,7 +365,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--threads", type=int)
-    parser.add_argument("--flows", type=int, default=20000, help="fig3, accuracy: flows per run")
+    parser.add_argument("--flows", type=int, default=20000, help="flows per run")
     parser.add_argument("--scenarios", type=int, default=300,
                         help="accuracy: random link states per policy")
     parser.add_argument("--trace", help="the FB trace, if not at ../shared/traces/")
