@@ -9,13 +9,18 @@
 #include <functional>
 
 #include "cli/parallel.h"
+#include "cli/progress.h"
+#include "common/units.h"
 
 namespace slotflow {
 
-std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads) {
+std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads, bool quiet) {
   std::vector<RunResult> results(batch.size());
-  ParallelFor(batch.size(), threads,
-              [&](size_t i) { results[i] = Execute(*batch[i].spec, *batch[i].run); });
+  RunProgress progress("compare", batch.size(), !quiet);
+  ParallelFor(batch.size(), threads, [&](size_t i) {
+    results[i] = Execute(*batch[i].spec, *batch[i].run);
+    progress.Done();
+  });
   return results;
 }
 
@@ -24,7 +29,10 @@ MeanCi MeanAndCi(const std::vector<double>& values) {
   if (values.empty()) return m;
   for (double v : values) m.mean += v;
   m.mean /= static_cast<double>(values.size());
-  if (values.size() < 2) return m;
+  if (values.size() < 2) {
+    m.ci = std::nan("");  // undefined from one value
+    return m;
+  }
   double ss = 0;
   for (double v : values) ss += (v - m.mean) * (v - m.mean);
   const size_t df = values.size() - 1;
@@ -34,13 +42,17 @@ MeanCi MeanAndCi(const std::vector<double>& values) {
       2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
       2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   const double t = df <= kT.size() ? kT[df - 1] : 1.96;
-  m.ci = t * std::sqrt(ss / static_cast<double>(df)) / std::sqrt(static_cast<double>(values.size()));
+  m.ci =
+      t * std::sqrt(ss / static_cast<double>(df)) / std::sqrt(static_cast<double>(values.size()));
   return m;
 }
 
 namespace {
 
-double Ratio(double v, double base) { return base > 0 ? v / base : 0; }
+double Ratio(double v, double base) { return base > 0 ? v / base : std::nan(""); }
+
+// A CSV number; empty where undefined (a ratio to zero, a CI from one seed).
+std::string Csv(double v) { return std::isfinite(v) ? fmt::format("{}", v) : ""; }
 
 // The statistics shown per entry: name and how to read it from a run and the first entry's.
 struct Statistic {
@@ -55,9 +67,12 @@ const std::vector<Statistic>& Statistics() {
       {"p95_s", [](const RunSummary& s, const RunSummary&) { return s.p95_jct; }},
       {"p99_s", [](const RunSummary& s, const RunSummary&) { return s.p99_jct; }},
       {"max_s", [](const RunSummary& s, const RunSummary&) { return s.max_jct; }},
-      {"mean/1", [](const RunSummary& s, const RunSummary& b) { return Ratio(s.mean_jct, b.mean_jct); }},
-      {"p95/1", [](const RunSummary& s, const RunSummary& b) { return Ratio(s.p95_jct, b.p95_jct); }},
-      {"p99/1", [](const RunSummary& s, const RunSummary& b) { return Ratio(s.p99_jct, b.p99_jct); }},
+      {"mean/1",
+       [](const RunSummary& s, const RunSummary& b) { return Ratio(s.mean_jct, b.mean_jct); }},
+      {"p95/1",
+       [](const RunSummary& s, const RunSummary& b) { return Ratio(s.p95_jct, b.p95_jct); }},
+      {"p99/1",
+       [](const RunSummary& s, const RunSummary& b) { return Ratio(s.p99_jct, b.p99_jct); }},
       {"wall_s", [](const RunSummary& s, const RunSummary&) { return s.wall_s; }}};
   return stats;
 }
@@ -79,19 +94,18 @@ void PrintComparison(const std::vector<CompareEntry>& entries,
   size_t width = 6;
   for (const auto& e : entries) width = std::max(width, e.label.size());
   const int column = several ? 19 : 10;
-  fmt::print(out, "{:<{}}", "policy", width);
+  fmt::print(out, "{:<{}}", "variant", width);
   for (const Statistic& st : Statistics()) fmt::print(out, "  {:>{}}", st.name, column);
   fmt::print(out, "\n");
   for (size_t e = 0; e < entries.size(); ++e) {
     fmt::print(out, "{:<{}}", entries[e].label, width);
     for (const Statistic& st : Statistics()) {
       const MeanCi m = Over(st, results, e);
-      // Ratios with 3 decimals, seconds with 2 (3 for a single run, as before).
+      // Ratios with 3 decimals; times with digits enough for their scale (FormatTime).
       const bool ratio = std::string_view(st.name).find('/') != std::string_view::npos;
-      const int digits = ratio || !several ? 3 : 2;
-      const std::string text = several ? fmt::format("{:.{}f} ± {:.{}f}", m.mean, digits, m.ci,
-                                                     digits)
-                                       : fmt::format("{:.{}f}", m.mean, digits);
+      auto shown = [&](double v) { return ratio ? fmt::format("{:.3f}", v) : FormatTime(v); };
+      const std::string text =
+          several ? fmt::format("{} ± {}", shown(m.mean), shown(m.ci)) : shown(m.mean);
       fmt::print(out, "  {:>{}}", text, column);
     }
     int unfinished = 0;
@@ -108,16 +122,17 @@ void PrintComparison(const std::vector<CompareEntry>& entries,
 void WriteComparisonCsv(const std::vector<CompareEntry>& entries,
                         const std::vector<uint64_t>& seeds,
                         const std::vector<std::vector<RunResult>>& results, std::ostream& out) {
-  out << "policy,seed,jobs,mean_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,max_jct_s,mean_ratio,"
+  out << "variant,seed,jobs,mean_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,max_jct_s,mean_ratio,"
          "p95_ratio,p99_ratio,unfinished_jobs,events,wall_s\n";
   for (size_t e = 0; e < entries.size(); ++e) {
     for (size_t k = 0; k < seeds.size(); ++k) {
       const RunSummary& s = results[e][k].summary;
       const RunSummary& base = results.front()[k].summary;
       fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", entries[e].label, seeds[k],
-                 s.jobs, s.mean_jct, s.p50_jct, s.p95_jct, s.p99_jct, s.max_jct,
-                 Ratio(s.mean_jct, base.mean_jct), Ratio(s.p95_jct, base.p95_jct),
-                 Ratio(s.p99_jct, base.p99_jct), s.unfinished_jobs, s.events, s.wall_s);
+                 s.jobs, Csv(s.mean_jct), Csv(s.p50_jct), Csv(s.p95_jct), Csv(s.p99_jct),
+                 Csv(s.max_jct), Csv(Ratio(s.mean_jct, base.mean_jct)),
+                 Csv(Ratio(s.p95_jct, base.p95_jct)), Csv(Ratio(s.p99_jct, base.p99_jct)),
+                 s.unfinished_jobs, s.events, s.wall_s);
     }
   }
 }
@@ -128,14 +143,14 @@ void WriteComparisonSummaryCsv(const std::vector<CompareEntry>& entries,
   static const std::array<const char*, 8> kNames = {"mean_jct_s", "p50_jct_s", "p95_jct_s",
                                                     "p99_jct_s",  "max_jct_s", "mean_ratio",
                                                     "p95_ratio",  "p99_ratio"};
-  out << "policy,seeds";
+  out << "variant,seeds";
   for (const char* n : kNames) out << "," << n << "," << n << "_ci95";
   out << "\n";
   for (size_t e = 0; e < entries.size(); ++e) {
     fmt::print(out, "{},{}", entries[e].label, results[e].size());
     for (size_t i = 0; i < kNames.size(); ++i) {
       const MeanCi m = Over(Statistics()[i], results, e);
-      fmt::print(out, ",{},{}", m.mean, m.ci);
+      fmt::print(out, ",{},{}", Csv(m.mean), Csv(m.ci));
     }
     out << "\n";
   }

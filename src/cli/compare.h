@@ -22,11 +22,13 @@ struct BatchRun {
   const RunSpec* spec;
   const PreparedRun* run;
 };
-// Runs every item on a ParallelFor pool (cli/parallel.h); results in the order given.
-std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads);
+// Runs every item on a ParallelFor pool (cli/parallel.h); results in the order given. Shows
+// progress on stderr unless `quiet` (cli/progress.h).
+std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads,
+                                bool quiet = true);
 
 // A statistic over seeds: the mean and the half-width of its 95 % confidence interval
-// (Student's t with n − 1 degrees of freedom; 0 for one seed).
+// (Student's t with n − 1 degrees of freedom; NaN, undefined, for one seed).
 struct MeanCi {
   double mean = 0, ci = 0;
 };

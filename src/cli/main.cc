@@ -17,11 +17,11 @@
 #include "cli/compare.h"
 #include "cli/live_command.h"
 #include "cli/run_spec.h"
+#include "cli/setup.h"
 #include "cli/sweep.h"
 #include "cli/testbed_command.h"
 #include "cluster/cluster_config.h"
 #include "common/error.h"
-#include "cli/setup.h"
 #include "common/event_log.h"
 #include "common/output_file.h"
 #include "common/version.h"
@@ -113,7 +113,7 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "random seed: block replicas, synthetic jobs, random choices (default 1)");
   cmd.add_option("--out", f.out, "directory for summary.json, jobs.csv and tasks.csv")
       ->check(kNonEmpty);
-  cmd.add_flag("--quiet", f.quiet, "no summary table on stdout");
+  cmd.add_flag("--quiet", f.quiet, "no summary table on stdout and no progress on stderr");
   cmd.add_flag("--utilisation", f.utilisation,
                "with --out: also write utilisation.csv, each server's CPU (slots), memory, disk, "
                "uplink and downlink utilisation over time");
@@ -157,9 +157,10 @@ std::string QuotedCommandLine(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     const std::string_view a(argv[i]);
     if (!out.empty()) out += ' ';
-    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
-                                                          "OPQRSTUVWXYZ0123456789_-./=:,+@%") ==
-                                          std::string_view::npos;
+    const bool plain =
+        !a.empty() && a.find_first_not_of(
+                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                          "OPQRSTUVWXYZ0123456789_-./=:,+@%") == std::string_view::npos;
     if (plain) {
       out += a;
       continue;
@@ -212,7 +213,8 @@ RunSpec BuildSpec(const RawFlags& f) {
 void WriteOutputs(const std::string& dir, const RunResult& r) {
   const std::filesystem::path d(dir);
   MakeOutputDirectory(d, "--out");
-  WriteOutputFile(d / "summary.json", "--out", [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
+  WriteOutputFile(d / "summary.json", "--out",
+                  [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
   if (!r.summary.setup.empty()) {
     WriteOutputFile(d / "setup.toml", "--out",
                     [&](std::ostream& o) { o << SetupTomlFromJson(r.summary.setup); });
@@ -244,7 +246,9 @@ int CheckFinished(const RunResult& r, const std::string& label) {
 
 int RunCommand(const RawFlags& f) {
   RunSpec spec = BuildSpec(f);
-  spec.simulation.progress = isatty(STDERR_FILENO) != 0;
+  spec.simulation.progress = f.quiet                      ? ProgressStyle::kOff
+                             : isatty(STDERR_FILENO) != 0 ? ProgressStyle::kLine
+                                                          : ProgressStyle::kLog;
   const PreparedRun run = Prepare(spec);
   if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");  // fail before a long run, not after
   std::optional<OutputFile> log_file;
@@ -420,6 +424,7 @@ int CompareCommand(const RawFlags& f, int threads, int seeds) {
     s.simulation.seed = seed;
     prepared.push_back(Prepare(s));
   }
+  if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");  // before the runs, not after
   std::deque<RunSpec> specs;
   std::vector<BatchRun> batch;
   for (const CompareEntry& e : entries) {
@@ -429,15 +434,18 @@ int CompareCommand(const RawFlags& f, int threads, int seeds) {
       batch.push_back({&specs.back(), &prepared[per_seed ? k : 0]});
     }
   }
-  const std::vector<RunResult> flat = RunBatch(batch, threads);
+  const std::vector<RunResult> flat = RunBatch(batch, threads, f.quiet);
   std::vector<std::vector<RunResult>> results(entries.size());
   for (size_t i = 0; i < flat.size(); ++i) results[i / seed_list.size()].push_back(flat[i]);
-  if (per_seed && seed_list.size() > 1) {
-    fmt::print("workload synthetic(jobs={}), seeds 1..{}\n", spec.synthetic_jobs, seed_list.size());
-  } else {
-    fmt::print("workload {}\n", prepared.front().workload_name);
+  if (!f.quiet) {
+    if (per_seed && seed_list.size() > 1) {
+      fmt::print("workload synthetic(jobs={}), seeds 1..{}\n", spec.synthetic_jobs,
+                 seed_list.size());
+    } else {
+      fmt::print("workload {}\n", prepared.front().workload_name);
+    }
+    PrintComparison(entries, results, std::cout);
   }
-  PrintComparison(entries, results, std::cout);
   if (!f.out.empty()) WriteComparison(f.out, entries, seed_list, results);
   int code = 0;
   for (size_t e = 0; e < entries.size(); ++e) {
@@ -520,7 +528,8 @@ CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
   sweep->add_option("--out", f.options.out, "directory for results.csv")
       ->required()
       ->check(kNonEmpty);
-  sweep->add_option("--shard", f.shard, "I/N: run only every N-th run in grid order, starting with the I-th");
+  sweep->add_option("--shard", f.shard,
+                    "I/N: run only every N-th run in grid order, starting with the I-th");
   sweep->add_option("--threads", f.options.threads, "parallel runs (default: one per core)");
   sweep->add_option("--trace", f.options.trace, "use this trace instead of the file's")
       ->check(kNonEmpty);
@@ -532,9 +541,10 @@ CLI::App* AddSweepCommands(CLI::App& app, SweepFlags& f) {
       ->required()
       ->check(kNonEmpty);
   merge->add_option("--out", f.merge.out, "the merged file")->required()->check(kNonEmpty);
-  merge->add_option("--sweep", f.merge.sweep,
-                    "the sweep file: refuse the merge when runs are missing (default: the "
-                    "shard.json beside each input)")
+  merge
+      ->add_option("--sweep", f.merge.sweep,
+                   "the sweep file: refuse the merge when runs are missing (default: the "
+                   "shard.json beside each input)")
       ->check(kNonEmpty);
   merge->add_flag("--partial", f.merge.partial, "write the merge even when runs are missing");
   return sweep;
@@ -549,8 +559,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "slotflow: a flow-level simulator for task and network scheduling in data-parallel clusters"};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", fmt::format("slotflow {} (commit {})", SlotflowVersion(),
-                                                SlotflowCommit()));
+  app.set_version_flag("--version",
+                       fmt::format("slotflow {} (commit {})", SlotflowVersion(), SlotflowCommit()));
   RawFlags flags;
   CLI::App* run = app.add_subcommand(
       "run", "simulate a workload (embedded synthetic default, --trace or --jobs)");

@@ -552,6 +552,7 @@ void Describe(const RunSpec& spec, const PreparedRun& run,
   summary.settings = std::move(in_force);
   summary.seed = spec.simulation.seed;
   summary.command_line = spec.command_line;
+  summary.network_mode = spec.mode == RunMode::kNetwork;
   summary.setup = SetupJson(spec, run).dump();
 }
 

@@ -17,6 +17,7 @@
 #include <mutex>
 
 #include "cli/parallel.h"
+#include "cli/progress.h"
 #include "cli/run_spec.h"
 #include "cli/setup.h"
 #include "cli/sweep_plan.h"
@@ -242,42 +243,13 @@ void PrintResumeNotes(const ResumeNotes& n, const fs::path& journal) {
   }
 }
 
-std::string Duration(double s) {
-  const auto total = static_cast<int64_t>(std::llround(s));
-  return total >= 3600 ? fmt::format("{}h{:02}m", total / 3600, total % 3600 / 60)
-                       : fmt::format("{}m{:02}s", total / 60, total % 60);
-}
-
-// Shows the runs done and an estimate of the time left, at most once a second (ten on a file).
-class Progress {
- public:
-  Progress(size_t total, bool on) : total_(total), on_(on), tty_(isatty(STDERR_FILENO) != 0) {}
-  void Done(size_t done) {
-    const auto now = std::chrono::steady_clock::now();
-    if (!on_ || (now - shown_ < std::chrono::seconds(tty_ ? 1 : 10) && done < total_)) return;
-    shown_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double left = elapsed / static_cast<double>(done) * static_cast<double>(total_ - done);
-    fmt::print(stderr, "{}sweep: {}/{} runs done, {} elapsed, about {} left{}", tty_ ? "\r" : "",
-               done, total_, Duration(elapsed), Duration(left),
-               tty_ && done < total_ ? "   " : "\n");
-  }
-
- private:
-  size_t total_;
-  bool on_, tty_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point shown_ = start_ - std::chrono::hours(1);
-};
-
 // Runs the missing runs on the thread pool; each row goes to the journal as soon as it is done.
 int RunMissing(const SweepPlan& plan, const SweepOptions& o, const ShardPlan& shard,
                const std::vector<size_t>& missing, Journal& journal,
                std::map<SweepKey, std::string>& rows) {
   std::mutex mutex;
-  size_t done = 0;
   int unfinished = 0;
-  Progress progress(missing.size(), o.progress);
+  RunProgress progress("sweep", missing.size(), o.progress);
   ParallelFor(missing.size(), o.threads, [&](size_t i) {
     const PlannedRun& planned = shard.runs[missing[i]];
     const SweepRun& run = planned.run;
@@ -296,7 +268,7 @@ int RunMissing(const SweepPlan& plan, const SweepOptions& o, const ShardPlan& sh
     journal.Append(row);
     rows[{run.point, run.variant, run.seed}] = row;
     unfinished += r.summary.unfinished_jobs > 0;
-    progress.Done(++done);
+    progress.Done();
   });
   return unfinished;
 }

@@ -112,4 +112,9 @@ std::string FormatSeconds(Seconds s) {
   return fmt::format("{:.2f} s", s);
 }
 
+std::string FormatTime(Seconds s) {
+  if (!(std::abs(s) < 1) || s == 0) return fmt::format("{:.3f}", s);
+  return fmt::format("{:.3g}", s);
+}
+
 }  // namespace slotflow

@@ -29,5 +29,9 @@ Seconds ParseSeconds(std::string_view text, std::string_view field);
 // Human-readable forms for tables ("1.5 GiB", "120 ms").
 std::string FormatBytes(Bytes b);
 std::string FormatSeconds(Seconds s);
+// A time in seconds without its unit, with digits enough for its scale: three decimals from
+// 1 s up (12.345), three significant digits below (0.0234, 0.000234), so a sub-millisecond
+// flow does not print as 0.000.
+std::string FormatTime(Seconds s);
 
 }  // namespace slotflow

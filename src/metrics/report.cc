@@ -71,7 +71,8 @@ nlohmann::json Number(double v) {
 void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_time) {
   nlohmann::ordered_json j;
   if (!s.system.empty()) j["system"] = s.system;
-  j["scheduler"] = s.scheduler;
+  j["mode"] = s.network_mode ? "network" : "jobs";
+  if (!s.network_mode) j["scheduler"] = s.scheduler;
   j["network"] = s.network;
   j["seed"] = s.seed;
   nlohmann::ordered_json settings = nlohmann::ordered_json::object();
@@ -98,13 +99,15 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
   }
   j["size_groups"] = groups;
   j["makespan_s"] = s.makespan;
-  j["locality"] = s.locality;
-  j["slot_utilisation"] = s.slot_utilisation;
+  if (!s.network_mode) {
+    j["locality"] = s.locality;
+    j["slot_utilisation"] = s.slot_utilisation;
+  }
   j["downlink_utilisation"] = s.downlink_utilisation;
   j["network_bytes"] = s.network_bytes;
   j["flows"] = s.flows;
-  j["reservations"] = s.reservations;
-  if (!s.scheduler_stats.empty()) {
+  if (!s.network_mode) j["reservations"] = s.reservations;
+  if (!s.scheduler_stats.empty() && !s.network_mode) {
     nlohmann::ordered_json stats = nlohmann::ordered_json::object();
     for (const auto& [key, value] : s.scheduler_stats) stats[key] = Number(value);
     j["scheduler_stats"] = stats;
@@ -149,9 +152,9 @@ void WriteTasksCsv(const std::vector<TaskResult>& tasks, std::ostream& out) {
          "output_written_s,finish_s,input_bytes,remote_bytes\n";
   for (const TaskResult& t : tasks) {
     fmt::print(out, "{},{},{},{},{},{},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g},{},{}\n",
-               CsvField(t.job), CsvField(t.stage), t.index, t.server, t.pinned ? 1 : 0,
-               t.locality, t.ready, t.placed, t.read_done, t.compute_done, t.output_written,
-               t.finish, t.input_bytes, t.remote_bytes);
+               CsvField(t.job), CsvField(t.stage), t.index, t.server, t.pinned ? 1 : 0, t.locality,
+               t.ready, t.placed, t.read_done, t.compute_done, t.output_written, t.finish,
+               t.input_bytes, t.remote_bytes);
   }
 }
 
@@ -164,28 +167,40 @@ void WriteUtilisationCsv(const std::vector<UtilisationSample>& samples, std::ost
 }
 
 void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
-  fmt::print(out, "{}scheduler {}  network {}  workload {}\n",
-             s.system.empty() ? "" : "system " + s.system + "  ", s.scheduler, s.network,
-             s.workload);
-  fmt::print(out, "  jobs {:>8}{}\n", s.jobs,
+  // Network mode measures coflows (CCT) under the network policy alone.
+  const char* what = s.network_mode ? "CCT" : "JCT";
+  const std::string policies =
+      s.network_mode ? fmt::format("network {}  (network mode)", s.network)
+                     : fmt::format("scheduler {}  network {}", s.scheduler, s.network);
+  fmt::print(out, "{}{}  workload {}\n", s.system.empty() ? "" : "system " + s.system + "  ",
+             policies, s.workload);
+  fmt::print(out, "  {} {:>8}{}\n", s.network_mode ? "coflows" : "jobs", s.jobs,
              s.unfinished_jobs ? fmt::format("   ({} did not finish)", s.unfinished_jobs) : "");
   fmt::print(out,
-             "  JCT  mean {:>10.3f} s   p50 {:>10.3f} s   p95 {:>10.3f} s   p99 {:>10.3f} s   max "
-             "{:>10.3f} s\n",
-             s.mean_jct, s.p50_jct, s.p95_jct, s.p99_jct, s.max_jct);
-  fmt::print(out, "  mean JCT by job size:");
+             "  {}  mean {:>10} s   p50 {:>10} s   p95 {:>10} s   p99 {:>10} s   max {:>10} s\n",
+             what, FormatTime(s.mean_jct), FormatTime(s.p50_jct), FormatTime(s.p95_jct),
+             FormatTime(s.p99_jct), FormatTime(s.max_jct));
+  fmt::print(out, "  mean {} by {} size:", what, s.network_mode ? "coflow" : "job");
   for (int g = 0; g < 7; ++g) {
     if (s.jobs_by_group.empty() || s.jobs_by_group[g] == 0) continue;
-    fmt::print(out, "  {} ({}): {:.3f} s", SizeGroupLabel(g + 1), s.jobs_by_group[g],
-               s.mean_jct_by_group[g]);
+    fmt::print(out, "  {} ({}): {} s", SizeGroupLabel(g + 1), s.jobs_by_group[g],
+               FormatTime(s.mean_jct_by_group[g]));
   }
   fmt::print(out, "\n");
-  fmt::print(out,
-             "  makespan {:.3f} s   locality {:.1f}%   slot utilisation {:.1f}%   downlink "
-             "utilisation {:.1f}%\n",
-             s.makespan, 100 * s.locality, 100 * s.slot_utilisation, 100 * s.downlink_utilisation);
-  fmt::print(out, "  flows {}   network bytes {}   reservations {}   events {}   wall {:.3f} s\n",
-             s.flows, FormatBytes(s.network_bytes), s.reservations, s.events, s.wall_s);
+  if (s.network_mode) {
+    fmt::print(out, "  makespan {} s   downlink utilisation {:.1f}%\n", FormatTime(s.makespan),
+               100 * s.downlink_utilisation);
+  } else {
+    fmt::print(out,
+               "  makespan {} s   locality {:.1f}%   slot utilisation {:.1f}%   downlink "
+               "utilisation {:.1f}%\n",
+               FormatTime(s.makespan), 100 * s.locality, 100 * s.slot_utilisation,
+               100 * s.downlink_utilisation);
+  }
+  fmt::print(out, "  flows {}   network bytes {}{}   events {}   wall {:.3f} s\n", s.flows,
+             FormatBytes(s.network_bytes),
+             s.network_mode ? "" : fmt::format("   reservations {}", s.reservations), s.events,
+             s.wall_s);
   if (s.jobs_from_journal > 0) {
     fmt::print(out, "  jobs from the journal {} (completed by an earlier run; run now {})\n",
                s.jobs_from_journal, s.jobs - s.jobs_from_journal);

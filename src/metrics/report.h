@@ -45,6 +45,9 @@ struct UtilisationSample {
 
 struct RunSummary {
   std::string system, scheduler, network, workload;
+  // Network mode: tasks pinned, no compute; completion times are coflow completion times (CCT)
+  // and what only placement decides (scheduler, locality, slots, reservations) does not apply.
+  bool network_mode = false;
   // Every policy setting in force: "scheduler.order" → "sjf", "network.queues" → "8", ...
   std::vector<std::pair<std::string, std::string>> settings;
   uint64_t seed = 1;

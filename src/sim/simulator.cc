@@ -143,6 +143,7 @@ void Simulator::Settle() {
 RunResult Simulator::Run() {
   const auto wall_start = std::chrono::steady_clock::now();
   auto last_progress = wall_start;
+  bool shown_progress = false;
   const ContinuousProcess fluid{[this] { return network_.NextEventTime(); },
                                 [this](Seconds t) {
                                   completed_.clear();
@@ -154,20 +155,21 @@ RunResult Simulator::Run() {
     Settle();
     if (config_.collect_utilisation) SampleUtilisation();
     if (config_.check) CheckInvariants(cluster_, state_, network_, completed_);
-    if (config_.progress && (engine_.steps() & 0x3fff) == 0) {
+    if (config_.progress != ProgressStyle::kOff && (engine_.steps() & 0x3fff) == 0) {
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_progress > std::chrono::seconds(1)) {
+      const bool line = config_.progress == ProgressStyle::kLine;
+      if (now - last_progress > std::chrono::seconds(line ? 1 : 5)) {
         last_progress = now;
-        std::fprintf(stderr, "\r  t=%.1fs  jobs done %zu/%zu  active flows %zu  events %lld   ",
-                     engine_.now(), state_.jobs().size() - lifecycle_.unfinished_jobs(),
-                     state_.jobs().size(), network_.active_flows().size(),
-                     static_cast<long long>(engine_.steps()));
+        std::fprintf(
+            stderr, "%sslotflow: t=%.1fs  jobs done %zu/%zu  active flows %zu  events %lld%s",
+            line ? "\r" : "", engine_.now(), state_.jobs().size() - lifecycle_.unfinished_jobs(),
+            state_.jobs().size(), network_.active_flows().size(),
+            static_cast<long long>(engine_.steps()), line ? "   " : "\n");
+        shown_progress = true;
       }
     }
   });
-  if (config_.progress && std::chrono::steady_clock::now() - wall_start > std::chrono::seconds(1)) {
-    std::fprintf(stderr, "\n");
-  }
+  if (config_.progress == ProgressStyle::kLine && shown_progress) std::fprintf(stderr, "\n");
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return Collect(wall);

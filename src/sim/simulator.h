@@ -20,12 +20,16 @@
 
 namespace slotflow {
 
+// How a long run reports its progress on stderr: not at all, one line rewritten about once a
+// second (a terminal), or a new line every 5 s (a log file, a batch job).
+enum class ProgressStyle { kOff, kLine, kLog };
+
 struct SimulationConfig {
   uint64_t seed = 1;
   // SJF estimates are multiplied by a factor drawn uniformly from [1 − e, 1 + e] (Duopoly §3.1).
   double estimate_error = 0;
-  // Print progress to stderr about once a second of wall time.
-  bool progress = false;
+  // Progress on stderr once the run has taken a second (kLine) or 5 s (kLog).
+  ProgressStyle progress = ProgressStyle::kOff;
   // Verify the invariants of sim/invariants.h after every step (slower; a failure is a bug).
   bool check = false;
   // The decision log (docs/decision-log.md), or none; must outlive the run.

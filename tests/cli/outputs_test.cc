@@ -3,6 +3,7 @@
 // a device is an error, never written through. Also what bare `slotflow` and --version print.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/cli_helpers.h"
@@ -82,6 +83,68 @@ TEST(Outputs, OutThatIsAFileOrADeviceIsRefusedBeforeTheRun) {
   EXPECT_NE(r.err.find((dir / "jobs.csv").string() + ": field '--out': is a directory"),
             std::string::npos)
       << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+using namespace slotflow_test;
+
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+TEST(Labels, CompareNamesItsEntriesVariantAndLeavesAnUndefinedCiEmpty) {
+  const fs::path out = TempDir("labels_cmp");
+  const Result r =
+      Slotflow("compare --synthetic-jobs 10 --system duopoly,aalo --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(FirstLine(Slurp(out / "compare.csv")).rfind("variant,seed,", 0), 0u);
+  const std::string summary = Slurp(out / "compare_summary.csv");
+  EXPECT_EQ(FirstLine(summary).rfind("variant,seeds,mean_jct_s,mean_jct_s_ci95,", 0), 0u);
+  // One seed: each mean is there, its CI is empty.
+  const std::string row = summary.substr(summary.find("\nduopoly,") + 1);
+  EXPECT_EQ(row.rfind("duopoly,1,", 0), 0u) << row;
+  EXPECT_NE(FirstLine(row).find(",,"), std::string::npos) << row;
+  EXPECT_NE(r.out.find("variant"), std::string::npos) << r.out;
+}
+
+TEST(Labels, QuietCompareAndRunPrintNothing) {
+  const Result c = Slotflow("compare --quiet --synthetic-jobs 10 --system duopoly,aalo");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "");
+  EXPECT_EQ(c.err, "");
+  const Result r = Slotflow("run --quiet --synthetic-jobs 10");
+  EXPECT_EQ(r.out + r.err, "");
+}
+
+TEST(Labels, NetworkModeReportsCoflowCompletionTimesAndOmitsPlacement) {
+  const fs::path out = TempDir("labels_net");
+  const Result r =
+      Slotflow("run --trace " + std::string(SLOTFLOW_SOURCE_DIR) +
+               "/examples/tiny.trace --mode network --network aalo --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("CCT  mean"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(network mode)"), std::string::npos) << r.out;
+  for (const char* absent : {"JCT", "scheduler", "locality", "slot utilisation", "reservations"}) {
+    EXPECT_EQ(r.out.find(absent), std::string::npos) << absent << "\n" << r.out;
+  }
+  const nlohmann::json summary = nlohmann::json::parse(Slurp(out / "summary.json"));
+  EXPECT_EQ(summary["mode"], "network");
+  for (const char* absent : {"scheduler", "locality", "slot_utilisation", "reservations"}) {
+    EXPECT_FALSE(summary.contains(absent)) << absent;
+  }
+}
+
+TEST(Labels, SubMillisecondFlowTimesKeepTheirDigits) {
+  // 50 data-mining flows at 10 Gbps: most finish in well under a millisecond.
+  const Result r =
+      Slotflow("run --generator flows --flows 50 --servers 20 --slots 10 --nic 10Gbps");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("p50 ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string p50 = r.out.substr(at + 4, r.out.find(" s", at + 4) - at - 4);
+  EXPECT_GT(std::stod(p50), 0) << r.out;
+  EXPECT_NE(p50.find_first_of("123456789"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/units.h"
 
 namespace slotflow {
 namespace {
@@ -116,6 +117,20 @@ TEST(Settings, RangeIsDescribedForListings) {
   EXPECT_EQ(SettingRange(specs[3]), "[0, 1]");
   EXPECT_EQ(SettingRange(specs[5]), "fifo | sjf");
   EXPECT_EQ(SettingUnit(specs[1].kind), "bytes");
+}
+
+}  // namespace
+}  // namespace slotflow
+
+namespace slotflow {
+namespace {
+
+TEST(FormatTime, KeepsThreeSignificantDigitsBelowOneSecond) {
+  EXPECT_EQ(FormatTime(12.3456), "12.346");
+  EXPECT_EQ(FormatTime(1), "1.000");
+  EXPECT_EQ(FormatTime(0), "0.000");
+  EXPECT_EQ(FormatTime(0.0234), "0.0234");
+  EXPECT_EQ(FormatTime(0.000234), "0.000234");
 }
 
 }  // namespace
