@@ -254,7 +254,10 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
       CheckKeys(ct, file, prefix, {"name", "count", "slots", "cpu_speed", "nic", "disk", "memory"});
       ServerClass c;
       c.name = fmt::format("class{}", i);
-      if (const auto* n = ct.get("name")) c.name = GetString(*n, file, Field(prefix, "name"));
+      if (const auto* n = ct.get("name")) {
+        c.name = GetString(*n, file, Field(prefix, "name"));
+        if (c.name.empty()) Fail(file, Line(*n), Field(prefix, "name"), "must not be empty");
+      }
       const auto* count = ct.get("count");
       if (count == nullptr) Fail(file, Line(ct), Field(prefix, "count"), "is required");
       c.count = static_cast<int>(GetInt(*count, file, Field(prefix, "count"), 1, kMaxServers));
