@@ -23,6 +23,7 @@
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/event_log.h"
+#include "common/input_file.h"
 #include "common/output_file.h"
 #include "common/version.h"
 #include "live/command_runner.h"
@@ -53,6 +54,9 @@ struct RawFlags {
 // silently run the embedded workload).
 const CLI::Validator kNonEmpty(
     [](std::string& s) { return s.empty() ? std::string("the file name is empty") : ""; }, "FILE");
+
+const CLI::Validator kNonEmptyValue(
+    [](std::string& s) { return s.empty() ? std::string("the value is empty") : ""; }, "");
 
 void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_option("--trace", f.trace,
@@ -120,6 +124,11 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_flag("--check", f.check,
                "verify after every event that no link, slot or memory is over-committed, no flow "
                "beat its slowest link and no task started before its inputs (slower)");
+  // An empty value would leave the default in force (`--generator ''` silently ran the
+  // synthetic workload): every option that takes a value refuses it.
+  for (CLI::Option* o : cmd.get_options([](CLI::Option* o) { return o->get_type_size() > 0; })) {
+    o->check(kNonEmptyValue);
+  }
 }
 
 // The cluster flags, each checked against the same domain as its [cluster] key, so a bad value
@@ -175,6 +184,15 @@ std::string QuotedCommandLine(int argc, char** argv) {
 RunSpec BuildSpec(const RawFlags& f) {
   RunSpec spec;
   spec.command_line = g_command_line;
+  // Checked here so that a missing file is reported under its flag; the readers only know
+  // the file.
+  if (!f.trace.empty() && !f.jobs.empty()) {
+    throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
+  }
+  for (const auto& [flag, path] : {std::pair{"--config", &f.config}, std::pair{"--trace", &f.trace},
+                                   std::pair{"--jobs", &f.jobs}}) {
+    if (!path->empty()) CheckInputFile(*path, flag);
+  }
   if (!f.config.empty()) ApplyConfigFile(f.config, spec);
   if (!f.trace.empty()) spec.trace = f.trace;
   if (!f.jobs.empty()) spec.jobs_file = f.jobs;

@@ -63,26 +63,21 @@ double NumberOf(const toml::node& node) {
   return node.as_floating_point()->get();
 }
 
-// Sizes, durations and rates: numbers in the base unit, or strings parsed with units.h.
+// Sizes, durations and rates: numbers in the base unit, or strings parsed with units.h. A
+// number goes through the same parser as its shortest text, so both meet one range rule.
 template <typename Parser>
 double ParseWithUnit(const toml::node& node, const std::string& file, std::string_view field,
                      std::string_view kind, Parser parse) {
-  if (const auto* s = node.as_string()) {
-    try {
-      return parse(s->get(), field);
-    } catch (const InputError& e) {
-      Fail(file, Line(node), field, MessageOf(e));
-    }
-  }
-  if (!node.is_number()) {
+  if (!node.is_string() && !node.is_number()) {
     WrongType(node, file, field, fmt::format("a {} (a number or a string with a unit)", kind));
   }
-  const double value = NumberOf(node);
-  if (!std::isfinite(value) || value < 0) {
-    Fail(file, Line(node), field,
-         fmt::format("{} must be a finite non-negative number, got {}", kind, value));
+  const std::string text =
+      node.is_string() ? node.as_string()->get() : fmt::format("{}", NumberOf(node));
+  try {
+    return parse(text, field);
+  } catch (const InputError& e) {
+    Fail(file, Line(node), field, MessageOf(e));
   }
-  return value;
 }
 
 }  // namespace
@@ -259,7 +254,10 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
       CheckKeys(ct, file, prefix, {"name", "count", "slots", "cpu_speed", "nic", "disk", "memory"});
       ServerClass c;
       c.name = fmt::format("class{}", i);
-      if (const auto* n = ct.get("name")) c.name = GetString(*n, file, Field(prefix, "name"));
+      if (const auto* n = ct.get("name")) {
+        c.name = GetString(*n, file, Field(prefix, "name"));
+        if (c.name.empty()) Fail(file, Line(*n), Field(prefix, "name"), "must not be empty");
+      }
       const auto* count = ct.get("count");
       if (count == nullptr) Fail(file, Line(ct), Field(prefix, "count"), "is required");
       c.count = static_cast<int>(GetInt(*count, file, Field(prefix, "count"), 1, kMaxServers));

@@ -12,7 +12,7 @@
 
 namespace slotflow {
 
-std::string ReadInputFile(const std::string& path, std::string_view field, uintmax_t max_bytes) {
+void CheckInputFile(const std::string& path, std::string_view field, uintmax_t max_bytes) {
   const std::string f(field);
   if (path.empty()) throw InputError("", 0, f, "the file name is empty");
   std::error_code ec;
@@ -31,8 +31,15 @@ std::string ReadInputFile(const std::string& path, std::string_view field, uintm
     throw InputError(path, 0, f,
                      fmt::format("is {} bytes; the limit is {} bytes", size, max_bytes));
   }
+}
+
+std::string ReadInputFile(const std::string& path, std::string_view field, uintmax_t max_bytes) {
+  CheckInputFile(path, field, max_bytes);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, f, fmt::format("cannot open: {}", std::strerror(errno)));
+  if (!in) {
+    throw InputError(path, 0, std::string(field),
+                     fmt::format("cannot open: {}", std::strerror(errno)));
+  }
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return std::move(buffer).str();

@@ -19,4 +19,9 @@ inline constexpr uintmax_t kMaxInputFileBytes = uintmax_t{1} << 30;
 std::string ReadInputFile(const std::string& path, std::string_view field,
                           uintmax_t max_bytes = kMaxInputFileBytes);
 
+// The same checks without reading, for a caller that knows where the name came from before
+// the reader does (a flag, whose file is read later).
+void CheckInputFile(const std::string& path, std::string_view field,
+                    uintmax_t max_bytes = kMaxInputFileBytes);
+
 }  // namespace slotflow

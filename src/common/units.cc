@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "common/error.h"
@@ -17,9 +18,10 @@ struct Suffix {
   double factor;
 };
 
-// Splits "12.5Gbps" into 12.5 and "Gbps"; whitespace between them is allowed.
+// Splits "12.5Gbps" into 12.5 and "Gbps"; whitespace between them is allowed. The result in
+// the base unit must be finite and at most `max`, whose text `max_text` the message shows.
 double ParseWithSuffixes(std::string_view text, std::string_view field, std::string_view kind,
-                         const Suffix* suffixes, size_t n) {
+                         const Suffix* suffixes, size_t n, double max, std::string_view max_text) {
   std::string_view t = text;
   while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
   while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
@@ -38,7 +40,18 @@ double ParseWithSuffixes(std::string_view text, std::string_view field, std::str
                      fmt::format("{} must be a finite non-negative number, got '{}'", kind, text));
   }
   for (size_t i = 0; i < n; ++i) {
-    if (unit == suffixes[i].name) return value * suffixes[i].factor;
+    if (unit != suffixes[i].name) continue;
+    const double result = value * suffixes[i].factor;
+    if (!std::isfinite(result)) {
+      throw InputError("", 0, std::string(field),
+                       fmt::format("{} '{}' overflows: it is not a finite number", kind, text));
+    }
+    if (result > max) {
+      throw InputError("", 0, std::string(field),
+                       fmt::format("{} '{}' is larger than {}, the most slotflow accepts", kind,
+                                   text, max_text));
+    }
+    return result;
   }
   std::string known;
   for (size_t i = 0; i < n; ++i) {
@@ -58,10 +71,12 @@ constexpr std::array kByteSuffixes{
     Suffix{"MB", 1e6},
     Suffix{"GB", 1e9},
     Suffix{"TB", 1e12},
+    Suffix{"PB", 1e15},
     Suffix{"KiB", 1024.0},
     Suffix{"MiB", 1024.0 * 1024},
     Suffix{"GiB", 1024.0 * 1024 * 1024},
     Suffix{"TiB", 1024.0 * 1024 * 1024 * 1024},
+    Suffix{"PiB", 1024.0 * 1024 * 1024 * 1024 * 1024},
 };
 constexpr std::array kRateSuffixes{
     Suffix{"", 1},
@@ -86,13 +101,16 @@ constexpr std::array kTimeSuffixes{
 }  // namespace
 
 Bytes ParseBytes(std::string_view text, std::string_view field) {
-  return ParseWithSuffixes(text, field, "size", kByteSuffixes.data(), kByteSuffixes.size());
+  return ParseWithSuffixes(text, field, "size", kByteSuffixes.data(), kByteSuffixes.size(),
+                           kMaxBytes, "1 EB (1e18 bytes)");
 }
 BytesPerSecond ParseRate(std::string_view text, std::string_view field) {
-  return ParseWithSuffixes(text, field, "rate", kRateSuffixes.data(), kRateSuffixes.size());
+  return ParseWithSuffixes(text, field, "rate", kRateSuffixes.data(), kRateSuffixes.size(),
+                           kMaxRate, "1 EB/s (1e18 bytes/s)");
 }
 Seconds ParseSeconds(std::string_view text, std::string_view field) {
-  return ParseWithSuffixes(text, field, "duration", kTimeSuffixes.data(), kTimeSuffixes.size());
+  return ParseWithSuffixes(text, field, "duration", kTimeSuffixes.data(), kTimeSuffixes.size(),
+                           std::numeric_limits<double>::max(), "");
 }
 
 std::string FormatBytes(Bytes b) {

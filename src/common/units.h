@@ -17,9 +17,17 @@ inline constexpr Seconds kForever = std::numeric_limits<double>::infinity();
 inline constexpr Bytes kMiB = 1024.0 * 1024.0;
 inline constexpr Bytes kMB = 1e6;
 
+// The largest size and rate the parsers accept: 1 EB (10^18 bytes) and 1 EB/s. A whole data
+// centre stores a few exabytes, and no disk, NIC or slot moves a millionth of that per second,
+// so a larger value is a typo (a unit too many, an exponent off); bounding it also keeps sums
+// over millions of tasks far from overflow.
+inline constexpr Bytes kMaxBytes = 1e18;
+inline constexpr BytesPerSecond kMaxRate = 1e18;
+
 // Each parser accepts a plain number (already in the base unit) or a number with a unit
-// suffix, and throws InputError naming `field` on anything else (including negatives).
-//   bytes: B, KB, MB, GB, TB (10^3 steps), KiB, MiB, GiB, TiB (2^10 steps)
+// suffix, and throws InputError naming `field` on anything else: negatives, values that overflow
+// a double once the unit is applied ("1e300TiB"), and sizes or rates above kMaxBytes / kMaxRate.
+//   bytes: B, KB, MB, GB, TB, PB (10^3 steps), KiB, MiB, GiB, TiB, PiB (2^10 steps)
 //   rates: bps, Kbps, Mbps, Gbps (bits/s), B/s, KB/s, MB/s, GB/s, MiB/s, GiB/s
 //   times: s, ms, us, min, h
 Bytes ParseBytes(std::string_view text, std::string_view field);

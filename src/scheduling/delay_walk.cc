@@ -30,9 +30,10 @@ SettingSpec HeartbeatSetting() {
           .meaning =
               "each server's heartbeat interval; free slots are offered only then "
               "(Hadoop's default 3 s)",
-          .min = 0,
-          .max = 3600,
-          .min_exclusive = true};
+          // Below 1 ms an hour of cluster time would take 3.6 million heartbeats per server;
+          // a tinier interval never lets the simulated clock advance.
+          .min = 1e-3,
+          .max = 3600};
 }
 
 Seconds DelayWalk::Waited(const SimState& state, JobIndex j) const {

@@ -29,6 +29,7 @@ struct Reducer {
 };
 
 struct Coflow {
+  int line = 0;
   std::string id;
   double arrival_ms;
   std::vector<int> mappers;
@@ -102,6 +103,14 @@ class LineReader {
     throw InputError(file_, line_, std::string(field), message);
   }
 
+  // Counts a stage of the line's coflow; fails at this line when the workload grows too big.
+  void Count(WorkloadBudget& budget, int64_t tasks, int64_t parent_tasks,
+             std::string_view field) const {
+    budget.AddStage(tasks, parent_tasks, file_, line_, std::string(field));
+  }
+
+  int line() const { return line_; }
+
  private:
   std::string_view text_;
   const std::string& file_;
@@ -114,8 +123,9 @@ constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
 // million mappers and reducers would still fit.
 constexpr size_t kMaxLineBytes = size_t{64} << 20;
 
-Coflow ParseCoflow(LineReader& r, int ports) {
+Coflow ParseCoflow(LineReader& r, int ports, WorkloadBudget& budget) {
   Coflow c;
+  c.line = r.line();
   const std::string_view id = r.Require("id", "the coflow id");
   r.Integer(id, "id", 0, std::numeric_limits<int64_t>::max());
   c.id = std::string(id);
@@ -123,6 +133,7 @@ Coflow ParseCoflow(LineReader& r, int ports) {
 
   const int64_t m =
       r.Integer(r.Require("mapper count", "the mapper count"), "mapper count", 1, kMaxCount);
+  r.Count(budget, m, 0, "mapper count");
   c.mappers.reserve(static_cast<size_t>(std::min<int64_t>(m, 1024)));
   for (int64_t i = 0; i < m; ++i) {
     const std::string_view token = r.RequireItem("mapper location", "mapper locations", i, m);
@@ -136,6 +147,7 @@ Coflow ParseCoflow(LineReader& r, int ports) {
 
   const int64_t n =
       r.Integer(r.Require("reducer count", "the reducer count"), "reducer count", 1, kMaxCount);
+  r.Count(budget, n, m, "reducer count");
   c.reducers.reserve(static_cast<size_t>(std::min<int64_t>(n, 1024)));
   for (int64_t i = 0; i < n; ++i) {
     const std::string_view token = r.RequireItem("reducer", "reducer entries (location:MB)", i, n);
@@ -159,6 +171,7 @@ ParsedTrace Parse(std::string_view text, const std::string& file) {
   int64_t announced = -1;
   int header_line = 0;
   std::unordered_set<std::string> ids;
+  WorkloadBudget budget;
   int line = 0;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -188,7 +201,7 @@ ParsedTrace Parse(std::string_view text, const std::string& file) {
       r.Fail("coflows", fmt::format("the header (line {}) announces {} coflows but there are more",
                                     header_line, announced));
     }
-    Coflow c = ParseCoflow(r, trace.ports);
+    Coflow c = ParseCoflow(r, trace.ports, budget);
     if (!ids.insert(c.id).second) r.Fail("id", fmt::format("duplicate coflow id '{}'", c.id));
     trace.coflows.push_back(std::move(c));
   }
@@ -234,7 +247,17 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
     std::vector<Bytes> reduce_input;
     reduce_input.reserve(c.reducers.size());
     for (const Reducer& red : c.reducers) {
-      reduce_input.push_back(red.shuffle_mib * bytes_per_mib);
+      const Bytes b = red.shuffle_mib * bytes_per_mib;
+      if (!(b <= kMaxBytes)) {
+        throw InputError(file, c.line, "shuffle size",
+                         fmt::format("{} MiB{} is larger than 1 EB (1e18 bytes), the most "
+                                     "slotflow accepts",
+                                     red.shuffle_mib,
+                                     options.traffic_scale == 1
+                                         ? ""
+                                         : fmt::format(" x traffic_scale {}", options.traffic_scale)));
+      }
+      reduce_input.push_back(b);
     }
     const int maps = static_cast<int>(c.mappers.size());
     const Seconds submit = c.arrival_ms / 1000.0;
@@ -242,6 +265,12 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
       // Duopoly §6.1 / SPEC §5: map inputs sized so the map stage is about as long as the
       // reduce stage (or by a ratio); trace locations are ignored.
       const Bytes map_input = MapInputPerTask(options.map_input_ratio, reduce_input, maps);
+      if (!(map_input <= kMaxBytes)) {
+        throw InputError(file, c.line, "map input",
+                         fmt::format("each map would read {:g} bytes, more than 1 EB (1e18 "
+                                     "bytes), the most slotflow accepts",
+                                     map_input));
+      }
       result.workload.jobs.push_back(MakeMapReduceJob(c.id, submit, maps, map_input, reduce_input));
     } else {
       // SPEC §5 pinned coflows: one server per port, no slots, no compute.

@@ -69,6 +69,27 @@ Bytes MapInputPerTask(const std::optional<double>& ratio, const std::vector<Byte
   return kBaseSlotRate * reduce_stage;
 }
 
+void WorkloadBudget::AddStage(int64_t tasks, int64_t parent_tasks, const std::string& file,
+                              int line, const std::string& field) {
+  // Each count is at most a stage's or a line's worth, so the products cannot overflow before
+  // the sums cross their bounds.
+  if (tasks > kMaxWorkloadTasks - tasks_) {
+    throw InputError(file, line, field,
+                     fmt::format("{} more tasks make the workload larger than {} tasks, the most "
+                                 "slotflow simulates (about 230 bytes of memory each)",
+                                 tasks, kMaxWorkloadTasks));
+  }
+  tasks_ += tasks;
+  if (parent_tasks > 0 && tasks > (kMaxShufflePairs - pairs_) / parent_tasks) {
+    throw InputError(file, line, field,
+                     fmt::format("{} tasks each receiving from {} parent tasks make the "
+                                 "workload's shuffle larger than {} task pairs, the most "
+                                 "slotflow simulates",
+                                 tasks, parent_tasks, kMaxShufflePairs));
+  }
+  pairs_ += tasks * parent_tasks;
+}
+
 void Workload::Validate(int servers) const {
   auto bad = [&](const JobSpec& j, const std::string& field, const std::string& msg) {
     return InputError(source, 0, fmt::format("job '{}'.{}", j.name, field), msg);

@@ -87,6 +87,29 @@ JobSpec MakeMapReduceJob(std::string name, Seconds submit, int maps, Bytes map_i
 Bytes MapInputPerTask(const std::optional<double>& ratio, const std::vector<Bytes>& reduce_input,
                       int maps);
 
+// Bounds on a workload's size, checked by every reader and generator as it reads, before it
+// allocates the tasks. Tasks: a task costs about 230 bytes at run time, so 50 million take
+// about 12 GB, the most a large workstation holds; that is 2,000 times the FB trace (21,362
+// tasks) and twice the largest embedded synthetic workload (10^6 jobs, about 21 million tasks).
+inline constexpr int64_t kMaxWorkloadTasks = 50'000'000;
+// Shuffle pairs: each task of a stage receives from every task of its parent stages, and the
+// simulator walks these pairs as tasks start and finish; 10^9 pairs already take minutes
+// (the FB trace's largest coflow has 21,170).
+inline constexpr int64_t kMaxShufflePairs = 1'000'000'000;
+
+// Counts the tasks and shuffle pairs of a workload as it is read.
+class WorkloadBudget {
+ public:
+  // Adds a stage of `tasks` tasks fed by `parent_tasks` tasks of its parent stages; throws
+  // InputError(file, line, field) when the workload's tasks or pairs cross their bound.
+  void AddStage(int64_t tasks, int64_t parent_tasks, const std::string& file, int line,
+                const std::string& field);
+
+ private:
+  int64_t tasks_ = 0;
+  int64_t pairs_ = 0;
+};
+
 struct Workload {
   std::string source;         // where it came from, for messages and summaries
   std::vector<JobSpec> jobs;  // sorted by submit time (stable) by the readers

@@ -71,6 +71,7 @@ class JobFileReader {
     if (jobs == nullptr) Fail(file_, 1, "job", "the file defines no job: add a [[job]] table");
     const toml::array& list = GetTableArray(*jobs, file_, "job", "job");
     if (list.empty()) Fail(file_, Line(*jobs), "job", "the file defines no job");
+    CountTasks(list);
     std::unordered_set<std::string> names;
     for (size_t i = 0; i < list.size(); ++i) {
       const std::string prefix = fmt::format("job[{}]", i);
@@ -90,6 +91,56 @@ class JobFileReader {
   }
 
  private:
+  // Bounds the file's total of tasks before any is made: a file of a thousand stages of a
+  // million tasks each is refused at the stage that crosses the bound, not by running out of
+  // memory. A value the reader refuses later counts as nothing here.
+  void CountTasks(const toml::array& jobs) const {
+    WorkloadBudget budget;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const toml::table* job = jobs[i].as_table();
+      if (job == nullptr) continue;
+      const std::string prefix = fmt::format("job[{}]", i);
+      if (job->get("profile") != nullptr) {
+        CountProfileTasks(*job, prefix, budget);
+        continue;
+      }
+      const toml::array* stages = job->get_as<toml::array>("stage");
+      for (size_t k = 0; stages != nullptr && k < stages->size(); ++k) {
+        const toml::table* stage = (*stages)[k].as_table();
+        if (stage == nullptr) continue;
+        const std::string field = Field(fmt::format("{}.stage[{}]", prefix, k), "tasks");
+        if (const auto* n = stage->get_as<int64_t>("tasks")) {
+          budget.AddStage(std::clamp<int64_t>(n->get(), 0, kMaxTasksPerStage), 0, file_, Line(*n),
+                          field);
+        } else if (const auto* list = stage->get_as<toml::array>("task")) {
+          budget.AddStage(static_cast<int64_t>(list->size()), 0, file_, Line(*stage), field);
+        }
+      }
+    }
+  }
+
+  // A profile job's maps and reduces, as ReadProfileJob will make them.
+  void CountProfileTasks(const toml::table& job, const std::string& prefix,
+                         WorkloadBudget& budget) const {
+    const toml::node* in = job.get("input");
+    if (in == nullptr) return;
+    Bytes input = 0, block = 128.0 * 1024 * 1024;
+    try {
+      input = GetBytes(*in, file_, Field(prefix, "input"));
+      if (const auto* n = job.get("block_size")) {
+        block = GetBytes(*n, file_, Field(prefix, "block_size"));
+      }
+    } catch (const InputError&) {
+      return;
+    }
+    if (!(block > 0) || !(input / block <= kMaxTasksPerStage)) return;
+    budget.AddStage(static_cast<int64_t>(std::max(1.0, std::ceil(input / block))), 0, file_,
+                    Line(*in), Field(prefix, "input"));
+    const auto* n = job.get_as<int64_t>("reduces");
+    budget.AddStage(n != nullptr ? std::clamp<int64_t>(n->get(), 0, kMaxTasksPerStage) : 1, 0,
+                    file_, Line(n != nullptr ? *n : *in), Field(prefix, "reduces"));
+  }
+
   JobSpec ReadJob(const toml::table& t, size_t index, const std::string& prefix) {
     CheckKeys(t, file_, prefix,
               {"name", "submit", "size_estimate", "priority", "queue", "stage", "profile", "input",
@@ -155,15 +206,24 @@ class JobFileReader {
       block = GetBytes(*n, file_, Field(prefix, "block_size"));
       if (!(block > 0) || input / block > kMaxTasksPerStage) {
         Fail(file_, Line(*n), Field(prefix, "block_size"),
-             fmt::format("must be positive and make at most {} maps", kMaxTasksPerStage));
+             fmt::format("must be positive and make at most {} maps of the {} input",
+                         kMaxTasksPerStage, FormatBytes(input)));
       }
     } else if (input / block > kMaxTasksPerStage) {
-      Fail(file_, Line(*in), Field(prefix, "input"), "makes too many maps");
+      Fail(file_, Line(*in), Field(prefix, "input"),
+           fmt::format("makes {:.0f} maps of 128 MiB blocks; a stage has at most {} tasks "
+                       "(give a larger block_size)",
+                       std::ceil(input / block), kMaxTasksPerStage));
     }
+    const auto maps = static_cast<int64_t>(std::max(1.0, std::ceil(input / block)));
+    budget_.AddStage(maps, 0, file_, Line(*in), Field(prefix, "input"));
     int64_t reduces = 1;  // Hadoop's default mapreduce.job.reduces
+    int reduces_line = Line(*in);
     if (const auto* n = t.get("reduces")) {
       reduces = GetInt(*n, file_, Field(prefix, "reduces"), 0, kMaxTasksPerStage);
+      reduces_line = Line(*n);
     }
+    budget_.AddStage(reduces, maps, file_, reduces_line, Field(prefix, "reduces"));
     JobSpec made =
         MakeProfileJob(*profile, job.name, job.submit, input, block, static_cast<int>(reduces));
     made.size_estimate = job.size_estimate;
@@ -341,6 +401,9 @@ class JobFileReader {
       Fail(file_, Line(t), Field(prefix, "tasks"),
            "give a task count (tasks = N) or a list of [[job.stage.task]] entries");
     }
+    const toml::node* tasks = t.get("tasks");
+    budget_.AddStage(count, static_cast<int64_t>(d.parent_tasks), file_,
+                     tasks != nullptr ? Line(*tasks) : Line(t), Field(prefix, "tasks"));
 
     const toml::array*& servers = d.servers;
     if (const auto* n = t.get("servers")) {
@@ -469,6 +532,7 @@ class JobFileReader {
 
   const std::string& file_;
   int servers_ = 0;  // servers of the file's [cluster]; 0 when it has none
+  WorkloadBudget budget_;
 };
 
 }  // namespace

@@ -55,6 +55,7 @@ Workload GenerateSynthetic(const SyntheticOptions& options) {
   w.source = fmt::format("synthetic (jobs={}, seed={})", options.jobs, options.seed);
   w.jobs.reserve(options.jobs);
   Rng rng(options.seed);
+  WorkloadBudget budget;
   Seconds submit = 0;
   // Draw order per job (fixed, so a seed always means the same workload): class, mapper
   // count, reducer count, each reducer's shuffle, then the gap to the next arrival.
@@ -77,6 +78,10 @@ Workload GenerateSynthetic(const SyntheticOptions& options) {
       b = LogUniform(rng, c->min_shuffle, c->max_shuffle) * kMiB * options.traffic_scale;
     }
     const Bytes map_input = MapInputPerTask(options.map_input_ratio, reduce_input, maps);
+    // 10^6 jobs (the most the flag allows) average 21 million tasks, under the bound, but
+    // could in theory reach 10^8.
+    budget.AddStage(maps, 0, "", 0, "synthetic_jobs");
+    budget.AddStage(reduces, maps, "", 0, "synthetic_jobs");
     w.jobs.push_back(
         MakeMapReduceJob(fmt::format("job-{}", n), submit, maps, map_input, reduce_input));
     submit += rng.Exponential(options.mean_interarrival_s);

@@ -187,7 +187,25 @@ INSTANTIATE_TEST_SUITE_P(
                       BadTrace{"4 1\n1 0 1 0 1 1:big\n", 2, "shuffle size"},  // non-numeric size
                       BadTrace{"4 1\n1 0 1 0 1 1:-3\n", 2, "shuffle size"},   // negative size
                       BadTrace{"4 1\n1 0 1 0 1 1:nan\n", 2, "shuffle size"},  // NaN
-                      BadTrace{"4 1\n1 0 1 0 1 1:\n", 2, "shuffle size"}));   // empty size
+                      BadTrace{"4 1\n1 0 1 0 1 1:\n", 2, "shuffle size"},   // empty size
+                      BadTrace{"4 1\n1 0 1 0 1 1:1e308\n", 2, "shuffle size"}));  // > 1 EB
+
+// Every mapper of a coflow sends to every reducer: a line whose pairs cross the workload's
+// bound is refused before its tasks are made.
+TEST(FbTrace, ShufflePairsAreBounded) {
+  std::string text = "1 1\n1 0 40000";
+  for (int i = 0; i < 40000; ++i) text += " 0";
+  text += " 25001";
+  for (int i = 0; i < 25001; ++i) text += " 0:1";
+  std::istringstream in(text + "\n");
+  try {
+    ReadFbTraceAsJobs(in, "wide.trace", FbTraceOptions{});
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.field(), "reducer count");
+  }
+}
 
 TEST(FbTrace, MissingFileSaysCannotOpen) {
   const std::string path = ::testing::TempDir() + "/no-such-trace.txt";

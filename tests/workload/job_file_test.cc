@@ -1,5 +1,6 @@
 #include "workload/job_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -366,7 +367,38 @@ INSTANTIATE_TEST_SUITE_P(
         BadJobFile{"priority_range", "[[job]]\npriority = 7\n[[job.stage]]\ntasks = 1\n", 2,
                    "job[0].priority"},
         BadJobFile{"priority_name", "[[job]]\npriority = \"urgent\"\n[[job.stage]]\ntasks = 1\n", 2,
-                   "job[0].priority"}));
+                   "job[0].priority"},
+        BadJobFile{"size_overflow", "[[job]]\n[[job.stage]]\ntasks = 1\ninput = \"1e300TiB\"\n",
+                   4, "job[0].stage[0].input"},
+        BadJobFile{"number_above_exabyte", "[[job]]\nsize_estimate = 2e18\n[[job.stage]]\ntasks = 1\n",
+                   2, "job[0].size_estimate"},
+        BadJobFile{"profile_input_overflow",
+                   "[[job]]\nprofile = \"terasort\"\ninput = \"1e300TiB\"\n", 3, "job[0].input"},
+        BadJobFile{"profile_too_many_maps", "[[job]]\nprofile = \"terasort\"\ninput = \"1PB\"\n",
+                   3, "job[0].input"},
+        BadJobFile{"profile_maps_times_reduces",
+                   "[[job]]\nprofile = \"terasort\"\ninput = \"100TB\"\nreduces = 1000000\n", 4,
+                   "job[0].reduces"},
+        BadJobFile{"shuffle_pairs",
+                   "[[job]]\n[[job.stage]]\nname = \"m\"\ntasks = 1000000\n[[job.stage]]\n"
+                   "parents = [\"m\"]\ntasks = 1001\n",
+                   7, "job[0].stage[1].tasks"}));
+
+// Stages each within the per-stage bound but together above the workload's: refused at the
+// stage that crosses it, before any task is made.
+TEST(JobFile, TotalTasksAreBoundedBeforeAnyIsMade) {
+  std::string text;
+  const int64_t stages = kMaxWorkloadTasks / 1'000'000 + 1;
+  for (int64_t k = 0; k < stages; ++k) text += "[[job]]\n[[job.stage]]\ntasks = 1000000\n";
+  try {
+    ParseJobFile(text, "many.toml");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "many.toml");
+    EXPECT_EQ(e.line(), static_cast<int>(3 * stages));
+    EXPECT_EQ(e.field(), fmt::format("job[{}].stage[0].tasks", stages - 1));
+  }
+}
 
 TEST(JobFile, MissingFileSaysCannotOpen) {
   const std::string path = ::testing::TempDir() + "/no-such-jobs.toml";

@@ -67,9 +67,10 @@ std::vector<SettingSpec> JtpwSettings() {
            .kind = SettingKind::kSeconds,
            .default_value = "30s",
            .meaning = "T: P_w = P until a job has waited this long (§2.3, §3.2: 30 s)",
-           .min = 0,
-           .max = 1e6,
-           .min_exclusive = true},
+           // T_wait / T must stay finite: from 1 ms, waits up to the engine's time limit
+           // (2^40 s) give at most about 10^15.
+           .min = 1e-3,
+           .max = 1e6},
           Weight("w_time", "0.2", "P_w weight of T_wait / T (eq. (6), §3.2)"),
           Weight("w_pcpu", "0.3", "P_w weight of the job's share of slots (eq. (6), §3.2)"),
           Weight("w_pmem", "0.3", "P_w weight of the job's share of memory (eq. (6), §3.2)"),
