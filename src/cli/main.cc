@@ -194,8 +194,14 @@ RunSpec BuildSpec(const RawFlags& f) {
     if (!path->empty()) CheckInputFile(*path, flag);
   }
   if (!f.config.empty()) ApplyConfigFile(f.config, spec);
-  if (!f.trace.empty()) spec.trace = f.trace;
-  if (!f.jobs.empty()) spec.jobs_file = f.jobs;
+  if (!f.trace.empty()) {
+    spec.trace = f.trace;
+    spec.input_from = {"trace", f.trace, "", 0, "--trace"};
+  }
+  if (!f.jobs.empty()) {
+    spec.jobs_file = f.jobs;
+    spec.input_from = {"jobs", f.jobs, "", 0, "--jobs"};
+  }
   if (!f.mode.empty()) spec.mode = ParseRunMode(f.mode, "--mode");
   if (!f.system.empty()) ApplySystem(spec, f.system, "--system");
   if (!f.scheduler.empty())

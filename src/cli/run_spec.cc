@@ -144,6 +144,7 @@ void ApplyWorkloadTable(const toml::node& node, const std::string& path, RunSpec
     if (wk == "trace" || wk == "jobs" || wk == "sha256") {
       std::string value = StringOf(wn, path, f);
       if (value.empty()) throw InputError(path, Line(wn), f, "is empty");
+      if (wk != "sha256") spec.input_from = {std::string(wk.str()), value, path, Line(wn), f};
       (wk == "trace" ? spec.trace : wk == "jobs" ? spec.jobs_file : spec.input_sha256) =
           std::move(value);
       if (wk == "sha256") spec.input_sha256_from = path;
@@ -200,7 +201,15 @@ namespace {
 
 // The input file's SHA-256, checked against the set-up's [workload] sha256 when one is given.
 std::string InputDigest(const RunSpec& spec, const std::string& path, const std::string& field) {
-  const std::string digest = Sha256Hex(ReadInputFile(path, field));
+  std::string text;
+  try {
+    text = ReadInputFile(path, field);
+  } catch (const InputError& e) {
+    const SettingAssignment& from = spec.input_from;
+    if (from.field.empty()) throw;
+    throw InputError(from.file, from.line, from.field, fmt::format("{}: {}", path, e.message()));
+  }
+  const std::string digest = Sha256Hex(text);
   if (!spec.input_sha256.empty() && spec.input_sha256 != digest) {
     throw InputError(spec.input_sha256_from, 0, "workload.sha256",
                      fmt::format("{} has SHA-256 {}, not {}: it is not the input this set-up "

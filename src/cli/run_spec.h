@@ -38,6 +38,9 @@ struct RunSpec {
   // Workload: exactly one of trace / jobs_file, or neither for the embedded synthetic default.
   std::string trace;
   std::string jobs_file;
+  // Where the trace or job file was named (file:line and key, or the flag), for the error a
+  // missing or unreadable file raises.
+  SettingAssignment input_from;
   RunMode mode = RunMode::kJobs;
   double traffic_scale = 1.0;
   std::optional<double> map_input_ratio =

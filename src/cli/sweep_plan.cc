@@ -301,6 +301,7 @@ SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace) {
   ReadSweepTable(*sweep, file, plan);
   if (!trace.empty()) {
     plan.base.trace = trace;
+    plan.base.input_from = {"trace", trace, "", 0, "--trace"};
     plan.base.jobs_file.clear();
   }
   return plan;
