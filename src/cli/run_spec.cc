@@ -41,16 +41,6 @@ auto At(const toml::node& n, const std::string& file, const std::string& field, 
   }
 }
 
-// A TOML scalar as the text a user would write after --set: settings parse text, so the
-// config file and flags follow one rule.
-std::string SettingText(const toml::node& n, const std::string& file, const std::string& field) {
-  if (auto v = n.value_exact<std::string>()) return *v;
-  if (auto v = n.value_exact<int64_t>()) return std::to_string(*v);
-  if (auto v = n.value_exact<double>()) return fmt::format("{}", *v);
-  if (auto v = n.value_exact<bool>()) return *v ? "true" : "false";
-  throw InputError(file, Line(n), field, "expected a string or a number");
-}
-
 void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
   if (o.servers) {
     if (c.classes.size() != 1) {
@@ -95,6 +85,14 @@ void CheckTasksFit(const Cluster& cluster, const Workload& workload) {
 
 }  // namespace
 
+std::string SettingText(const toml::node& n, const std::string& file, const std::string& field) {
+  if (auto v = n.value_exact<std::string>()) return *v;
+  if (auto v = n.value_exact<int64_t>()) return std::to_string(*v);
+  if (auto v = n.value_exact<double>()) return fmt::format("{}", *v);
+  if (auto v = n.value_exact<bool>()) return *v ? "true" : "false";
+  throw InputError(file, Line(n), field, "expected a string or a number");
+}
+
 RunMode ParseRunMode(std::string_view text, std::string_view field) {
   if (text == "jobs") return RunMode::kJobs;
   if (text == "network") return RunMode::kNetwork;
@@ -123,16 +121,18 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
   ApplyConfigTable(SetupFromSummaryJson(summary, path), path, spec);
 }
 
-void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& spec,
-                     const std::vector<std::string_view>& skip) {
-  toml::table root;
+toml::table ParseToml(std::string_view text, const std::string& path) {
   try {
-    root = toml::parse(text, std::string_view(path));
+    return toml::parse(text, std::string_view(path));
   } catch (const toml::parse_error& e) {
     throw InputError(path, static_cast<int>(e.source().begin.line), "",
                      std::string(e.description()));
   }
-  ApplyConfigTable(root, path, spec, skip);
+}
+
+void ApplyConfigText(std::string_view text, const std::string& path, RunSpec& spec,
+                     const std::vector<std::string_view>& skip) {
+  ApplyConfigTable(ParseToml(text, path), path, spec, skip);
 }
 
 namespace {

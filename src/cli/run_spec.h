@@ -99,6 +99,12 @@ void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& sp
 // code: its nodes' lines are used in messages, 0 for nodes built in code).
 void ApplyConfigTable(const toml::table& root, const std::string& name, RunSpec& spec,
                       const std::vector<std::string_view>& skip = {});
+// A TOML file's text parsed; InputError at `name`:line on a syntax error.
+toml::table ParseToml(std::string_view text, const std::string& name);
+
+// A TOML scalar as the text a user would write after --set: settings parse text, so config
+// files, sweep files and flags follow one rule. InputError at the node's line otherwise.
+std::string SettingText(const toml::node& n, const std::string& file, const std::string& field);
 
 // Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
 // `field` say where the value came from. InputError for any other prefix.

@@ -38,15 +38,6 @@ std::string PlainText(const toml::node& n) {
   return TomlText(n);
 }
 
-// A TOML scalar as the text a policy setting parses (as a config file's [scheduler] value).
-std::string SettingText(const toml::node& n, const std::string& file, const std::string& field) {
-  if (auto v = n.value_exact<std::string>()) return *v;
-  if (auto v = n.value_exact<int64_t>()) return std::to_string(*v);
-  if (auto v = n.value_exact<double>()) return fmt::format("{}", *v);
-  if (auto v = n.value_exact<bool>()) return *v ? "true" : "false";
-  throw InputError(file, LineOf(n), field, "expected a string or a number");
-}
-
 // "TABLE.NAME" with TABLE one of `tables` and NAME a bare key: a key is never TOML text.
 bool IsSettingKey(const std::string& key, const std::vector<std::string>& tables) {
   const size_t dot = key.find('.');
@@ -281,13 +272,7 @@ SweepRun SweepPlan::RunAt(size_t index) const {
 
 SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace) {
   const std::string text = ReadInputFile(file, "sweep");
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(file));
-  } catch (const toml::parse_error& e) {
-    throw InputError(file, static_cast<int>(e.source().begin.line), "",
-                     std::string(e.description()));
-  }
+  const toml::table root = ParseToml(text, file);
   SweepPlan plan;
   plan.file = file;
   plan.file_sha256 = Sha256Hex(text);
