@@ -88,8 +88,8 @@ struct RunSpec {
 };
 
 // Reads a TOML config file into `spec` (top-level seed / system, tables [cluster], [workload],
-// [scheduler], [network]); InputError names the file, line and key on any problem, including
-// unknown keys.
+// [scheduler], [network]), or the "setup" of a summary.json (a file starting with '{');
+// InputError names the file, line and key on any problem, including unknown keys.
 void ApplyConfigFile(const std::string& path, RunSpec& spec);
 // The same from the text of a config file; `name` is used in messages. Top-level tables named
 // in `skip` are left to the caller (a sweep file's [sweep]).
