@@ -10,6 +10,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <tuple>
@@ -124,10 +125,15 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
   cmd.add_flag("--check", f.check,
                "verify after every event that no link, slot or memory is over-committed, no flow "
                "beat its slowest link and no task started before its inputs (slower)");
-  // An empty value would leave the default in force (`--generator ''` silently ran the
-  // synthetic workload): every option that takes a value refuses it.
-  for (CLI::Option* o : cmd.get_options([](CLI::Option* o) { return o->get_type_size() > 0; })) {
-    o->check(kNonEmptyValue);
+}
+
+// An empty value would leave the default in force (`--generator ''` silently ran the synthetic
+// workload): every option of every command that takes a value refuses it.
+void RefuseEmptyValues(CLI::App& app) {
+  for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* o : cmd->get_options([](CLI::Option* o) { return o->get_type_size() > 0; })) {
+      o->check(kNonEmptyValue);
+    }
   }
 }
 
@@ -181,7 +187,8 @@ std::string QuotedCommandLine(int argc, char** argv) {
   return out;
 }
 
-RunSpec BuildSpec(const RawFlags& f) {
+// `system_replaces`: f.system is one entry of a comparison (see ApplySystem).
+RunSpec BuildSpec(const RawFlags& f, bool system_replaces = false) {
   RunSpec spec;
   spec.command_line = g_command_line;
   // Checked here so that a missing file is reported under its flag; the readers only know
@@ -203,7 +210,7 @@ RunSpec BuildSpec(const RawFlags& f) {
     spec.input_from = {"jobs", f.jobs, "", 0, "--jobs"};
   }
   if (!f.mode.empty()) spec.mode = ParseRunMode(f.mode, "--mode");
-  if (!f.system.empty()) ApplySystem(spec, f.system, "--system");
+  if (!f.system.empty()) ApplySystem(spec, f.system, "--system", system_replaces);
   if (!f.scheduler.empty())
     SetPolicySetting(spec, "scheduler.policy", f.scheduler, "", 0, "--scheduler");
   if (!f.network.empty()) SetPolicySetting(spec, "network.policy", f.network, "", 0, "--network");
@@ -234,21 +241,32 @@ RunSpec BuildSpec(const RawFlags& f) {
   return spec;
 }
 
+// Every file of a run is written and synced before any replaces its old one, and summary.json
+// (which says how the others were made) goes last: a failure leaves the old run's files.
 void WriteOutputs(const std::string& dir, const RunResult& r) {
   const std::filesystem::path d(dir);
   MakeOutputDirectory(d, "--out");
-  WriteOutputFile(d / "summary.json", "--out",
-                  [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
-  if (!r.summary.setup.empty()) {
-    WriteOutputFile(d / "setup.toml", "--out",
-                    [&](std::ostream& o) { o << SetupTomlFromJson(r.summary.setup); });
-  }
-  WriteOutputFile(d / "jobs.csv", "--out", [&](std::ostream& o) { WriteJobsCsv(r.jobs, o); });
-  WriteOutputFile(d / "tasks.csv", "--out", [&](std::ostream& o) { WriteTasksCsv(r.tasks, o); });
+  std::deque<OutputFile> files;
+  auto write = [&](const char* name, const std::function<void(std::ostream&)>& fill) {
+    fill(files.emplace_back(d / name, "--out").stream());
+  };
+  write("jobs.csv", [&](std::ostream& o) { WriteJobsCsv(r.jobs, o); });
+  write("tasks.csv", [&](std::ostream& o) { WriteTasksCsv(r.tasks, o); });
   if (!r.utilisation.empty()) {
-    WriteOutputFile(d / "utilisation.csv", "--out",
-                    [&](std::ostream& o) { WriteUtilisationCsv(r.utilisation, o); });
+    write("utilisation.csv", [&](std::ostream& o) { WriteUtilisationCsv(r.utilisation, o); });
   }
+  if (!r.summary.setup.empty()) {
+    write("setup.toml", [&](std::ostream& o) { o << SetupTomlFromJson(r.summary.setup); });
+  }
+  write("summary.json", [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
+  for (OutputFile& f : files) f.Sync();
+  if (r.utilisation.empty()) {
+    std::error_code ec;  // an earlier run's, which this one would seem to have written
+    if (std::filesystem::is_regular_file(d / "utilisation.csv", ec)) {
+      std::filesystem::remove(d / "utilisation.csv", ec);
+    }
+  }
+  for (OutputFile& f : files) f.Commit();
 }
 
 // Exit 0 means every job finished: a run that stalled is an input error (a cluster or workload
@@ -371,7 +389,7 @@ std::vector<CompareEntry> CompareEntries(const RawFlags& f, RunSpec& spec) {
     for (const std::string& name : SplitList(f.system, "")) {
       RawFlags one = base;
       one.system = name;
-      CompareEntry e{name, BuildSpec(one)};
+      CompareEntry e{name, BuildSpec(one, /*system_replaces=*/true)};
       for (const CompareEntry& other : entries) {
         if (other.label == name)
           throw InputError("", 0, "--system", fmt::format("'{}' is listed twice", name));
@@ -440,7 +458,7 @@ int CompareCommand(const RawFlags& f, int threads, int seeds) {
   for (int k = 1; k <= seeds; ++k) seed_list.push_back(static_cast<uint64_t>(k));
   if (seed_list.empty()) seed_list.push_back(spec.simulation.seed);
   // The embedded workload is generated from the seed; a trace or job file is read once.
-  const bool per_seed = spec.trace.empty() && spec.jobs_file.empty();
+  const bool per_seed = WorkloadDependsOnSeed(spec);
   std::deque<PreparedRun> prepared;
   for (uint64_t seed : seed_list) {
     if (!prepared.empty() && !per_seed) break;
@@ -462,9 +480,12 @@ int CompareCommand(const RawFlags& f, int threads, int seeds) {
   std::vector<std::vector<RunResult>> results(entries.size());
   for (size_t i = 0; i < flat.size(); ++i) results[i / seed_list.size()].push_back(flat[i]);
   if (!f.quiet) {
-    if (per_seed && seed_list.size() > 1) {
+    if (per_seed && seed_list.size() > 1 && spec.jobs_file.empty() &&
+        spec.generator == "synthetic") {
       fmt::print("workload synthetic(jobs={}), seeds 1..{}\n", spec.synthetic_jobs,
                  seed_list.size());
+    } else if (seed_list.size() > 1) {
+      fmt::print("workload {}, seeds 1..{}\n", prepared.front().workload_name, seed_list.size());
     } else {
       fmt::print("workload {}\n", prepared.front().workload_name);
     }
@@ -624,6 +645,7 @@ int main(int argc, char** argv) {
   AddLiveFlags(*live, live_options);
   AgentOptions agent_options;
   CLI::App* agent = AddAgentCommand(app, agent_options);
+  RefuseEmptyValues(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

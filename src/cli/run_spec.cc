@@ -9,16 +9,16 @@
 
 #include "cli/setup.h"
 #include "cluster/cluster_config.h"
-#include "common/sha256.h"
 #include "common/error.h"
 #include "common/input_file.h"
+#include "common/sha256.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
 #include "workload/fb_trace.h"
+#include "workload/flow_workload.h"
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
 #include "workload/synthetic.h"
-#include "workload/flow_workload.h"
 #include "workload/tcds_workload.h"
 
 namespace slotflow {
@@ -115,8 +115,8 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
     summary = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     const auto upto = text.substr(0, std::min(e.byte, text.size()));
-    throw InputError(path, static_cast<int>(std::count(upto.begin(), upto.end(), '\n')) + 1,
-                     "", fmt::format("not valid JSON: {}", e.what()));
+    throw InputError(path, static_cast<int>(std::count(upto.begin(), upto.end(), '\n')) + 1, "",
+                     fmt::format("not valid JSON: {}", e.what()));
   }
   ApplyConfigTable(SetupFromSummaryJson(summary, path), path, spec);
 }
@@ -145,9 +145,13 @@ void ApplyWorkloadTable(const toml::node& node, const std::string& path, RunSpec
       std::string value = StringOf(wn, path, f);
       if (value.empty()) throw InputError(path, Line(wn), f, "is empty");
       if (wk != "sha256") spec.input_from = {std::string(wk.str()), value, path, Line(wn), f};
-      (wk == "trace" ? spec.trace : wk == "jobs" ? spec.jobs_file : spec.input_sha256) =
-          std::move(value);
-      if (wk == "sha256") spec.input_sha256_from = path;
+      (wk == "trace"  ? spec.trace
+       : wk == "jobs" ? spec.jobs_file
+                      : spec.input_sha256) = std::move(value);
+      if (wk == "sha256") {
+        spec.input_sha256_from = path;
+        spec.input_sha256_line = Line(wn);
+      }
     } else if (wk == "mode") {
       spec.mode = At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
     } else {
@@ -211,9 +215,9 @@ std::string InputDigest(const RunSpec& spec, const std::string& path, const std:
   }
   const std::string digest = Sha256Hex(text);
   if (!spec.input_sha256.empty() && spec.input_sha256 != digest) {
-    throw InputError(spec.input_sha256_from, 0, "workload.sha256",
+    throw InputError(spec.input_sha256_from, spec.input_sha256_line, "workload.sha256",
                      fmt::format("{} has SHA-256 {}, not {}: it is not the input this set-up "
-                                 "was made on",
+                                 "was made on (remove this line to run it on another input)",
                                  path, digest, spec.input_sha256));
   }
   return digest;
@@ -288,15 +292,18 @@ PreparedRun Prepare(const RunSpec& spec) {
   }
   ApplyOverrides(spec.overrides, cluster);
   if (trace_ports && spec.mode == RunMode::kNetwork) {
-    // Pinned coflows: one server per trace port (SPEC §5).
-    if (spec.overrides.servers && *spec.overrides.servers < *trace_ports) {
+    // Pinned coflows: one server per trace port, unless a flag or config file sets the count.
+    std::string given = spec.overrides.servers ? "--servers" : "";
+    for (const auto& [file, table] : spec.cluster_layers) {
+      if (table.contains("servers") || table.contains("class")) given = file + ": cluster";
+    }
+    if (!given.empty() && cluster.ServerCount() < *trace_ports) {
       throw InputError(
-          "", 0, "--servers",
+          "", 0, given,
           fmt::format("the trace uses {} ports; network mode needs at least that many servers",
                       *trace_ports));
     }
-    if (!spec.overrides.servers && cluster.classes.size() == 1)
-      cluster.classes[0].count = *trace_ports;
+    if (given.empty() && cluster.classes.size() == 1) cluster.classes[0].count = *trace_ports;
   }
   cluster.Validate();
   if (spec.generator == "flows" && spec.trace.empty() && spec.jobs_file.empty()) {
@@ -309,7 +316,7 @@ PreparedRun Prepare(const RunSpec& spec) {
   workload.Validate(cluster.ServerCount());
   if (spec.mode == RunMode::kNetwork) name += " (network mode)";
   if (!spec.input_sha256.empty() && input_sha256.empty()) {
-    throw InputError(spec.input_sha256_from, 0, "workload.sha256",
+    throw InputError(spec.input_sha256_from, spec.input_sha256_line, "workload.sha256",
                      "is set but the run reads no trace or job file");
   }
   PreparedRun run{Cluster(cluster), std::move(workload), name, std::move(input_sha256)};
@@ -478,8 +485,10 @@ void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
   SetPolicySetting(spec, key, std::string(assignment.substr(eq + 1)), "", 0, "--set " + key);
 }
 
-void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field) {
+void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field,
+                 bool replace_policies) {
   const SystemSpec& system = FindSystem(name, field);
+  if (replace_policies) spec.scheduler_explicit = spec.network_explicit = false;
   spec.system = system.name;
   spec.preset_scheduler = system.scheduler;
   spec.preset_network = system.network;
@@ -521,7 +530,21 @@ std::string PolicyWhat(std::string_view kind, const std::string& name,
 
 }  // namespace
 
+bool WorkloadDependsOnSeed(const RunSpec& spec) {
+  return spec.trace.empty() && (spec.jobs_file.empty() || spec.mode == RunMode::kNetwork);
+}
+
 ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
+  if (!spec.system.empty() && spec.scheduler != spec.preset_scheduler &&
+      spec.network != spec.preset_network) {
+    // Nothing of the preset would be in force: the system named is not what runs.
+    throw InputError(spec.scheduler_from.file, spec.scheduler_from.line, spec.scheduler_from.field,
+                     fmt::format("system '{}' (scheduler {}, network {}) is named, but {} sets "
+                                 "scheduler {} and {} network {}: drop one of them",
+                                 spec.system, spec.preset_scheduler, spec.preset_network,
+                                 spec.scheduler_from.field, spec.scheduler, spec.network_from.field,
+                                 spec.network));
+  }
   const auto& schedulers = TaskSchedulerRegistry::Get();
   const auto& networks = NetworkPolicyRegistry::Get();
   const auto& sf = spec.scheduler_from;

@@ -83,6 +83,7 @@ struct RunSpec {
   // [workload] sha256: the trace or job file must have this SHA-256 (a set-up written by
   // --out names the exact input it ran on).
   std::string input_sha256, input_sha256_from;  // the digest, and the file that gave it
+  int input_sha256_line = 0;
   // How the process was invoked, for provenance (summary.json).
   std::string command_line;
 };
@@ -122,7 +123,13 @@ uint64_t ParseSeed(std::string_view text, std::string_view field);
 void ApplySetFlag(RunSpec& spec, std::string_view assignment);
 // A system's scheduler, network and settings: the lowest layer, so a policy or setting given
 // in a config file or a flag wins over the preset's whatever the order they were given in.
-void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field);
+// With `replace_policies` (an entry of `compare --system` or a sweep variant, which is what is
+// compared), the system's policies replace any the base set-up names.
+void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field,
+                 bool replace_policies = false);
+// Whether the prepared workload depends on the seed (generated jobs, or jobs pinned at random
+// for network mode), so that runs at several seeds cannot share one.
+bool WorkloadDependsOnSeed(const RunSpec& spec);
 
 RunMode ParseRunMode(std::string_view text, std::string_view field);
 std::string_view RunModeName(RunMode mode);

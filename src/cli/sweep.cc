@@ -74,7 +74,7 @@ struct ShardPlan {
 // This shard's runs, each checked (policies resolved, workload and cluster prepared) and
 // given its set-up digest before anything runs.
 ShardPlan PlanShard(const SweepPlan& plan, const SweepOptions& o) {
-  const bool per_seed = plan.base.trace.empty() && plan.base.jobs_file.empty();
+  const bool per_seed = WorkloadDependsOnSeed(plan.base);
   ShardPlan shard;
   std::map<uint64_t, std::shared_ptr<const PreparedRun>> by_seed;  // this point's, per seed
   size_t point = SIZE_MAX;
@@ -261,7 +261,8 @@ int RunMissing(const SweepPlan& plan, const SweepOptions& o, const ShardPlan& sh
     std::lock_guard<std::mutex> lock(mutex);
     // The row's set-up, whole, before the row that names it.
     const fs::path setup = fs::path(o.out) / "setups" / (planned.digest + ".toml");
-    if (!fs::exists(setup)) {
+    std::error_code ec;
+    if (!fs::exists(setup, ec)) {
       WriteOutputFile(setup, "--out",
                       [&](std::ostream& out) { out << SetupTomlFromJson(r.summary.setup); });
     }

@@ -297,7 +297,7 @@ RunSpec SweepSpecFor(const SweepPlan& plan, const SweepRun& run) {
   const SweepVariant& v = plan.variants[run.variant];
   if (!v.system.empty()) {
     try {
-      ApplySystem(spec, v.system, "sweep.variant " + v.name);
+      ApplySystem(spec, v.system, "sweep.variant " + v.name, /*replace_policies=*/true);
     } catch (const InputError& e) {
       throw InputError(plan.file, v.line, "sweep.variant " + v.name, e.message());
     }

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 }
 
 // fsync applies to the file, whichever descriptor names it: the stream's own is not reachable.
-bool Sync(const fs::path& path, int flags) {
+bool SyncPath(const fs::path& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
   if (fd < 0) return false;
   const bool ok = ::fsync(fd) == 0 || errno == EINVAL;  // EINVAL: a file system without fsync
@@ -70,22 +70,28 @@ OutputFile::~OutputFile() {
   fs::remove(tmp_, ec);
 }
 
-void OutputFile::Commit() {
+void OutputFile::Sync() {
+  if (synced_) return;
   errno = 0;
   out_.close();  // flushes
   const int write_errno = errno;
-  if (!out_ || !Sync(tmp_, O_RDONLY)) {
+  if (!out_ || !SyncPath(tmp_, O_RDONLY)) {
     Fail(path_, field_,
          fmt::format("could not write the whole file ({}); nothing was replaced",
                      write_errno != 0 ? std::strerror(write_errno) : "write error"));
   }
+  synced_ = true;
+}
+
+void OutputFile::Commit() {
+  Sync();
   CheckOutputPath(path_, field_);  // something may have appeared there meanwhile
   std::error_code ec;
   fs::rename(tmp_, path_, ec);
   if (ec) Fail(path_, field_, "cannot replace the file: " + ec.message());
   committed_ = true;
   const fs::path dir = path_.has_parent_path() ? path_.parent_path() : fs::path(".");
-  Sync(dir, O_RDONLY | O_DIRECTORY);  // the rename itself; best effort
+  SyncPath(dir, O_RDONLY | O_DIRECTORY);  // the rename itself; best effort
 }
 
 void WriteOutputFile(const fs::path& path, const std::string& field,

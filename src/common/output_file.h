@@ -32,13 +32,18 @@ class OutputFile {
 
   std::ostream& stream() { return out_; }
   const std::filesystem::path& path() const { return path_; }
+  // Flushes the text to disk; InputError naming the path when any write failed. Writing
+  // several files, syncing them all before committing any lets none replace its old file
+  // unless all could be written.
+  void Sync();
+  // Sync() if not done, then renames the temporary over `path`.
   void Commit();
 
  private:
   std::filesystem::path path_, tmp_;
   std::string field_;
   std::ofstream out_;
-  bool committed_ = false;
+  bool synced_ = false, committed_ = false;
 };
 
 // Writes `path` atomically with `write`; InputError naming the path and `field` on failure.

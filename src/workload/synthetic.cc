@@ -78,6 +78,15 @@ Workload GenerateSynthetic(const SyntheticOptions& options) {
       b = LogUniform(rng, c->min_shuffle, c->max_shuffle) * kMiB * options.traffic_scale;
     }
     const Bytes map_input = MapInputPerTask(options.map_input_ratio, reduce_input, maps);
+    // traffic_scale and map_input_ratio (each up to 10^6) can multiply sizes past any disk.
+    Bytes shuffle = 0;
+    for (Bytes b : reduce_input) shuffle += b;
+    if (!(map_input <= kMaxBytes && shuffle <= kMaxBytes)) {
+      throw InputError("", 0, "traffic_scale/map_input_ratio",
+                       fmt::format("job {} of the synthetic workload would move more than 1 EB "
+                                   "(1e18 bytes), the most slotflow accepts",
+                                   n));
+    }
     // 10^6 jobs (the most the flag allows) average 21 million tasks, under the bound, but
     // could in theory reach 10^8.
     budget.AddStage(maps, 0, "", 0, "synthetic_jobs");

@@ -38,13 +38,14 @@ constexpr long kSmallDiskKib = 20;
 TEST(Outputs, AFailedWriteIsAnErrorNamingThePathAndKeepsTheOldFile) {
   const fs::path out = TempDir("full");
   ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 5 --out " + out.string()).exit_code, 0);
-  const std::string old_tasks = Slurp(out / "tasks.csv");
+  const std::string old_tasks = Slurp(out / "tasks.csv"), old_summary = Slurp(out / "summary.json");
   // 200 jobs' tasks.csv is far beyond 40 blocks; summary.json and jobs.csv fit.
   const Result r = SlotflowWithFileLimit("run --quiet --out " + out.string(), kSmallDiskKib);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find((out / "tasks.csv").string()), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("field '--out'"), std::string::npos) << r.err;
-  EXPECT_EQ(Slurp(out / "tasks.csv"), old_tasks);  // the earlier result, whole
+  EXPECT_EQ(Slurp(out / "tasks.csv"), old_tasks);  // the earlier run's files, whole and all
+  EXPECT_EQ(Slurp(out / "summary.json"), old_summary);
   for (const auto& entry : fs::directory_iterator(out)) {
     EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
   }
@@ -60,8 +61,8 @@ TEST(Outputs, AFailedLogWriteIsAnError) {
 
 TEST(Outputs, CompareOutputsAreCheckedToo) {
   const fs::path out = TempDir("cmp_full");
-  const Result r =
-      SlotflowWithFileLimit("compare --system duopoly,aalo --out " + out.string(), kSmallDiskKib);
+  const Result r = SlotflowWithFileLimit(
+      "compare --synthetic-jobs 40 --system duopoly,aalo --out " + out.string(), kSmallDiskKib);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(out.string()), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("field '--out'"), std::string::npos) << r.err;

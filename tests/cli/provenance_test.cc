@@ -95,6 +95,8 @@ TEST(Provenance, ConfigFromAnOutputReproducesTheRun) {
   ExpectReproduced("run --system duopoly --synthetic-jobs 25 --seed 3 --slots 3");
   ExpectReproduced("run --jobs " + kExamples + "duopoly-fig2.toml --scheduler nats --slots 3");
   ExpectReproduced("run --trace " + kExamples + "tiny.trace --mode network --network aalo");
+  ExpectReproduced("run --trace " + kExamples + "tiny.trace --mode network --servers 30");
+  ExpectReproduced("run --jobs " + kExamples + "jobs-small.toml --mode network --seed 5");
   ExpectReproduced(
       "run --generator flows --flows 200 --servers 20 --slots 50 --topology two-tier "
       "--scheduler neat --network srpt --seed 2");
@@ -179,6 +181,46 @@ TEST(Precedence, ConfigClusterOverridesAJobFilesClusterAndFlagsOverrideBoth) {
                 .exit_code,
             0);
   EXPECT_EQ(Summary(b)["setup"]["cluster"]["class"][0]["slots"], 5);
+}
+
+// Entries of a comparison are what is compared: each system's policies replace those a base
+// config names, and a system named by flag that nothing of would run is refused.
+TEST(Precedence, CompareEntriesReplaceTheBasesPolicies) {
+  const fs::path a = TempDir("cmp_base"), b = TempDir("cmp_entries");
+  ASSERT_EQ(
+      Slotflow("run --quiet --synthetic-jobs 10 --system duopoly --out " + a.string()).exit_code,
+      0);
+  const Result r = Slotflow("compare --quiet --config " + (a / "setup.toml").string() +
+                            " --system duopoly,aalo --out " + b.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Summary(b / "duopoly")["scheduler"], "nats");
+  EXPECT_EQ(Summary(b / "aalo")["scheduler"], "greedy");
+  EXPECT_EQ(Summary(b / "aalo")["network"], "aalo");
+  const Result refused =
+      Slotflow("run --quiet --config " + (a / "setup.toml").string() + " --system aalo");
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("system 'aalo'"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find((a / "setup.toml").string()), std::string::npos) << refused.err;
+}
+
+// Network mode pins a job file's tasks at random from the seed: every seed of a comparison
+// prepares its own, so each seed's set-up repeats that seed's run.
+TEST(Provenance, EachSeedOfANetworkModeComparisonRepeats) {
+  const fs::path out = TempDir("cmp_net"), again = TempDir("cmp_net_again");
+  ASSERT_EQ(
+      Slotflow("compare --quiet --jobs " + kExamples +
+               "jobs-small.toml --mode network --network fair,aalo --seeds 3 --out " + out.string())
+          .exit_code,
+      0);
+  for (const char* seed : {"seed-1", "seed-3"}) {
+    const fs::path run = out / "aalo" / seed;
+    ASSERT_EQ(Slotflow("run --quiet --config " + (run / "setup.toml").string() + " --out " +
+                       again.string())
+                  .exit_code,
+              0);
+    EXPECT_EQ(Slurp(run / "jobs.csv"), Slurp(again / "jobs.csv")) << seed;
+    EXPECT_EQ(Slurp(run / "tasks.csv"), Slurp(again / "tasks.csv")) << seed;
+  }
 }
 
 }  // namespace
