@@ -100,6 +100,17 @@ std::optional<Expected> ExpectedRuns(const MergeOptions& o, const std::string& h
     throw InputError(o.inputs.front(), 1, "header",
                      "its columns are not those of the sweep in " + o.sweep);
   }
+  // Shards that say which sweep they ran must have run this one, not an older text of it.
+  for (const std::string& in : o.inputs) {
+    const fs::path path = fs::path(in).parent_path() / "shard.json";
+    const std::optional<ShardManifest> m = ReadShardManifest(path);
+    if (m && m->sweep_sha256 != plan.file_sha256) {
+      throw InputError(path.string(), 0, "sweep_sha256",
+                       fmt::format("this shard ran {} with other contents than {} has now; "
+                                   "run the shard again, or merge without --sweep",
+                                   m->sweep_file, o.sweep));
+    }
+  }
   Expected e{o.sweep, plan.points, {}, plan.seeds};
   for (const SweepVariant& v : plan.variants) e.variants.push_back(v.name);
   return e;

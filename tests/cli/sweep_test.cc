@@ -353,6 +353,12 @@ TEST(Cli, ShardsSplitRunsSoOnePointSpreadsOverMachines) {
       Slotflow("merge " + inputs + " --sweep " + file.string() + " --out " + merged.string());
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   EXPECT_EQ(WithoutWallTimes(Slurp(merged)), WithoutWallTimes(Slurp(all / "results.csv")));
+  // The sweep file edited since the shards ran: their manifests say so.
+  std::ofstream(file) << kOnePoint << "# edited\n";
+  const Result stale =
+      Slotflow("merge " + inputs + " --sweep " + file.string() + " --out " + merged.string());
+  EXPECT_EQ(stale.exit_code, 2);
+  EXPECT_NE(stale.err.find("shard.json: field 'sweep_sha256'"), std::string::npos) << stale.err;
 }
 
 TEST(Cli, ShardCountsAreCheckedAgainstTheRuns) {
