@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/setup.h"
 #include "cluster/cluster_config.h"
@@ -203,8 +204,10 @@ void ApplyConfigTable(const toml::table& root, const std::string& path, RunSpec&
 
 namespace {
 
-// The input file's SHA-256, checked against the set-up's [workload] sha256 when one is given.
-std::string InputDigest(const RunSpec& spec, const std::string& path, const std::string& field) {
+// The input file's text, read once for its SHA-256 (checked against the set-up's [workload]
+// sha256 when one is given) and for its reader.
+std::string ReadInput(const RunSpec& spec, const std::string& path, const std::string& field,
+                      std::string& digest_out) {
   std::string text;
   try {
     text = ReadInputFile(path, field);
@@ -220,7 +223,8 @@ std::string InputDigest(const RunSpec& spec, const std::string& path, const std:
                                  "was made on (remove this line to run it on another input)",
                                  path, digest, spec.input_sha256));
   }
-  return digest;
+  digest_out = digest;
+  return text;
 }
 
 Workload GenerateFlows(const RunSpec& spec, const ClusterSpec& cluster) {
@@ -254,15 +258,15 @@ PreparedRun Prepare(const RunSpec& spec) {
   std::optional<int> trace_ports;
   const FbTraceOptions trace_options{spec.traffic_scale, spec.map_input_ratio};
   if (!spec.trace.empty()) {
-    input_sha256 = InputDigest(spec, spec.trace, "trace");
-    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(spec.trace, trace_options)
-                                               : ReadFbTraceAsJobs(spec.trace, trace_options);
+    std::istringstream in(ReadInput(spec, spec.trace, "trace", input_sha256));
+    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(in, spec.trace, trace_options)
+                                               : ReadFbTraceAsJobs(in, spec.trace, trace_options);
     workload = std::move(t.workload);
     trace_ports = t.ports;
     name = "trace:" + spec.trace;
   } else if (!spec.jobs_file.empty()) {
-    input_sha256 = InputDigest(spec, spec.jobs_file, "jobs");
-    JobFile jf = ReadJobFile(spec.jobs_file);
+    JobFile jf =
+        ParseJobFile(ReadInput(spec, spec.jobs_file, "jobs", input_sha256), spec.jobs_file);
     if (jf.cluster) {
       cluster = *jf.cluster;
       for (const auto& [file, table] : spec.cluster_layers) ApplyClusterToml(table, file, cluster);
