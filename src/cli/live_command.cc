@@ -188,6 +188,7 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions
   mc.journal = o.journal;
   mc.seed = spec.simulation.seed;
   mc.estimate_error = spec.simulation.estimate_error;
+  mc.log = spec.simulation.log;
   std::unique_ptr<Master> master;
   {
     const NetnsScope on_host0(config.names.Host(0));

@@ -318,7 +318,18 @@ int LiveCommand(const RawFlags& f, const LiveOptions& o) {
   RunSpec spec = BuildSpec(f);
   ApplyLiveCluster(o, spec);
   const PreparedRun run = Prepare(spec);
+  if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");
+  std::optional<OutputFile> log_file;
+  std::optional<EventLog> log;
+  if (!f.log.empty()) {
+    log_file.emplace(f.log, "--log");
+    spec.simulation.log = &log.emplace(log_file->stream());
+  }
   const RunResult result = RunLive(spec, run, o);
+  if (log) {
+    log->Flush();
+    log_file->Commit();
+  }
   if (!f.out.empty()) WriteOutputs(f.out, result);
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
   return CheckFinished(result, "");
@@ -641,6 +652,10 @@ int main(int argc, char** argv) {
       "`run`, real agents moving real TCP bytes; writes the same outputs with measured times");
   RawFlags live_flags;
   AddRunFlags(*live, live_flags);
+  live->add_option("--log", live_flags.log,
+                   "write the decision log to FILE (JSON Lines; see docs/decision-log.md); times "
+                   "are seconds since the run began")
+      ->check(kNonEmpty);
   LiveOptions live_options;
   AddLiveFlags(*live, live_options);
   AgentOptions agent_options;

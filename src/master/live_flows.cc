@@ -30,7 +30,7 @@ FlowId LiveFlows::StartFlow(const FlowSpec& spec) {
   st.reported_at = now();
   st.links = cluster_.Path(spec.src, spec.dst);
   active_.push_back(f);
-  pending_.push_back(f);
+  policy_.Started(f);
   ++in_flows_[spec.dst];
   ++out_flows_[spec.src];
   return f;
@@ -46,7 +46,7 @@ void LiveFlows::OnProgress(FlowId f, Bytes sent) {
   if (st.mark >= 0 && st.sent >= st.mark) {
     st.mark = -1;
     marked_.push_back(f);
-    policy_pass_needed_ = true;
+    policy_.AskPass();
   }
 }
 
@@ -59,10 +59,11 @@ void LiveFlows::OnFinished(FlowId f) {
   st.mark = -1;
   flows_[f].finish = now();
   active_.erase(std::find(active_.begin(), active_.end(), f));
-  std::erase(pending_, f);
   --in_flows_[flows_[f].spec.dst];
   --out_flows_[flows_[f].spec.src];
-  finished_.push_back(f);
+  policy_.LogEnded(*this, f, now());
+  const FlowId ended[] = {f};
+  policy_.Ended(*this, *this, ended);
 }
 
 void LiveFlows::Cancel(FlowId f) {
@@ -72,28 +73,10 @@ void LiveFlows::Cancel(FlowId f) {
 }
 
 void LiveFlows::Resolve() {
-  if (!finished_.empty()) {
-    policy_->OnFlowsFinished(*this, *this, finished_);
-    finished_.clear();
-    policy_pass_needed_ = true;
-  }
-  if (!pending_.empty()) {
-    policy_->OnFlowsStarted(*this, *this, pending_);
-    pending_.clear();
-    policy_pass_needed_ = true;
-  }
-  if (now() >= reclassify_at_) policy_pass_needed_ = true;
-  if (!policy_pass_needed_) return;
-  policy_pass_needed_ = false;  // a mark the pass finds already reached asks for another
-  policy_->BeforeSolve(*this, *this);
-  reclassify_at_ = policy_->NextReclassifyTime(*this);
-}
-
-void LiveFlows::SetSlotMode(SlotMode mode) {
-  if (mode == slot_mode_) return;
-  slot_mode_ = mode;
-  policy_->OnSlotMode(*this, *this, mode);
-  policy_pass_needed_ = true;
+  policy_.At(now());
+  // No solver: the rates are measured, so a pass is all that follows a change.
+  if (policy_.Pass(*this, *this)) policy_.Rearm(*this);
+  policy_.AnnounceNewFlows(*this);
 }
 
 Bytes LiveFlows::Remaining(FlowId f) const {
@@ -134,7 +117,10 @@ Seconds LiveFlows::NextMarkIn() const {
   return in;
 }
 
-void LiveFlows::SetClass(FlowId f, FlowClass cls, const Why& /*why*/) { state_[f].cls = cls; }
+void LiveFlows::SetClass(FlowId f, FlowClass cls, const Why& why) {
+  policy_.LogClassChange(*this, f, state_[f].cls, cls, why);
+  state_[f].cls = cls;
+}
 
 void LiveFlows::SetExplicitRate(FlowId /*f*/, BytesPerSecond /*rate*/) {}
 
@@ -144,7 +130,7 @@ void LiveFlows::SetMark(FlowId f, Bytes sent) {
   if (st.active && st.sent >= sent) {
     st.mark = -1;
     marked_.push_back(f);
-    policy_pass_needed_ = true;
+    policy_.AskPass();
   }
 }
 

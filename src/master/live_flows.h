@@ -12,7 +12,9 @@
 
 #include "cluster/cluster.h"
 #include "network/flow_view.h"
+#include "common/event_log.h"
 #include "network/network_policy.h"
+#include "network/policy_driver.h"
 
 namespace slotflow {
 
@@ -28,17 +30,20 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
 
   // The fetcher of flow f has received `sent` bytes so far.
   void OnProgress(FlowId f, Bytes sent);
-  // Flow f has delivered all its bytes.
+  // Flow f has delivered all its bytes: the policy is told at once, as in the fluid model.
   void OnFinished(FlowId f);
   // Flow f will deliver nothing more (an end of it was lost): the policy is told it ended, and
   // Cancelled(f) says so.
   void Cancel(FlowId f);
   bool Cancelled(FlowId f) const { return state_[f].cancelled; }
-  // As Network::Resolve: lets the policy classify new flows and re-rank when something changed.
+  // As Network::Resolve (the same PolicyDriver): lets the policy classify new flows and re-rank
+  // when something asked for it.
   void Resolve();
-  void SetSlotMode(SlotMode mode);
+  void SetSlotMode(SlotMode mode) { policy_.SetSlotMode(*this, *this, mode); }
   // When the policy wants to re-rank next (absolute, kForever if never).
-  Seconds reclassify_at() const { return reclassify_at_; }
+  Seconds reclassify_at() const { return policy_.reclassify_at(); }
+  // Logs flow starts, ends, class changes and slot-mode switches, as the fluid Network does.
+  void SetLog(EventLog* log) { policy_.SetLog(log); }
 
   // --- FlowView ---
   Seconds now() const override { return clock_(); }
@@ -49,7 +54,7 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   std::span<const LinkId> Links(FlowId f) const override { return state_[f].links; }
   int IncomingFlows(ServerId s) const override { return in_flows_[s]; }
   int OutgoingFlows(ServerId s) const override { return out_flows_[s]; }
-  SlotMode slot_mode() const override { return slot_mode_; }
+  SlotMode slot_mode() const override { return policy_.slot_mode(); }
   int LinkCount() const override { return static_cast<int>(cluster_.link_capacities().size()); }
   BytesPerSecond LinkCapacity(LinkId l) const override { return cluster_.LinkCapacity(l); }
   BytesPerSecond LinkLoad(LinkId l) const override;
@@ -77,17 +82,14 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   };
 
   const Cluster& cluster_;
-  std::unique_ptr<NetworkPolicy> policy_;
+  PolicyDriver policy_;
   std::function<Seconds()> clock_;
   std::vector<FlowRecord> flows_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
   std::vector<State> state_;
-  std::vector<FlowId> pending_, marked_, finished_;
+  std::vector<FlowId> marked_;
   std::vector<int> in_flows_, out_flows_;
-  Seconds reclassify_at_ = kForever;
-  bool policy_pass_needed_ = false;
-  SlotMode slot_mode_ = SlotMode::kSufficient;
 };
 
 }  // namespace slotflow

@@ -10,14 +10,10 @@
 #include <stdexcept>
 
 #include "common/error.h"
-#include "common/random.h"
 #include "live/line_channel.h"
 #include "live/testbed_plan.h"
 #include "master/journal.h"
-#include "master/live_flows.h"
-#include "sim/lifecycle.h"
-#include "sim/results.h"
-#include "sim/state.h"
+#include "master/live_run.h"
 
 namespace slotflow {
 
@@ -32,125 +28,84 @@ WallClock::duration ToDuration(Seconds s) {
 
 }  // namespace
 
-struct Master::Impl {
-  Impl(const Cluster& c, std::unique_ptr<TaskScheduler> s, std::unique_ptr<NetworkPolicy> n,
-       const MasterConfig& cfg)
+struct Master::Impl final : public DriverClock, public AgentLink {
+  Impl(const Cluster& c, const Workload& w, std::unique_ptr<TaskScheduler> s,
+       std::unique_ptr<NetworkPolicy> n, const MasterConfig& cfg)
       : cluster(c),
         config(cfg),
-        scheduler(std::move(s)),
-        flows(c, std::move(n), [this] { return Now(); }),
-        state(c, flows),
-        lifecycle(c, flows, state),
         acceptor(io),
         join_timer(io),
-        arrival_timer(io),
-        tick_timer(io),
         reclassify_timer(io),
         deadline_timer(io),
         signals(io),
         agents(c.size()),
         agent_address(c.size()),
-        data_port(c.size(), 0) {}
+        data_port(c.size(), 0),
+        run(c, w, std::move(s), std::move(n),
+            LiveRunConfig{cfg.seed, cfg.estimate_error, cfg.journal, cfg.log}, *this, *this) {}
 
-  // The time of the event being handled: read once per event, so that all it causes happens
-  // at one instant, as in the simulator.
-  Seconds Now() const { return now; }
+  // --- DriverClock: the time of the event being handled, read once per event so that all it
+  // causes happens at one instant, as in the simulator; timers are asio's.
+  Seconds now() const override { return now_s; }
+  void AtEach(std::vector<Seconds> times, std::function<void(int64_t)> fire) override;
+  void Every(Seconds origin, Seconds interval, std::function<void()> fire,
+             std::function<bool()> more) override;
+  // --- AgentLink
+  void Send(ServerId host, const ControlMessage& m) override {
+    if (agents[host]) agents[host]->Send(m);
+  }
+  std::pair<std::string, uint16_t> DataEndpoint(ServerId host) const override {
+    return {agent_address[host], data_port[host]};
+  }
+
   void Advance() {
     if (started)
-      now = std::max(now, std::chrono::duration<double>(WallClock::now() - start).count());
+      now_s = std::max(now_s, std::chrono::duration<double>(WallClock::now() - start).count());
   }
   void Listen();
   void Accept();
   void OnHello(const std::shared_ptr<LineChannel>& channel, const Hello& h);
   void OnAgentMessage(int host, const ControlMessage& m);
-  void OnReport(int host, const ControlMessage& m);
   void ArmSilence(int host);
   void OnFetchFailed(int host, const FetchFailed& f);
   void LoseAgent(int host, const std::string& why);
-  void OpenJournal();
-  void RecordCompleted();
   void Begin();
-  void ScheduleArrival();
-  void ScheduleTick(int64_t k);
-  void ScheduleBeat(ServerId s, int64_t k);
-  void OfferServer(ServerId s);
   void Settle();
-  void RunScheduler();
-  void LaunchPlaced();
-  void RankClasses();
-  void SendClassChanges();
   void ScheduleReclassify();
   void Abort(const std::string& why);
   void End();
-  RunResult Collect() const;
 
   const Cluster& cluster;
   MasterConfig config;
-  std::unique_ptr<TaskScheduler> scheduler;
-  LiveFlows flows;
-  SimState state;
-  TaskLifecycle lifecycle;
   asio::io_context io;
   tcp::acceptor acceptor;
-  asio::steady_timer join_timer, arrival_timer, tick_timer, reclassify_timer, deadline_timer;
+  asio::steady_timer join_timer, reclassify_timer, deadline_timer;
   asio::signal_set signals;  // SIGINT and SIGTERM end the run as a failure, cleanly
-  std::vector<std::unique_ptr<asio::steady_timer>> beat_timers;  // per server
+  std::vector<std::shared_ptr<asio::steady_timer>> timers;       // the driver's
+  std::vector<std::shared_ptr<void>> chains;                     // what re-arms them
   std::vector<std::unique_ptr<asio::steady_timer>> silence;      // per host: agent_timeout
   std::vector<std::shared_ptr<asio::steady_timer>> fetch_grace;  // one per failed fetch
-  std::vector<int> lost_hosts;
-  std::unique_ptr<Journal> journal;
-  std::vector<char> journaled;  // per job: recorded in the journal (this run or an earlier one)
-  int jobs_from_journal = 0;
-  std::vector<char> rerun;                           // per task: a lost host undid some run of it
-  std::vector<std::shared_ptr<LineChannel>> agents;  // by host
+  std::vector<std::shared_ptr<LineChannel>> agents;              // by host
   std::vector<std::string> agent_address;
   std::vector<uint16_t> data_port;
-  std::vector<std::pair<Seconds, JobIndex>> arrivals;  // by submit time
-  size_t next_arrival = 0;
-  std::vector<char> launched;  // per task
-  FlowId launched_flows = 0;   // flows below this one have been sent to their agents
-  std::vector<int> rank;       // per flow: its class's rank among the flows in flight
-  std::vector<int> marked;     // per flow: the rank its sockets were last told
+  LiveRun run;
   int joined = 0;
   bool started = false, ended = false;
-  Seconds now = 0;
+  Seconds now_s = 0;
   WallClock::time_point start, run_start;
   std::string error;
-  int64_t reservations = 0, messages = 0;
-  // The scheduler's slot mode, since when, the time spent in each and the switches.
-  std::optional<SlotMode> mode;
-  Seconds mode_since = 0;
-  double mode_seconds[2] = {0, 0};
-  int64_t mode_switches = 0;
+  int64_t messages = 0;
 };
 
 Master::Master(const Cluster& cluster, const Workload& workload,
                std::unique_ptr<TaskScheduler> scheduler,
-               std::unique_ptr<NetworkPolicy> network_policy, const MasterConfig& config)
-    : impl_(std::make_unique<Impl>(cluster, std::move(scheduler), std::move(network_policy),
-                                   config)) {
-  Impl& m = *impl_;
+               std::unique_ptr<NetworkPolicy> network_policy, const MasterConfig& config) {
   if (cluster.HasDisks()) {
     throw InputError("", 0, "--disk", "live mode does not model disks; leave --disk out");
   }
-  // Random numbers drawn in the simulator's order (Simulator::Build), so a seed places the same
-  // replicas and makes the same estimate errors.
-  Rng rng(config.seed);
-  for (const JobSpec& spec : workload.jobs) {
-    const double error = config.estimate_error > 0
-                             ? rng.Uniform(1 - config.estimate_error, 1 + config.estimate_error)
-                             : 1.0;
-    m.arrivals.emplace_back(spec.submit, m.lifecycle.AddJob(spec, &rng, error));
-  }
-  std::stable_sort(m.arrivals.begin(), m.arrivals.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  size_t tasks = 0;
-  for (const JobRuntime& job : m.state.jobs()) {
-    for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
-  }
-  m.launched.assign(tasks, 0);
-  m.OpenJournal();
-  m.rerun.assign(tasks, 0);
+  impl_ = std::make_unique<Impl>(cluster, workload, std::move(scheduler), std::move(network_policy),
+                                 config);
+  Impl& m = *impl_;
   for (ServerId s = 0; s < cluster.size(); ++s) {
     m.silence.push_back(std::make_unique<asio::steady_timer>(m.io));
   }
@@ -160,30 +115,6 @@ Master::Master(const Cluster& cluster, const Workload& workload,
 Master::~Master() = default;
 
 uint16_t Master::port() const { return impl_->acceptor.local_endpoint().port(); }
-
-// Jobs the journal records as completed never arrive: they count as done.
-void Master::Impl::OpenJournal() {
-  journaled.assign(state.jobs().size(), 0);
-  if (config.journal.empty()) return;
-  std::vector<std::string> names;
-  for (const JobRuntime& job : state.jobs()) names.push_back(job.spec->name);
-  journal = std::make_unique<Journal>(config.journal, names);
-  for (const auto& [j, result] : journal->completed()) {
-    lifecycle.Skip(j);
-    journaled[j] = 1;
-    ++jobs_from_journal;
-  }
-  std::erase_if(arrivals, [this](const auto& a) { return journaled[a.second] != 0; });
-}
-
-void Master::Impl::RecordCompleted() {
-  if (!journal) return;
-  for (const JobRuntime& job : state.jobs()) {
-    if (!job.finished || journaled[job.index]) continue;
-    journal->Record(job.index, JobResultOf(job));
-    journaled[job.index] = 1;
-  }
-}
 
 void Master::Impl::Listen() {
   std::error_code ec;
@@ -207,8 +138,8 @@ RunResult Master::Run() {
   m.deadline_timer.async_wait([&m](std::error_code e) {
     if (e) return;
     m.Abort(m.started ? fmt::format("the deadline of {:g} s passed with {} of {} jobs unfinished",
-                                    m.config.deadline, m.lifecycle.unfinished_jobs(),
-                                    m.state.jobs().size())
+                                    m.config.deadline, m.run.unfinished_jobs(),
+                                    m.run.job_count())
                       : fmt::format("the deadline of {:g} s passed before every agent joined",
                                     m.config.deadline));
   });
@@ -227,7 +158,9 @@ RunResult Master::Run() {
   m.io.run();
   m.signals.clear();
   if (!m.error.empty()) throw LiveRunError(m.error);
-  return m.Collect();
+  RunResult r = m.run.Collect(m.messages);
+  r.summary.wall_s = std::chrono::duration<double>(WallClock::now() - m.run_start).count();
+  return r;
 }
 
 void Master::Impl::Accept() {
@@ -290,73 +223,63 @@ void Master::Impl::Begin() {
   join_timer.cancel();
   started = true;
   start = WallClock::now();
-  ScheduleArrival();
-  if (scheduler->tick_interval() > 0) ScheduleTick(0);
-  if (scheduler->server_heartbeat() > 0) {
-    for (ServerId s = 0; s < cluster.size(); ++s) {
-      beat_timers.push_back(std::make_unique<asio::steady_timer>(io));
-      ScheduleBeat(s, 0);
-    }
-  }
+  run.Begin();
   Settle();
 }
 
-void Master::Impl::ScheduleArrival() {
-  if (next_arrival >= arrivals.size()) return;
-  arrival_timer.expires_at(start + ToDuration(arrivals[next_arrival].first));
-  arrival_timer.async_wait([this](std::error_code e) {
-    if (e || ended) return;
-    Advance();
-    while (next_arrival < arrivals.size() && arrivals[next_arrival].first <= Now()) {
-      lifecycle.Arrive(arrivals[next_arrival++].second);
-    }
-    Settle();
-    ScheduleArrival();
-  });
+// Calls due at one time run in index order, then the step settles, as in the simulator.
+void Master::Impl::AtEach(std::vector<Seconds> times, std::function<void(int64_t)> fire) {
+  std::vector<int64_t> order(times.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&times](int64_t a, int64_t b) { return times[a] < times[b]; });
+  auto timer = std::make_shared<asio::steady_timer>(io);
+  timers.push_back(timer);
+  struct Chain {
+    std::vector<Seconds> times;
+    std::vector<int64_t> order;
+    std::function<void(int64_t)> fire;
+    size_t next = 0;
+  };
+  auto chain = std::make_shared<Chain>(Chain{std::move(times), std::move(order), std::move(fire)});
+  auto arm = std::make_shared<std::function<void()>>();
+  *arm = [this, timer, chain, weak = std::weak_ptr<std::function<void()>>(arm)] {
+    if (chain->next >= chain->order.size()) return;
+    timer->expires_at(start + ToDuration(chain->times[chain->order[chain->next]]));
+    timer->async_wait([this, chain, weak](std::error_code e) {
+      if (e || ended) return;
+      Advance();
+      while (chain->next < chain->order.size() && chain->times[chain->order[chain->next]] <= now_s) {
+        chain->fire(chain->order[chain->next++]);
+      }
+      Settle();
+      if (auto again = weak.lock()) (*again)();
+    });
+  };
+  chains.push_back(arm);
+  (*arm)();
 }
 
-// As in the simulator: from the first submission, at origin + k · interval, while jobs remain.
-void Master::Impl::ScheduleTick(int64_t k) {
-  const Seconds origin = arrivals.empty() ? 0 : arrivals.front().first;
-  tick_timer.expires_at(start + ToDuration(origin + k * scheduler->tick_interval()));
-  tick_timer.async_wait([this, k](std::error_code e) {
-    if (e || ended) return;
-    Advance();
-    scheduler->OnTick(state);
-    lifecycle.schedule_needed = true;
-    Settle();
-    if (lifecycle.unfinished_jobs() > 0) ScheduleTick(k + 1);
-  });
-}
-
-// As in the simulator: server s beats at origin + (s / servers + k) · interval.
-void Master::Impl::ScheduleBeat(ServerId s, int64_t k) {
-  const Seconds beat = scheduler->server_heartbeat();
-  const Seconds origin = (arrivals.empty() ? 0 : arrivals.front().first) +
-                         beat * static_cast<double>(s) / cluster.size();
-  beat_timers[s]->expires_at(start + ToDuration(origin + k * beat));
-  beat_timers[s]->async_wait([this, s, k](std::error_code e) {
-    if (e || ended) return;
-    Advance();
-    OfferServer(s);
-    Settle();
-    if (lifecycle.unfinished_jobs() > 0) ScheduleBeat(s, k + 1);
-  });
-}
-
-void Master::Impl::OfferServer(ServerId s) {
-  while (state.server(s).free_slots > 0 && state.ready_tasks() > 0) {
-    const Decision d = scheduler->Offer(state, s);
-    if (!d) {
-      ++reservations;
-      break;
-    }
-    if (d.server != kNoServer && d.server != s) {
-      throw std::logic_error(
-          fmt::format("scheduler answered an offer of server {} with server {}", s, d.server));
-    }
-    lifecycle.Place(d.task, s, d.why);
-  }
+// origin + k · interval, the next set after each call while more() holds, as the engine does.
+void Master::Impl::Every(Seconds origin, Seconds interval, std::function<void()> fire,
+                         std::function<bool()> more) {
+  auto timer = std::make_shared<asio::steady_timer>(io);
+  timers.push_back(timer);
+  auto arm = std::make_shared<std::function<void(int64_t)>>();
+  *arm = [this, timer, origin, interval, fire = std::move(fire), more = std::move(more),
+          weak = std::weak_ptr<std::function<void(int64_t)>>(arm)](int64_t k) {
+    timer->expires_at(start + ToDuration(origin + static_cast<double>(k) * interval));
+    timer->async_wait([this, k, &fire, &more, weak](std::error_code e) {
+      if (e || ended) return;
+      Advance();
+      fire();
+      const bool again = more();
+      Settle();
+      if (auto a = weak.lock(); a && again) (*a)(k + 1);
+    });
+  };
+  chains.push_back(arm);
+  (*arm)(0);
 }
 
 void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
@@ -365,37 +288,18 @@ void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
   if (std::holds_alternative<Heartbeat>(m)) return;
   Advance();
   ++messages;
-  OnReport(host, m);
-  Settle();
-}
-
-// Reports for flows cancelled, or tasks undone, by a lost host are late news, not errors.
-void Master::Impl::OnReport(int host, const ControlMessage& m) {
-  if (const auto* p = std::get_if<FlowProgress>(&m)) {
-    if (p->flow >= flows.FlowCount()) return Abort(fmt::format("agent {}: unknown flow", host));
-    flows.OnProgress(p->flow, static_cast<Bytes>(p->bytes));
-  } else if (const auto* d = std::get_if<FlowDone>(&m)) {
-    if (d->flow < flows.FlowCount() && flows.Cancelled(d->flow)) return;
-    if (d->flow >= flows.FlowCount() || !flows.Active(d->flow)) {
-      return Abort(fmt::format("agent {}: flow {} is not running", host, d->flow));
-    }
-    flows.OnFinished(d->flow);
-    lifecycle.OnFlowDone(d->flow);
-  } else if (const auto* t = std::get_if<TaskDone>(&m)) {
-    const bool known = t->task >= 0 && t->task < static_cast<TaskId>(launched.size());
-    if (!known || state.task(t->task).server != host ||
-        state.task(t->task).state != TaskState::kComputing) {
-      if (known && rerun[t->task]) return;  // the end of a run that a lost host undid
-      return Abort(fmt::format("agent {}: task {} is not computing", host, t->task));
-    }
-    lifecycle.OnComputeDone(t->task);
-  } else if (const auto* ff = std::get_if<FetchFailed>(&m)) {
+  if (const auto* ff = std::get_if<FetchFailed>(&m)) {
     OnFetchFailed(host, *ff);
   } else if (const auto* f = std::get_if<AgentFailure>(&m)) {
-    Abort(f->text);
+    return Abort(f->text);
+  } else if (std::holds_alternative<FlowProgress>(m) || std::holds_alternative<FlowDone>(m) ||
+             std::holds_alternative<TaskDone>(m)) {
+    if (std::string wrong = run.OnReport(host, m); !wrong.empty()) return Abort(wrong);
   } else {
-    Abort(fmt::format("agent {} sent {}, which only the master sends", host, MessageType(m)));
+    return Abort(
+        fmt::format("agent {} sent {}, which only the master sends", host, MessageType(m)));
   }
+  Settle();
 }
 
 void Master::Impl::ArmSilence(int host) {
@@ -415,13 +319,14 @@ void Master::Impl::ArmSilence(int host) {
 // close: the source gets agent_timeout to be found lost (which cancels the flow); a flow still
 // running then failed for another reason, and ends the run.
 void Master::Impl::OnFetchFailed(int host, const FetchFailed& f) {
+  const LiveFlows& flows = run.flows();
   if (f.flow < 0 || f.flow >= flows.FlowCount()) {
     return Abort(fmt::format("agent {}: unknown flow {}", host, f.flow));
   }
   if (!flows.Active(f.flow)) return;
   auto timer = std::make_shared<asio::steady_timer>(io, ToDuration(config.agent_timeout));
   fetch_grace.push_back(timer);
-  timer->async_wait([this, timer, f](std::error_code e) {
+  timer->async_wait([this, timer, f, &flows](std::error_code e) {
     if (e || ended || !flows.Active(f.flow)) return;
     Abort(fmt::format("{} (its source, agent {}, is still connected)", f.text,
                       flows.flow(f.flow).spec.src));
@@ -437,124 +342,29 @@ void Master::Impl::LoseAgent(int host, const std::string& why) {
   gone->Rebind([](const ControlMessage&) {}, [](const std::string&) {});
   gone->Close();
   silence[host]->cancel();
-  lost_hosts.push_back(host);
-  const auto loss = lifecycle.LoseServer(host);
-  if (!loss.unrecoverable.empty()) {
-    return Abort(fmt::format("agent {} was lost ({}), and {}", host, why, loss.unrecoverable));
+  if (std::string unrecoverable = run.LoseHost(host); !unrecoverable.empty()) {
+    return Abort(fmt::format("agent {} was lost ({}), and {}", host, why, unrecoverable));
   }
   if (std::none_of(agents.begin(), agents.end(), [](const auto& a) { return a != nullptr; })) {
     return Abort(
         fmt::format("agent {} was lost ({}): no agent is left to run the {} unfinished "
                     "jobs",
-                    host, why, lifecycle.unfinished_jobs()));
-  }
-  for (FlowId f : loss.cancelled) flows.Cancel(f);
-  for (const auto& [t, at] : loss.reset) {
-    rerun[t] = 1;
-    if (!launched[t]) continue;
-    launched[t] = 0;
-    if (at != kNoServer && agents[at]) agents[at]->Send(Cancel{t});
+                    host, why, run.unfinished_jobs()));
   }
   Settle();
 }
 
-// The step after every event, as Simulator::Settle: decisions, then the network policy.
+// The step after every event: the run's (decisions, the network policy, the messages they
+// call for), then the policy's next re-rank time.
 void Master::Impl::Settle() {
   if (ended) return;
-  RunScheduler();
-  flows.Resolve();
-  RankClasses();
-  LaunchPlaced();
-  SendClassChanges();
+  run.Settle();
   ScheduleReclassify();
-  RecordCompleted();
-  if (lifecycle.unfinished_jobs() == 0) End();
-}
-
-void Master::Impl::RunScheduler() {
-  // A heartbeat-driven scheduler places only at its servers' beats (ScheduleBeat).
-  if (lifecycle.schedule_needed && scheduler->server_heartbeat() <= 0) {
-    while (state.free_slots() > 0 && state.ready_tasks() > 0) {
-      const Decision d = scheduler->Next(state);
-      if (!d) {
-        ++reservations;
-        break;
-      }
-      lifecycle.Place(d.task, d.server, d.why);
-    }
-  }
-  lifecycle.schedule_needed = false;
-  if (auto now_mode = scheduler->mode(state)) {
-    if (mode != now_mode) {
-      if (mode) {
-        mode_seconds[static_cast<int>(*mode)] += Now() - mode_since;
-        ++mode_switches;
-      }
-      mode = now_mode;
-      mode_since = Now();
-    }
-    flows.SetSlotMode(*now_mode);
-  }
-}
-
-// A policy's classes are any numbers, each its own strict priority (Aalo's encode queue, then
-// arrival). The testbed has 7 for data: the distinct classes of the flows in flight, in order,
-// take ranks 0..6 (the seventh class and beyond share rank 6), which keeps the order the fluid
-// model gives them as far as 7 priorities can. Live class r is priority r + 1 (TosOfClass).
-void Master::Impl::RankClasses() {
-  constexpr int kLastRank = kPriorityClasses - 2;
-  std::vector<FlowClass> in_use;
-  for (FlowId f : flows.active_flows()) in_use.push_back(flows.Class(f));
-  std::sort(in_use.begin(), in_use.end());
-  in_use.erase(std::unique(in_use.begin(), in_use.end()), in_use.end());
-  rank.resize(flows.FlowCount(), kLastRank);
-  marked.resize(flows.FlowCount(), -1);
-  for (FlowId f : flows.active_flows()) {
-    const auto at = std::lower_bound(in_use.begin(), in_use.end(), flows.Class(f));
-    rank[f] = static_cast<int>(std::min<ptrdiff_t>(at - in_use.begin(), kLastRank));
-  }
-}
-
-// Every task placed since the last step goes to its host: its local block, the flows into it
-// (each from its source host's data server, in its class's rank) and its compute.
-void Master::Impl::LaunchPlaced() {
-  std::vector<std::vector<Fetch>> fetches(launched.size());
-  // Flows start only when a task is placed, so the flows since the last step are the new ones.
-  for (FlowId f = launched_flows; f < flows.FlowCount(); ++f) {
-    const FlowSpec& fs = flows.flow(f).spec;
-    fetches[fs.macroflow].push_back(
-        Fetch{f, agent_address[fs.src], data_port[fs.src], static_cast<int64_t>(fs.size), rank[f]});
-    marked[f] = rank[f];
-  }
-  launched_flows = flows.FlowCount();
-  for (JobIndex j : state.active_jobs()) {
-    for (const StageRuntime& sr : state.job(j).stages) {
-      for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
-        const TaskRuntime& task = state.task(t);
-        if (launched[t] || task.server == kNoServer) continue;
-        launched[t] = 1;
-        Launch l{t, 0, lifecycle.ComputeSeconds(t), std::move(fetches[t])};
-        if (task.root && task.local_read) l.local_bytes = static_cast<int64_t>(task.spec->input);
-        if (agents[task.server]) agents[task.server]->Send(l);
-      }
-    }
-  }
-}
-
-// A flow whose rank moved (its class changed, or classes above it came or went) is re-marked at
-// both ends.
-void Master::Impl::SendClassChanges() {
-  for (FlowId f : flows.active_flows()) {
-    if (marked[f] == rank[f]) continue;
-    marked[f] = rank[f];
-    const FlowSpec& fs = flows.flow(f).spec;
-    if (agents[fs.src]) agents[fs.src]->Send(SetClass{f, rank[f]});
-    if (fs.dst != fs.src && agents[fs.dst]) agents[fs.dst]->Send(SetClass{f, rank[f]});
-  }
+  if (run.unfinished_jobs() == 0) End();
 }
 
 void Master::Impl::ScheduleReclassify() {
-  const Seconds at = flows.reclassify_at();
+  const Seconds at = run.reclassify_at();
   if (at == kForever) {
     reclassify_timer.cancel();
     return;
@@ -578,10 +388,8 @@ void Master::Impl::End() {
   ended = true;
   std::error_code ignored;
   acceptor.close(ignored);
-  for (auto* t : {&join_timer, &arrival_timer, &tick_timer, &reclassify_timer, &deadline_timer}) {
-    t->cancel();
-  }
-  for (auto& t : beat_timers) t->cancel();
+  for (auto* t : {&join_timer, &reclassify_timer, &deadline_timer}) t->cancel();
+  for (auto& t : timers) t->cancel();
   for (auto& t : silence) t->cancel();
   for (auto& t : fetch_grace) t->cancel();
   signals.cancel();
@@ -590,52 +398,6 @@ void Master::Impl::End() {
     a->Send(Stop{});
     a->CloseWhenSent();
   }
-}
-
-// As Simulator::Collect, from measured times: makespan, locality, slot use and bytes moved.
-RunResult Master::Impl::Collect() const {
-  RunResult r;
-  for (const JobRuntime& job : state.jobs()) {  // in job order, as FinishedJobResults
-    if (job.finished) {
-      r.jobs.push_back(JobResultOf(job));
-    } else if (journal && journaled[job.index]) {
-      r.jobs.push_back(journal->completed().at(job.index));
-    }
-  }
-  r.tasks = TaskResults(state);
-  r.summary = Summarize(r.jobs);
-  RunSummary& s = r.summary;
-  for (const JobResult& jr : r.jobs) s.makespan = std::max(s.makespan, jr.finish);
-  s.unfinished_jobs = lifecycle.unfinished_jobs();
-  s.locality = ReadLocality(state);
-  const double slot_capacity = static_cast<double>(cluster.TotalSlots()) * s.makespan;
-  s.slot_utilisation = slot_capacity > 0 ? lifecycle.busy_slot_seconds() / slot_capacity : 0;
-  for (FlowId f = 0; f < flows.FlowCount(); ++f) {
-    const FlowSpec& fs = flows.flow(f).spec;
-    if (fs.src != fs.dst) s.network_bytes += fs.size;
-  }
-  s.flows = flows.FlowCount();
-  BytesPerSecond down = 0;
-  for (const Server& sv : cluster.servers()) down += cluster.LinkCapacity(cluster.Downlink(sv.id));
-  s.downlink_utilisation = s.makespan > 0 ? s.network_bytes / (down * s.makespan) : 0;
-  s.reservations = reservations;
-  scheduler->AddStats(s.scheduler_stats);
-  if (mode) {  // as the simulator reports them
-    double seconds[2] = {mode_seconds[0], mode_seconds[1]};
-    seconds[static_cast<int>(*mode)] += std::max(0.0, s.makespan - mode_since);
-    const double total = seconds[0] + seconds[1];
-    s.scheduler_stats.emplace_back("sufficient_s", seconds[0]);
-    s.scheduler_stats.emplace_back("insufficient_s", seconds[1]);
-    s.scheduler_stats.emplace_back("insufficient_share", total > 0 ? seconds[1] / total : 0.0);
-    s.scheduler_stats.emplace_back("mode_switches", static_cast<double>(mode_switches));
-  }
-  s.events = messages;
-  s.live = true;
-  s.lost_hosts = lost_hosts;
-  s.tasks_rerun = lifecycle.tasks_rerun();
-  s.jobs_from_journal = jobs_from_journal;
-  s.wall_s = std::chrono::duration<double>(WallClock::now() - run_start).count();
-  return r;
 }
 
 }  // namespace slotflow

@@ -1,10 +1,10 @@
-// Master: live mode's decision maker. It runs a workload with the simulator's own pieces — the
-// task life cycle and SimState (sim/), a TaskScheduler and a NetworkPolicy built as for `run` —
-// but time is the wall clock since the run started and events are real: jobs arrive at their
-// submit times, and flows progress and end, and tasks finish computing, when the agents running
-// them say so (live/agent.h). Placements become launch messages to the host's agent; classes
-// the network policy sets become set_class messages to both ends of the flow, whose agents
-// re-mark the live sockets.
+// Master: live mode's decision maker on the wire. Its LiveRun (master/live_run.h) runs the
+// workload with the simulator's own pieces and driver; the Master gives it the wall clock since
+// the run started (asio timers) and the agents' connections: jobs arrive at their submit times,
+// and flows progress and end, and tasks finish computing, when the agents running them say so
+// (live/agent.h). Placements become launch messages to the host's agent; classes the network
+// policy sets become set_class messages to both ends of the flow, whose agents re-mark the
+// live sockets.
 //
 // A lost agent (its connection drops, or it is silent for agent_timeout) does not end the run:
 // its server is lost to the life cycle (TaskLifecycle::LoseServer), the tasks that loss undid
@@ -18,6 +18,8 @@
 #include <string>
 
 #include "cluster/cluster.h"
+#include "common/event_log.h"
+#include "master/live_run.h"
 #include "network/network_policy.h"
 #include "sim/simulator.h"
 #include "sim/task_scheduler.h"
@@ -46,6 +48,7 @@ struct MasterConfig {
   std::string journal;
   uint64_t seed = 1;          // block replicas, as in the simulator
   double estimate_error = 0;  // SimulationConfig::estimate_error, drawn as the simulator does
+  EventLog* log = nullptr;    // the decision log (docs/decision-log.md), or none
 };
 
 class Master {

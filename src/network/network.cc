@@ -33,7 +33,7 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
   solver_.Add(f, path, spec.size, 0);
   active_pos_.push_back(static_cast<int32_t>(active_.size()));
   active_.push_back(f);
-  pending_.push_back(f);
+  policy_.Started(f);
   ++in_flows_[spec.dst];
   ++out_flows_[spec.src];
   return f;
@@ -45,31 +45,15 @@ const Why ClassSink::kNoReason;
 
 void Network::SetClass(FlowId f, FlowClass cls, const Why& why) {
   // A new flow's first class is logged with its start, not as a change.
-  if (log_ != nullptr && f < first_unannounced_ && solver_.Class(f) != cls) {
-    log_->Line(now(), "class")
-        .Int("flow", f)
-        .Int("task", flows_[f].spec.macroflow)
-        .Int("from", solver_.Class(f))
-        .Int("to", cls)
-        .Reasons(why);
-  }
+  policy_.LogClassChange(*this, f, solver_.Class(f), cls, why);
   solver_.SetClass(f, cls);
 }
 void Network::SetExplicitRate(FlowId f, BytesPerSecond rate) { solver_.SetExplicitRate(f, rate); }
 
-void Network::SetSlotMode(SlotMode mode) {
-  if (mode == slot_mode_) return;
-  slot_mode_ = mode;
-  if (log_ != nullptr) {
-    log_->Line(now(), "mode").Text("mode", mode == SlotMode::kInsufficient ? "insufficient"
-                                                                            : "sufficient");
-  }
-  policy_->OnSlotMode(*this, *this, mode);
-  policy_pass_needed_ = true;
-}
+void Network::SetSlotMode(SlotMode mode) { policy_.SetSlotMode(*this, *this, mode); }
 
 Seconds Network::NextEventTime() const {
-  return std::min(fluid_at_ + solver_.NextCompletionIn(), reclassify_at_);
+  return std::min(fluid_at_ + solver_.NextCompletionIn(), policy_.reclassify_at());
 }
 
 void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
@@ -89,50 +73,19 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     active_pos_[f] = -1;
     --in_flows_[flows_[f].spec.dst];
     --out_flows_[flows_[f].spec.src];
-    if (log_ != nullptr) {
-      log_->Line(fluid_at_, "flow_end")
-          .Int("flow", f)
-          .Int("task", flows_[f].spec.macroflow)
-          .Num("duration_s", fluid_at_ - flows_[f].start);
-    }
+    policy_.LogEnded(*this, f, fluid_at_);
   }
-  if (!finished_scratch_.empty()) {
-    policy_->OnFlowsFinished(*this, *this, finished_scratch_);
-    policy_pass_needed_ = true;
-  }
-  if (fluid_at_ >= reclassify_at_) policy_pass_needed_ = true;
+  policy_.Ended(*this, *this, finished_scratch_);
+  policy_.At(fluid_at_);
   completed.insert(completed.end(), finished_scratch_.begin(), finished_scratch_.end());
 }
 
 void Network::Resolve() {
-  if (!pending_.empty()) {
-    policy_->OnFlowsStarted(*this, *this, pending_);
-    pending_.clear();
-    policy_pass_needed_ = true;
-  }
-  if (!policy_pass_needed_ && !solver_.dirty()) return;
-  if (policy_pass_needed_) policy_->BeforeSolve(*this, *this);
-  policy_pass_needed_ = false;
+  const bool passed = policy_.Pass(*this, *this);
+  if (!passed && !solver_.dirty()) return;
   solver_.Solve();
-  reclassify_at_ = policy_->NextReclassifyTime(*this);
-  if (log_ != nullptr) AnnounceNewFlows();
-}
-
-void Network::AnnounceNewFlows() {
-  for (; first_unannounced_ < static_cast<FlowId>(flows_.size()); ++first_unannounced_) {
-    const FlowId f = first_unannounced_;
-    const FlowSpec& fs = flows_[f].spec;
-    log_->Line(now(), "flow_start")
-        .Int("flow", f)
-        .Int("task", fs.macroflow)
-        .Int("job", fs.job)
-        .Int("coflow", fs.coflow)
-        .Int("src", fs.src)
-        .Int("dst", fs.dst)
-        .Num("bytes", fs.size)
-        .Int("class", solver_.Class(f))
-        .Num("rate", solver_.Rate(f));
-  }
+  policy_.Rearm(*this);
+  policy_.AnnounceNewFlows(*this);
 }
 
 }  // namespace slotflow

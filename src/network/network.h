@@ -13,6 +13,7 @@
 #include "network/flow_view.h"
 #include "network/fluid_solver.h"
 #include "network/network_policy.h"
+#include "network/policy_driver.h"
 
 namespace slotflow {
 
@@ -37,7 +38,7 @@ class Network final : public FlowNetwork, public ClassSink {
   void SetSlotMode(SlotMode mode);
   // Logs flow starts (with their first class and rate) and ends, class changes with the
   // policy's reason, and slot-mode switches to `log` (none if null).
-  void SetLog(EventLog* log) { log_ = log; }
+  void SetLog(EventLog* log) { policy_.SetLog(log); }
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }
@@ -50,7 +51,7 @@ class Network final : public FlowNetwork, public ClassSink {
   }
   int IncomingFlows(ServerId s) const override { return in_flows_[s]; }
   int OutgoingFlows(ServerId s) const override { return out_flows_[s]; }
-  SlotMode slot_mode() const override { return slot_mode_; }
+  SlotMode slot_mode() const override { return policy_.slot_mode(); }
   int LinkCount() const override { return solver_.LinkCount(); }
   BytesPerSecond LinkCapacity(LinkId l) const override { return solver_.LinkCapacity(l); }
   BytesPerSecond LinkLoad(LinkId l) const override { return solver_.LinkLoad(l); }
@@ -71,23 +72,16 @@ class Network final : public FlowNetwork, public ClassSink {
 
  private:
   const Cluster& cluster_;
-  std::unique_ptr<NetworkPolicy> policy_;
+  PolicyDriver policy_;
   FluidSolver solver_;
   std::vector<FlowRecord> flows_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
   std::vector<int32_t> active_pos_;  // position in active_, -1 when not active
-  std::vector<FlowId> pending_;      // started since the last Resolve(), not yet seen by the policy
   std::vector<int> in_flows_, out_flows_;
   std::vector<FlowId> finished_scratch_;
   const Clock& clock_;
   Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced
-  Seconds reclassify_at_ = kForever;
-  bool policy_pass_needed_ = false;
-  SlotMode slot_mode_ = SlotMode::kSufficient;
-  EventLog* log_ = nullptr;
-  FlowId first_unannounced_ = 0;  // flows from here on have not been logged as started
-  void AnnounceNewFlows();
 };
 
 }  // namespace slotflow

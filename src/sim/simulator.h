@@ -13,7 +13,9 @@
 #include "engine/engine.h"
 #include "metrics/report.h"
 #include "network/network.h"
+#include "sim/engine_clock.h"
 #include "sim/lifecycle.h"
+#include "sim/scheduler_driver.h"
 #include "sim/state.h"
 #include "sim/task_scheduler.h"
 #include "workload/job.h"
@@ -59,33 +61,20 @@ class Simulator {
   const Network& network() const { return network_; }
 
  private:
-  void Build(const Workload& workload);
-  void ScheduleTriggers(Seconds origin);
-  void OfferServer(ServerId s);
-  void RunScheduler();
   void Settle();
-  void ShowProgress();
   RunResult Collect(double wall_s);
-  void LogReserve(const Decision& d, ServerId server);
   void SampleUtilisation();
 
   const Cluster& cluster_;
   SimulationConfig config_;
-  std::unique_ptr<TaskScheduler> scheduler_;
   Engine engine_;
   Network network_;
   SimState state_;
   TaskLifecycle lifecycle_;
+  SchedulerDriver driver_;
+  EngineClock clock_;
   std::vector<FlowId> completed_;  // the flows that ended at the current step
   bool time_limit_hit_ = false;
-  int64_t reservations_ = 0;
-  // The scheduler's slot mode, since when, the time spent in each and the switches.
-  std::optional<SlotMode> mode_;
-  Seconds mode_since_ = 0;
-  double mode_seconds_[2] = {0, 0};
-  int64_t mode_switches_ = 0;
-  std::string last_reserve_;  // what the last "reserve" line said, and its line number
-  int64_t last_reserve_line_ = -1;
   std::vector<UtilisationSample> utilisation_;  // every sample so far
   std::vector<int64_t> last_sample_;             // per server, its latest in utilisation_
 };

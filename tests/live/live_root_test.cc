@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -34,7 +35,8 @@ TEST(LiveRun, AHandfulOfJobsOnThreeHostsEndsAndRemovesItsTestbed) {
                           " live --hosts 3 --rate 100mbit --synthetic-jobs 5 --traffic-scale 0.05"
                           " --slot-rate 20MB/s --replicas 1 --system duopoly --deadline 90s"
                           " --testbed-prefix sfl --quiet --out " +
-                          out.string() + " 2>" + (out.string() + ".err");
+                          out.string() + " --log " + (out.string() + ".log") + " 2>" +
+                          (out.string() + ".err");
   const int status = std::system(cmd.c_str());
   const std::string err = testing::Slurp(out.string() + ".err");
   fs::remove(out.string() + ".err");
@@ -52,6 +54,21 @@ TEST(LiveRun, AHandfulOfJobsOnThreeHostsEndsAndRemovesItsTestbed) {
   ASSERT_EQ(lines.size(), 6u);
   EXPECT_EQ(lines[0],
             "job,submit_s,first_start_s,finish_s,jct_s,bytes,tasks,local_fraction,size_group");
+  // The decision log, written by the same driver as the simulator's: every task placed once,
+  // with nats' reasons, every job done, and flows with their classes.
+  std::map<std::string, int> events;
+  int tasks = 0;
+  for (const std::string& line : testing::Lines(testing::Slurp(out.string() + ".log"))) {
+    const auto l = nlohmann::json::parse(line);
+    ++events[l["event"].get<std::string>()];
+    if (l["event"] == "place") EXPECT_TRUE(l.contains("why")) << line;
+  }
+  for (const std::string& line : testing::Lines(testing::Slurp(out / "tasks.csv"))) ++tasks;
+  EXPECT_EQ(events["place"], tasks - 1);
+  EXPECT_EQ(events["job_done"], 5);
+  EXPECT_GT(events["flow_start"], 0);
+  EXPECT_EQ(events["flow_start"], events["flow_end"]);
+  fs::remove(out.string() + ".log");
   fs::remove_all(out);
 }
 

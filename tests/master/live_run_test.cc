@@ -1,0 +1,248 @@
+// One driver for both modes: live mode's LiveRun, driven in simulated time by the engine with
+// simulated agents whose transfers follow the fluid model, makes the same decisions as the
+// simulator and gets the same results — placements (with their reasons), reservations,
+// heartbeats, ticks and slot-mode switches in the decision log, every job's times, the time in
+// each mode.
+#include "master/live_run.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "network/network.h"
+#include "scenario.h"
+#include "sim/engine_clock.h"
+#include "sim/simulator.h"
+#include "workload/synthetic.h"
+
+namespace slotflow::testing {
+namespace {
+
+// Agents in simulated time: a launched task's fetches move through a fluid network under fair
+// sharing (the simulator's), then it computes for the launch's compute time; each end is
+// reported to the run as a real agent would.
+class SimulatedAgents final : public AgentLink {
+ public:
+  SimulatedAgents(const Cluster& cluster, Engine& engine)
+      : engine_(engine), wire_(cluster, NetworkPolicyRegistry::Get().Make("fair", {}, 1),
+                               engine.clock()) {
+    compute_done_ = engine_.AddKind([this](int64_t t) {
+      Report(tasks_.at(t).host, TaskDone{static_cast<TaskId>(t)});
+    });
+  }
+  void Attach(LiveRun& run) { run_ = &run; }
+
+  void Send(ServerId host, const ControlMessage& m) override {
+    const auto* launch = std::get_if<Launch>(&m);
+    if (launch == nullptr) return;  // class marks change nothing under fair sharing
+    Running& task = tasks_[launch->task];
+    task = Running{host, launch->compute_s, static_cast<int>(launch->fetches.size())};
+    for (const Fetch& f : launch->fetches) {
+      FlowSpec wire;
+      wire.src = f.port;  // DataEndpoint's port is the source host
+      wire.dst = host;
+      wire.size = run_->flows().flow(f.flow).spec.size;  // f.bytes is whole bytes
+      wire.macroflow = launch->task;
+      fetches_.emplace(f.flow, wire);
+    }
+    if (task.fetches_left == 0) Compute(launch->task);
+  }
+  std::pair<std::string, uint16_t> DataEndpoint(ServerId host) const override {
+    return {"simulated", static_cast<uint16_t>(host)};
+  }
+
+  ContinuousProcess Process() {
+    return {[this] { return wire_.NextEventTime(); },
+            [this](Seconds t) {
+              std::vector<FlowId> done;
+              wire_.AdvanceTo(t, done);
+              for (FlowId w : done) {
+                const FlowSpec& spec = wire_.flow(w).spec;
+                Report(spec.dst, FlowDone{live_flow_[w], static_cast<int64_t>(spec.size)});
+                if (--tasks_.at(spec.macroflow).fetches_left == 0) Compute(spec.macroflow);
+              }
+            }};
+  }
+  // The fetches start in flow order, as the simulator starts its flows, so that the fluid
+  // model adds up their rates in the same order.
+  void Settle() {
+    run_->Settle();
+    for (const auto& [live, wire] : fetches_) {
+      live_flow_.push_back(live);
+      wire_.StartFlow(wire);
+    }
+    fetches_.clear();
+    wire_.Resolve();
+  }
+
+ private:
+  struct Running {
+    ServerId host = kNoServer;
+    Seconds compute = 0;
+    int fetches_left = 0;
+  };
+  void Compute(TaskId t) { engine_.Schedule(engine_.now() + tasks_.at(t).compute, compute_done_, t); }
+  void Report(ServerId host, const ControlMessage& m) {
+    const std::string wrong = run_->OnReport(host, m);
+    EXPECT_EQ(wrong, "");
+  }
+
+  Engine& engine_;
+  Network wire_;
+  LiveRun* run_ = nullptr;
+  int32_t compute_done_ = -1;
+  std::map<TaskId, Running> tasks_;
+  std::map<FlowId, FlowSpec> fetches_;  // launched since the last step, by live flow
+  std::vector<FlowId> live_flow_;       // per wire flow, the live flow it carries
+};
+
+// A scheduler with a tick and a slot-mode signal (none of the built-in ones that have them
+// reads only the state: they read the network's link loads, which live mode measures as
+// averages between reports): the first ready task on the first free server; at every tick it
+// says how many tasks wait; its mode is insufficient while more tasks are ready than slots free.
+class TickingScheduler final : public TaskScheduler {
+ public:
+  Decision Next(const SimState& state) override {
+    for (const Server& sv : state.cluster().servers()) {
+      if (state.server(sv.id).free_slots == 0) continue;
+      for (JobIndex j : state.active_jobs()) {
+        for (const StageRuntime& sr : state.job(j).stages) {
+          for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
+            if (state.task(t).state != TaskState::kReady) continue;
+            Decision d{t, sv.id};
+            d.why.Add("rule", "first");
+            return d;
+          }
+        }
+      }
+    }
+    return {};
+  }
+  Seconds tick_interval() const override { return 0.7; }
+  Why OnTick(const SimState& state) override {
+    Why why;
+    why.Add("ready", state.ready_tasks());
+    return why;
+  }
+  std::optional<SlotMode> mode(const SimState& state) const override {
+    return state.ready_tasks() > state.free_slots() ? SlotMode::kInsufficient
+                                                    : SlotMode::kSufficient;
+  }
+};
+
+std::unique_ptr<TaskScheduler> MakeScheduler(const std::string& name) {
+  if (name == "ticking") return std::make_unique<TickingScheduler>();
+  return TaskSchedulerRegistry::Get().Make(name, {}, 3);
+}
+
+// The decision log's lines about the scheduler: placements, reservations, heartbeats, ticks.
+std::vector<std::string> Decisions(const std::string& log) {
+  std::vector<std::string> out;
+  for (const std::string& line : Lines(log)) {
+    for (const char* event :
+         {"\"place\"", "\"reserve\"", "\"heartbeat\"", "\"tick\"", "\"mode\""}) {
+      if (line.find(std::string("\"event\":") + event) != std::string::npos) out.push_back(line);
+    }
+  }
+  return out;
+}
+
+struct Outcome {
+  std::vector<std::string> decisions;
+  std::vector<JobResult> jobs;
+  std::vector<std::pair<std::string, double>> scheduler_stats;  // with the time in each mode
+  int64_t reservations = 0;
+};
+
+Outcome Simulate(const Cluster& cluster, const Workload& w, const std::string& scheduler) {
+  std::ostringstream text;
+  EventLog log(text);
+  SimulationConfig config;
+  config.seed = 3;
+  config.log = &log;
+  Simulator sim(cluster, w, MakeScheduler(scheduler),
+                NetworkPolicyRegistry::Get().Make("fair", {}, 3), config);
+  Outcome out;
+  const RunResult r = sim.Run();
+  out.jobs = r.jobs;
+  out.scheduler_stats = r.summary.scheduler_stats;
+  out.reservations = r.summary.reservations;
+  log.Flush();
+  out.decisions = Decisions(text.str());
+  return out;
+}
+
+Outcome Live(const Cluster& cluster, const Workload& w, const std::string& scheduler) {
+  std::ostringstream text;
+  EventLog log(text);
+  Engine engine;
+  EngineClock clock(engine);
+  SimulatedAgents agents(cluster, engine);
+  LiveRun run(cluster, w, MakeScheduler(scheduler),
+              NetworkPolicyRegistry::Get().Make("fair", {}, 3),
+              LiveRunConfig{.seed = 3, .log = &log}, clock, agents);
+  agents.Attach(run);
+  run.Begin();
+  EXPECT_TRUE(engine.Run(agents.Process(), [&] { agents.Settle(); }));
+  EXPECT_EQ(run.unfinished_jobs(), 0);
+  Outcome out;
+  const RunResult r = run.Collect(0);
+  out.jobs = r.jobs;
+  out.scheduler_stats = r.summary.scheduler_stats;
+  out.reservations = r.summary.reservations;
+  log.Flush();
+  out.decisions = Decisions(text.str());
+  return out;
+}
+
+class OneDriver : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OneDriver, LiveRunInSimulatedTimeDecidesAsTheSimulator) {
+  ClusterSpec spec = UnitCluster(8, 2);
+  spec.classes[0].nic = 125e6;
+  spec.slot_rate = 1e9;
+  const Cluster cluster(spec);
+  const Workload w = GenerateSynthetic({.jobs = 30, .mean_interarrival_s = 0.5, .seed = 3});
+  const Outcome sim = Simulate(cluster, w, GetParam());
+  const Outcome live = Live(cluster, w, GetParam());
+  ASSERT_GT(sim.decisions.size(), 100u);
+  auto count = [&sim](const char* event) {
+    return std::count_if(sim.decisions.begin(), sim.decisions.end(), [event](const auto& line) {
+      return line.find(std::string("\"event\":\"") + event + "\"") != std::string::npos;
+    });
+  };
+  const std::string name = GetParam();
+  if (name == "fifo" || name == "delay" || name == "tcds") EXPECT_GT(count("heartbeat"), 10);
+  if (name == "ticking") {
+    EXPECT_GT(count("tick"), 10);
+    EXPECT_GT(count("mode"), 2);
+  }
+  EXPECT_EQ(live.decisions.size(), sim.decisions.size());
+  for (size_t i = 0; i < std::min(live.decisions.size(), sim.decisions.size()); ++i) {
+    ASSERT_EQ(live.decisions[i], sim.decisions[i]) << "decision " << i;
+  }
+  ASSERT_EQ(live.jobs.size(), sim.jobs.size());
+  for (size_t j = 0; j < sim.jobs.size(); ++j) {
+    EXPECT_EQ(live.jobs[j].name, sim.jobs[j].name);
+    ASSERT_EQ(live.jobs[j].first_start, sim.jobs[j].first_start) << sim.jobs[j].name;
+    ASSERT_EQ(live.jobs[j].finish, sim.jobs[j].finish) << sim.jobs[j].name;
+  }
+  EXPECT_EQ(live.scheduler_stats, sim.scheduler_stats);
+  EXPECT_EQ(live.reservations, sim.reservations);
+}
+
+// Next() after every step (greedy, capacity), offers at heartbeats with waits for locality
+// (fifo, delay, tcds), a tick and the slot-mode signal (ticking).
+INSTANTIATE_TEST_SUITE_P(Schedulers, OneDriver,
+                         ::testing::Values("greedy", "capacity", "fifo", "delay", "tcds",
+                                           "ticking"));
+
+}  // namespace
+}  // namespace slotflow::testing
