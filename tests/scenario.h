@@ -66,7 +66,7 @@ struct Scenario {
     return sim.Run();
   }
 
-  // SPEC §9, Duopoly Fig. 2: 2 servers × 2 slots, rates 1; job A at 0 (4 maps of 1 s, 4
+  // Duopoly Fig. 2 (§2.3): 2 servers × 2 slots, rates 1; job A at 0 (4 maps of 1 s, 4
   // reducers of 4 units, 1 from each map), job B at 2 (one map of 1 s).
   static Scenario DuopolyFig2(std::string scheduler) {
     StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""One figure of Duopoly's evaluation (seed 000 §6): run its sweep, then plot and tabulate it.
+"""One figure of Duopoly's evaluation (Duopoly §6): run its sweep, then plot and tabulate it.
 
     experiments/duopoly/figure.py fig7 [--out DIR] [--threads N] [--trace FILE] [--plot-only]
 

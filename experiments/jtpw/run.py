@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The JTPW evaluation (seed 002 §3.2) under capacity and jtpw, over several seeds, on the
+"""The JTPW evaluation (JTPW §3.2) under capacity and jtpw, over several seeds, on the
 three-worker cluster of cluster.toml.
 
     experiments/jtpw/run.py [--slotflow build/slotflow] [--seeds 5] [--jobs 2]
@@ -37,8 +37,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SINGLE = [f"{p}-{gb}GB" for p in ("terasort", "grep") for gb in (1, 3, 5)]
 WORKLOADS = SINGLE + ["flow"]
 SCHEDULERS = ["capacity", "jtpw"]
-# How many jobs of a queue may run at once: many (SPEC §6, the default) or one (seed 002 §1 and
-# its Table 3); both schedulers run each variant. Capacity has Hadoop's one default queue.
+# How many jobs of a queue may run at once: many (work-conserving, the default) or one (JTPW §1
+# and its Table 3); both schedulers run each variant. Capacity has Hadoop's one default queue.
 VARIANTS = {"many": [], "one": ["scheduler.per_queue=one"]}
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NEAT+'s evaluation (seed 003 §III Fig. 3, §VII), run, plotted and tabulated.
+"""NEAT+'s evaluation (NEAT+ §II Fig. 3, §VI), run, plotted and tabulated.
 
     experiments/neat/run.py loads-datamining | loads-websearch | fig3 | accuracy
                             [--out DIR] [--seeds N] [--threads N] [--slotflow ./build/slotflow]

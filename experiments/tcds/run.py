@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The TCDS evaluation (seed 001 §3): Table 1's five groups under fifo, delay (DS) and tcds, over
+"""The TCDS evaluation (TCDS §3): Table 1's five groups under fifo, delay (DS) and tcds, over
 several seeds, on the cluster of tcds.toml.
 
     experiments/tcds/run.py [--slotflow build/slotflow] [--seeds 10] [--out experiments/tcds/results]
@@ -120,13 +120,13 @@ def plot(summary, out):
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4))
     bars(ax, summary, "mean_jct_s", "mean job response time (s)")
-    ax.set_title("Job response time (cf. seed 001 Fig. 2)")
+    ax.set_title("Job response time (cf. TCDS Fig. 2)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "response.png"), dpi=110)
     plt.close(fig)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     bars(axes[0], summary, "node_share", "node-local share of tasks")
-    axes[0].set_title("Data locality (cf. seed 001 Fig. 3)")
+    axes[0].set_title("Data locality (cf. TCDS Fig. 3)")
     width = 0.26
     for i, s in enumerate(SCHEDULERS):
         mine = {r["group"]: r for r in summary if r["scheduler"] == s}

@@ -103,10 +103,10 @@ void AddRunFlags(CLI::App& cmd, RawFlags& f) {
                  "jobs in the embedded synthetic workload (default 200)");
   cmd.add_option("--generator", f.generator,
                  "embedded workload when no trace or job file is given: synthetic (default), "
-                 "tcds (seed 001 §3.1: very short, short and long map tasks) or flows (seed 003 "
-                 "§VII: single transfers, the receiver chosen by placement)");
+                 "tcds (TCDS §3.1: very short, short and long map tasks) or flows (NEAT+ "
+                 "§II: single transfers, the receiver chosen by placement)");
   cmd.add_option("--tcds-group", f.tcds_group,
-                 "tcds generator: the task mix of seed 001 Table 1's group 1..5 (default 1)");
+                 "tcds generator: the task mix of TCDS Table 1's group 1..5 (default 1)");
   cmd.add_option("--flow-sizes", f.flow_sizes,
                  "flows generator: websearch (DCTCP) or datamining (VL2, default) flow sizes");
   cmd.add_option("--flow-load", f.flow_load,

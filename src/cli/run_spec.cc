@@ -375,7 +375,7 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .kind = SettingKind::kChoice,
        .default_value = "synthetic",
        .meaning = "the embedded workload without a trace or job file: synthetic, tcds "
-                  "(seed 001 §3.1), or flows (seed 003 §VII: single transfers)",
+                  "(TCDS §3.1), or flows (NEAT+ §II: single transfers)",
        .choices = {"synthetic", "tcds", "flows"}},
       {.name = "flow_sizes",
        .kind = SettingKind::kChoice,
@@ -400,7 +400,7 @@ const std::vector<SettingSpec>& WorkloadValues() {
       {.name = "tcds_group",
        .kind = SettingKind::kInteger,
        .default_value = "1",
-       .meaning = "tcds generator: the group of seed 001 Table 1",
+       .meaning = "tcds generator: the group of TCDS Table 1",
        .min = 1,
        .max = 5,
        .choices = {}},

@@ -1,5 +1,5 @@
 // The cluster: servers with compute slots and NICs, grouped in racks, and the topology
-// that turns a (source, destination) pair into the links a transfer crosses (SPEC §2).
+// that turns a (source, destination) pair into the links a transfer crosses.
 #pragma once
 
 #include <cstdint>

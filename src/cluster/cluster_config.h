@@ -1,4 +1,4 @@
-// Reading the [cluster] table of a TOML config or job file into a ClusterSpec (SPEC §2), and
+// Reading the [cluster] table of a TOML config or job file into a ClusterSpec, and
 // the small TOML helpers (typed values with units, unknown-key checks, errors that carry the
 // file, line and dotted field) that the job-file reader shares.
 //

@@ -1,4 +1,4 @@
-// Numerical tolerances shared by the fluid model (SPEC §3).
+// Numerical tolerances shared by the fluid model.
 #pragma once
 
 namespace slotflow {

@@ -1,4 +1,4 @@
-// Units used everywhere inside slotflow: bytes, seconds, bytes per second (SPEC §1),
+// Units used everywhere inside slotflow: bytes, seconds, bytes per second,
 // and the parsers that read them from config files and the command line.
 #pragma once
 

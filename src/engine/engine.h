@@ -1,4 +1,4 @@
-// Engine: the clock and the one event loop (SPEC §3: time jumps from event to event). Timed
+// Engine: the clock and the one event loop (time jumps from event to event). Timed
 // events — job arrivals, compute completions, heartbeats, ticks — sit on one queue with
 // deterministic ties; a continuous process (the fluid network) reports when its own next event
 // is due and is advanced to each step's time before the step's events are handled.

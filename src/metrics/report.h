@@ -1,4 +1,4 @@
-// What a run produced: per-job results and the summary (SPEC §10), and their writers:
+// What a run produced: per-job results and the summary, and their writers:
 // summary.json, jobs.csv and a readable table.
 #pragma once
 

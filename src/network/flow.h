@@ -1,4 +1,4 @@
-// What a flow and a coflow are (SPEC §4): the data a network policy ranks by.
+// What a flow and a coflow are (Duopoly §4.1): the data a network policy ranks by.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 namespace slotflow {
 
-// A coflow = all flows into one stage of one job (SPEC §4). Sizes are from the job's
+// A coflow = all flows into one stage of one job (Duopoly §4.1). Sizes are from the job's
 // description, known when the job arrives.
 struct Coflow {
   JobIndex job = -1;
@@ -26,7 +26,7 @@ struct FlowSpec {
   JobIndex job = -1;
   CoflowId coflow = -1;
   int32_t macroflow = -1;     // the receiving task (all flows into one reduce task)
-  Bytes macroflow_bytes = 0;  // that task's total input (its macroflow size, SPEC §4)
+  Bytes macroflow_bytes = 0;  // that task's total input (its macroflow size, Duopoly §4.1)
   // It also crosses the source server's disk when disks are modelled: a block read, or an
   // output written to the task's own disk (src == dst).
   bool crosses_source_disk = false;

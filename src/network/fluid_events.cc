@@ -21,7 +21,7 @@ const Entry* ValidTop(std::vector<Entry>& heap, Valid valid) {
   return nullptr;
 }
 
-// Completion (or mark) tolerance: relative to the flow (SPEC §3), plus rounding of the service
+// Completion (or mark) tolerance: relative to the flow's size, plus rounding of the service
 // counter.
 double Tolerance(Bytes size, double target) {
   return kRelTolerance * std::max(size, 1.0) + fluid::kServiceRounding * std::abs(target);

@@ -28,7 +28,7 @@ void FluidSolver::Solve() {
   const bool resumable = explicit_groups_.empty() &&
                          class_ids_.size() * capacity_.size() <= fluid::kMaxSavedResiduals;
   const auto first = FirstClassToFill(resumable);
-  // Explicit rates first (SPEC §3, Varys MADD).
+  // Explicit rates first (Varys MADD).
   SetExplicitRates();
   // Then each class in priority order, max-min within the class.
   for (auto it = first; it != class_ids_.end(); ++it) {

@@ -1,4 +1,4 @@
-// FluidSolver: rates of fluid flows on capacitated links (SPEC §3).
+// FluidSolver: rates of fluid flows on capacitated links.
 // Strict priority across classes (lower class first), max-min fair within a class, work
 // conserving. Flows may instead carry an explicit rate (Varys MADD); those are served first
 // (scaled down together on any link they oversubscribe) and then backfilled max-min on

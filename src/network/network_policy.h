@@ -1,6 +1,6 @@
 // NetworkPolicy: decides the priority class (and optionally an explicit rate) of every flow
-// (SPEC §7). The fluid solver turns classes into rates: strict priority across classes, max-min
-// within one. A policy reads a FlowView and writes only through a ClassSink.
+// (Duopoly §4.2, NEAT+ §IV). The fluid solver turns classes into rates: strict priority across
+// classes, max-min within one. A policy reads a FlowView and writes only through a ClassSink.
 #pragma once
 
 #include <memory>
@@ -20,7 +20,7 @@ namespace slotflow {
 inline constexpr int kUnlimitedQueues = 0;
 
 // The settings of policies that bucket a key into priority classes by exponentially spaced
-// thresholds (SPEC §7): `queues` (default `default_queues`), `first_threshold` and
+// thresholds (Duopoly §4.2): `queues` (default `default_queues`), `first_threshold` and
 // `multiplier`.
 std::vector<SettingSpec> ClassSettings(std::string_view default_queues);
 // Just `queues`, for policies that rank without thresholds.
@@ -40,7 +40,7 @@ class NetworkPolicy {
   // Called whenever something changed, just before rates are solved: re-rank here.
   virtual void BeforeSolve(const FlowView& /*net*/, ClassSink& /*out*/) {}
   // Called after rates are solved: the absolute time at which classes must be revisited (a
-  // threshold crossing, SPEC §3); kForever when they never change on their own.
+  // threshold crossing); kForever when they never change on their own.
   virtual Seconds NextReclassifyTime(const FlowView& /*net*/) { return kForever; }
   // The task scheduler's mode signal (Duopoly §4); most policies ignore it.
   virtual void OnSlotMode(const FlowView& /*net*/, ClassSink& /*out*/, SlotMode /*mode*/) {}

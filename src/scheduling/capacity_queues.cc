@@ -30,9 +30,9 @@ SettingSpec PerQueueSetting() {
           .kind = SettingKind::kChoice,
           .default_value = "many",
           .meaning =
-              "many: any job of a queue with a ready task, in order (SPEC §6); one: a "
-              "queue starts its next job only when its running one has ended (seed 002 "
-              "§1, and its Table 3 order)",
+              "many: any job of a queue with a ready task, in order (work-conserving, see "
+              "docs/readings.md); one: a queue starts its next job only when its running one "
+              "has ended (JTPW §1, and its Table 3 order)",
           .choices = {"many", "one"}};
 }
 

@@ -1,4 +1,4 @@
-// What Hadoop's capacity scheduler and JTPW share (seed 002 §1; SPEC §6): a free slot goes to
+// What Hadoop's capacity scheduler and JTPW share (JTPW §1): a free slot goes to
 // the queue whose running tasks are the smallest fraction of its capacity share, a queue never
 // runs more than its maximum, and jobs are taken from a queue in their order.
 #pragma once
@@ -19,7 +19,7 @@ struct QueueLoad {
   bool has_work = false;
 };
 
-// Seed 002 §1: "the ratio of the tasks a queue runs to the resources it should get; the
+// JTPW §1: "the ratio of the tasks a queue runs to the resources it should get; the
 // queue with the smallest ratio runs a task". Among queues with work and running below
 // max × slots, the lowest running / (share × slots); ties go to the earlier queue. -1: none.
 int PickQueue(const std::vector<QueueShare>& queues, const std::vector<QueueLoad>& load,
@@ -28,14 +28,14 @@ int PickQueue(const std::vector<QueueShare>& queues, const std::vector<QueueLoad
 // running / (share × slots) of queue q: how full it is against its guarantee.
 double QueueUse(const QueueShare& q, int running, int64_t total_slots);
 
-// Seed 002 §1 / SPEC §6: inside a queue, higher initial priority first, then earlier
+// JTPW §1: inside a queue, higher initial priority first, then earlier
 // submission (FIFO), then workload order.
 bool PriorityThenSubmission(const JobRuntime& a, const JobRuntime& b);
 
 // The `per_queue` setting: how many of a queue's jobs may run at once.
 SettingSpec PerQueueSetting();
 // With per_queue = one, keeps of a queue's ordered jobs only those already started, when there
-// are any (seed 002 §1: "resources go to a new job only after the running one has ended");
+// are any (JTPW §1: "resources go to a new job only after the running one has ended");
 // with many, keeps them all.
 void KeepStartedJobs(const SimState& state, bool one, std::vector<JobIndex>& jobs);
 

@@ -63,7 +63,7 @@ DelayWalk::Candidate DelayWalk::BestTask(const SimState& state, JobIndex j, Serv
 }
 
 // The wait a job at `job_level` needs before launching at `target` (Zaharia et al. Alg. 3, the
-// multi-level form of seed 001 Alg. 1: a job that last launched rack-locally may launch
+// multi-level form of TCDS Alg. 1: a job that last launched rack-locally may launch
 // rack-locally again at once, and needs only the rack-level wait before going off-rack).
 Seconds DelayWalk::Needed(LocalityLevel job_level, LocalityLevel target, const TaskWaits& w) const {
   if (target <= job_level) return 0;
@@ -86,7 +86,7 @@ Decision DelayWalk::Offer(const SimState& state, ServerId s) {
     // launch per offer (Zaharia et al. Alg. 2 returns): the next free slot is the next offer.
     if (Waited(state, j) + kWaitSlack >= needed) return Launch(state, j, c, s, w, needed);
     // Alg. 1 line 14 ("j.wait = j.wait + 1" counts skips; its threshold is in seconds): the
-    // job is skipped, and its wait is the time since its first skip (ours, SPEC §6).
+    // job is skipped, and its wait is the time since its first skip (ours, docs/readings.md).
     if (jobs_wait_[j].since < 0) jobs_wait_[j].since = state.now();
     ++skipped;
   }

@@ -1,5 +1,5 @@
 // DelayWalk: the heartbeat walk that Hadoop's FIFO, delay scheduling (DS) and task-class delay
-// scheduling (TCDS) share (SPEC §6; seed 001 Alg. 1 and Alg. 2; Zaharia et al., EuroSys'10).
+// scheduling (TCDS) share (TCDS Alg. 1 and Alg. 2; Zaharia et al., EuroSys'10).
 // A server with a free slot reports in; jobs are walked in order (fair: fewest running tasks
 // first; fifo: arrival), and the first job that may launch a task on that server does so:
 //  - a node-local task (its block on the server, or no block at all) launches at once and

@@ -1,5 +1,5 @@
-// Job order policies shared by task schedulers (SPEC §6): FIFO (submission), SJF (smallest
-// estimated total size first), Fair (fewest running tasks first).
+// Job order policies shared by task schedulers: FIFO (submission), SJF (smallest estimated total
+// size first; Duopoly §2.1, §6.3), Fair (fewest running tasks first; TCDS Alg. 1 line 2).
 #pragma once
 
 #include <string_view>

@@ -1,6 +1,6 @@
-// JTPW's three rules as plain arithmetic (seed 002 §2; SPEC §6): the job-type test of §2.1
-// (eqs. (1)-(3)), the node load of §2.2 (eqs. (4)-(5)) and the priority weight of §2.3
-// (eqs. (6)-(7)). The jtpw scheduler (scheduling/policies/jtpw.cc) applies them to a run.
+// JTPW's three rules as plain arithmetic (JTPW §2): the job-type test of §2.1 (eqs. (1)-(4)),
+// the node load of §2.2 (eqs. (5)-(6)) and the priority weight of §2.3 (eqs. (7)-(8)). The
+// jtpw scheduler (scheduling/policies/jtpw.cc) applies them to a run.
 #pragma once
 
 #include "common/units.h"
@@ -11,36 +11,37 @@ namespace slotflow {
 enum class JobClass { kIo, kCpu };
 const char* JobClassName(JobClass c);  // "io", "cpu"
 
-// §2.1 eq. (2)'s left side: the rate at which N map tasks of a job on one node move data,
-// V = N·(1+ρ)·D_in / T_map (ρ = map output / map input, eq. (1)). Infinite when T_map is 0
-// and there is data to move.
+// §2.1 eq. (2), the left side of eqs. (3)-(4): the rate at which N map tasks of a job on one
+// node move data, V = N·(1+ρ)·D_in / T_map (ρ = map output / map input, eq. (1)). Infinite
+// when T_map is 0 and there is data to move.
 BytesPerSecond MapDataRate(int n, double rho, Bytes d_in, Seconds t_map);
-// §2.1 eqs. (2)-(3): IO-bound iff V >= the disk rate, CPU-bound otherwise. A disk that is not
+// §2.1 eqs. (3)-(4): IO-bound iff V >= the disk rate, CPU-bound otherwise. A disk that is not
 // modelled (rate 0) never limits: CPU-bound. (§2.1's prose says "大于", greater than; the
-// relation signs of eqs. (2)-(3) are garbled. SPEC §6 takes >=, which also classes a job that
-// just saturates the disk as IO-bound.)
+// relation signs of eqs. (3)-(4) are garbled. slotflow takes >=, which also classes a job that
+// just saturates the disk as IO-bound: docs/readings.md.)
 JobClass ClassifyByRate(BytesPerSecond v, BytesPerSecond disk);
 
 // ρ of a job's map (root) stages from its spec: what they write over what they read (0 when
 // they read nothing).
 double MapOutputRatio(const JobSpec& job);
 
-// §2.2 eq. (4): the four weights, each in [0, 1], summing to 1.
+// §2.2 eq. (5): the four weights, each in [0, 1], summing to 1.
 struct LoadWeights {
   double cpu = 0.25, mem = 0.25, disk = 0.25, net = 0.25;
 };
-// §2.2 eq. (5): L = w_cpu·U_cpu + w_mem·U_mem + w_disk·U_disk + w_net·U_net.
+// §2.2 eq. (6): L = w_cpu·U_cpu + w_mem·U_mem + w_disk·U_disk + w_net·U_net.
 double NodeLoad(const LoadWeights& w, double u_cpu, double u_mem, double u_disk, double u_net);
 
-// §2.3 eq. (7): the weights of waiting time, CPU held, memory held and initial priority.
+// §2.3 eq. (8): the weights of waiting time, CPU held, memory held and initial priority.
 struct PriorityWeights {
   double time = 0.2, cpu = 0.3, mem = 0.3, prio = 0.2;
   Seconds threshold = 30;  // T (§3.2: 30 s)
-  // Eq. (6)'s second case: false = as SPEC §6 reads it, w_time·T_wait/T + w_cpu·P_cpu +
-  // w_mem·P_mem + w_prio·P; true = P plus that sum, as the garbled text of eq. (6) shows it.
+  // Eq. (7)'s second case: false = slotflow's default reading (docs/readings.md), w_time·T_wait/T
+  // + w_cpu·P_cpu + w_mem·P_mem + w_prio·P; true = P plus that sum, as the garbled text of
+  // eq. (7) shows it.
   bool plus_p = false;
 };
-// §2.3 eq. (6): P_w = P while T_wait < T, else the weighted sum. P is the initial priority
+// §2.3 eq. (7): P_w = P while T_wait < T, else the weighted sum. P is the initial priority
 // 1..5, T_wait the time since submission, P_cpu and P_mem the job's shares of the cluster's
 // slots and memory in [0, 1].
 double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu, double p_mem);

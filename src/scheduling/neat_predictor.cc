@@ -35,7 +35,7 @@ Family FamilyOf(NeatPolicy policy) {
   return Family::kAll;
 }
 
-// on_link / size, the coflow's share of its bytes that sits on this link (e of NEAT+ §VI-B1).
+// on_link / size, the coflow's share of its bytes that sits on this link (e of NEAT+ §V-B1).
 double Norm(const LinkTransfer& t) { return t.size > 0 ? t.on_link / t.size : 0; }
 
 // Flow policies: on_link = size = s_f, so "size ≤ s0 ? on_link : on_link·s0/size" is
@@ -118,7 +118,7 @@ Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
 Bytes DelayedBytes(NeatPolicy policy, const LinkTransfer& existing, const LinkTransfer& added) {
   switch (FamilyOf(policy)) {
     case Family::kAll:
-      return 0;  // eq. (3) and §V-B1: FCFS never delays what came first
+      return 0;  // eq. (3) and §IV-B1: FCFS never delays what came first
     case Family::kShare:
       // eq. (5); eq. (12) with assumption (ii): c0 sends min(s_c, s_c0) of its s_c0 bytes
       // while c is active, s_{c0,l}/s_c0 of them over this link.

@@ -1,13 +1,13 @@
-// The NEAT+ completion-time predictor (seed 003 §V; SPEC §6): how long a new transfer placed on
+// The NEAT+ completion-time predictor (NEAT+ §IV): how long a new transfer placed on
 // a link takes under the network's scheduling policy, from the transfers already on that link.
 //
-// The idea (NEAT+ §V-A): count the bytes V_l that cross link l until the new transfer is done,
+// The idea (NEAT+ §IV-A): count the bytes V_l that cross link l until the new transfer is done,
 // and predict V_l / B_l. With B the link bandwidth, s0 the new flow's size, s_f the remaining
-// bytes of each existing flow on the link (SPEC §6):
+// bytes of each existing flow on the link (§IV-A1 to §IV-A3):
 //   FCFS        (Σ s_f + s0) / B
 //   Fair, LAS   (Σ min(s_f, s0) + s0) / B
 //   SRPT        (Σ_{s_f ≤ s0} s_f + s0) / B
-// and for coflow policies (NEAT+ §V-B), with s_c a coflow's total size, s_{c,l} its bytes on l,
+// and for coflow policies (NEAT+ §IV-B), with s_c a coflow's total size, s_{c,l} its bytes on l,
 // s_c0 / s_{c0,l} those of the new coflow:
 //   FCFS        (Σ_{a_c ≤ a_c0} s_{c,l} + s_{c0,l}) / B, a_c the coflow's arrival (ours: NEAT+
 //               writes Σ s_{c,l}, the case where c0 arrives last; a reduce task placed after
@@ -15,14 +15,14 @@
 //   Fair, LAS   (Σ min(s_c, s_c0) · s_{c,l} / s_c + s_{c0,l}) / B
 //   TCF         (Σ_{s_c ≤ s_c0} s_{c,l} + s_{c0,l}) / B
 // A path's prediction is the maximum over its links; NEAT+ only looks at the edge links (sender
-// uplink, receiver downlink) and assumes an uncongested core (NEAT+ §IV, §VII).
+// uplink, receiver downlink) and assumes an uncongested core (NEAT+ §III).
 //
 // Every term above is a sum over existing transfers of a quantity that is linear in s_{c,l},
 // so one coflow may be given as several parts (say one per flow) with the same s_c: the result
 // is the same as for the aggregated coflow. EdgeLoads below relies on that to build the
 // per-link terms in one pass over the active flows.
 //
-// CompressedLinkState is NEAT+'s compressed flow state (§VI-B1): per link, transfers binned by
+// CompressedLinkState is NEAT+'s compressed flow state (§V-B1): per link, transfers binned by
 // size into exponentially growing bins, each keeping (min, max, count, bytes) and the coflow
 // loads d = Σ s_{c,l}, e = Σ s_{c,l}/s_c; predictions come from the bins alone.
 #pragma once
@@ -39,16 +39,16 @@
 
 namespace slotflow {
 
-// The network scheduling policy the predictor assumes (NEAT+ §V-A, §V-B).
+// The network scheduling policy the predictor assumes (NEAT+ §IV-A, §IV-B).
 enum class NeatPolicy {
   kFcfs,        // per-flow first come first served
   kFair,        // per-flow fair sharing (DCTCP)
-  kLas,         // least attained service (L2DCT): predicted as Fair (NEAT+ §V-A2)
+  kLas,         // least attained service (L2DCT): predicted as Fair (NEAT+ §IV-A2)
   kSrpt,        // shortest remaining first (pFabric, PASE)
   kCoflowFcfs,  // coflows in arrival order
   kCoflowFair,  // coflows share fairly, each coflow's flows progress in proportion
-  kCoflowLas,   // coflow LAS (Aalo-like): predicted as coflow Fair (NEAT+ §V-B2)
-  kTcf,         // smallest total coflow first (the permutation-scheduling case, §V-B3)
+  kCoflowLas,   // coflow LAS (Aalo-like): predicted as coflow Fair (NEAT+ §IV-B2)
+  kTcf,         // smallest total coflow first (the permutation-scheduling case, §IV-B3)
 };
 
 inline constexpr NeatPolicy kAllNeatPolicies[] = {
@@ -79,7 +79,7 @@ Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes ne
 Seconds PredictOnLink(NeatPolicy policy, BytesPerSecond bandwidth,
                       std::span<const LinkTransfer> existing, const LinkTransfer& added);
 
-// The objective NEAT+ minimises (§V, objective (2)): on each link, the new transfer's predicted
+// The objective NEAT+ minimises (§IV, objective (2)): on each link, the new transfer's predicted
 // completion plus the increase it causes to every transfer already there, maximised over the
 // path's links. The increase, as bytes (Δ·B), of one existing transfer (eqs. (5), (8), (12),
 // (15), (17)):
@@ -102,13 +102,13 @@ struct LinkView {
 };
 
 // Path prediction = max over the links of PredictOnLink with the new transfer of total size
-// `new_size` (SPEC §6). 0 for an empty path (a local transfer).
+// `new_size` (NEAT+ §IV-A: the maximum of V_l / B_l). 0 for an empty path (a local transfer).
 Seconds PredictOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size);
 // Objective (2) for a path: the maximum of ObjectiveOnLink over its links, the new transfer
 // having total size `new_size`.
 Seconds ObjectiveOnPath(NeatPolicy policy, std::span<const LinkView> links, Bytes new_size);
 
-// NEAT+'s compressed per-link state (§VI-B1). Bin 0 holds sizes below `first_bound`, bin n
+// NEAT+'s compressed per-link state (§V-B1). Bin 0 holds sizes below `first_bound`, bin n
 // (1 ≤ n < bins−1) sizes in [first_bound·growth^(n−1), first_bound·growth^n), the last bin the
 // rest. Each bin keeps the smallest and largest transfer (size and bytes on the link), the
 // count, Σ size, Σ on_link (d) and Σ on_link/size (e). A prediction treats a bin whose sizes all
@@ -155,15 +155,16 @@ class CompressedLinkState {
 // remaining bytes. on_link = its remaining bytes.
 LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f);
 
-// The predictor for a network policy named as slotflow's --network names it (NEAT+ §V: place by
-// the policy in force). Where NEAT+ has no predictor of its own for a policy (ours): Aalo →
-// coflow LAS (D-CLAS is coflow LAS with queues), Varys, scf, ncf, lcf and cans → TCF (each serves
-// some smallest coflow first), an unknown or empty name → TCF (NEAT as Duopoly compares it).
+// The predictor for a network policy named as slotflow's --network names it (NEAT+ §IV: place by
+// the policy in force). Where NEAT+ has no predictor of its own for a policy (ours, see
+// docs/readings.md): Aalo → coflow LAS (D-CLAS is coflow LAS with queues), Varys, scf, ncf, lcf
+// and cans → TCF (each serves some smallest coflow first), an unknown or empty name → TCF (NEAT
+// as Duopoly compares it, Duopoly §6.1).
 NeatPolicy NeatPolicyForNetwork(std::string_view network_policy);
 
 // Per-server edge-link summaries for one query (a new transfer of size `new_size` under
 // `policy`), built in one pass over the network's active flows: for every server its uplink's
-// and downlink's Σ InterferingBytes, plus NEAT+'s node state (§VI-A1, SPEC §6): the number of
+// and downlink's Σ InterferingBytes, plus NEAT+'s node state (§V-A1): the number of
 // flows on its downlink and the smallest of their remaining sizes. Only the sender's uplink and
 // the receiver's downlink of each flow are looked at (NEAT+'s edge-only model).
 // O(active flows + servers).
@@ -183,7 +184,7 @@ class EdgeLoads {
   int down_flows(ServerId s) const { return down_flows_[s]; }
   // The node state: smallest remaining bytes of a flow into s; +infinity when there is none.
   Bytes down_min_remaining(ServerId s) const { return down_min_remaining_[s]; }
-  // NEAT+ §VI-A1: s is a preferred host for a task of `task_size` bytes if its downlink is idle
+  // NEAT+ §V-A1: s is a preferred host for a task of `task_size` bytes if its downlink is idle
   // or every flow on it has at least that much left.
   bool Preferred(ServerId s, Bytes task_size) const { return down_min_remaining_[s] >= task_size; }
 

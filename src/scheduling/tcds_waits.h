@@ -1,4 +1,4 @@
-// TCDS's task classes and locality waits (seed 001 §2.1, Definitions 2-4, eqs. (1)-(3)): a task's
+// TCDS's task classes and locality waits (TCDS §2.1, Definitions 2-4, eqs. (1)-(3)): a task's
 // length coefficient β = its input / the block size; very short if β < k1, short if
 // k1 ≤ β < k2, long otherwise; its node-level and rack-level waits shrink as β grows.
 #pragma once

@@ -43,7 +43,7 @@ void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
 
 namespace {
 
-// Input blocks live on `replicas` distinct random servers (SPEC §4).
+// Input blocks live on `replicas` distinct random servers (3 in TCDS §3.1 and Duopoly §6.2).
 std::vector<ServerId> RandomReplicas(int replicas, int servers, Rng& rng) {
   std::vector<ServerId> out;
   while (static_cast<int>(out.size()) < replicas) {
@@ -53,7 +53,7 @@ std::vector<ServerId> RandomReplicas(int replicas, int servers, Rng& rng) {
   return out;
 }
 
-// The coflow of the flows into a non-root stage (SPEC §4): its sizes from the job's spec.
+// The coflow of the flows into a non-root stage (Duopoly §4.1): its sizes from the job's spec.
 Coflow StageCoflow(const JobSpec& spec, JobIndex j, int stage, Bytes input_bytes) {
   const StageSpec& st = spec.stages[stage];
   const int parent_tasks = spec.ParentTasks(stage);
@@ -286,11 +286,11 @@ ServerId TaskLifecycle::ReadSource(const std::vector<ServerId>& replicas, Server
 }
 
 // A root task reads its block: locally (a flow over the local disk only when disks are
-// modelled), else from the least loaded replica holder (SPEC §4: fewest outgoing flows). On a
-// two-tier topology the holders in the reader's own rack come first, as HDFS reads the nearest
-// replica: such a read stays off the rack links (on a big switch racks shape no path, and the
-// least loaded holder of all is taken). Any other task receives one flow per source server of
-// its parents' outputs; local bytes are free.
+// modelled), else from the least loaded replica holder (fewest outgoing flows). On a two-tier
+// topology the holders in the reader's own rack come first, as HDFS reads the nearest replica:
+// such a read stays off the rack links (on a big switch racks shape no path, and the least
+// loaded holder of all is taken). Any other task receives one flow per source server of its
+// parents' outputs; local bytes are free. (A reading: docs/readings.md.)
 void TaskLifecycle::StartRead(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   JobRuntime& job = s_.jobs_[task.job];
@@ -338,7 +338,7 @@ void TaskLifecycle::OnFlowDone(FlowId f) {
   StartCompute(t);
 }
 
-// Compute time = work / (slot_rate × cpu_speed) (SPEC §2), or the spec's seconds / cpu_speed.
+// Compute time = work / (slot_rate × cpu_speed), or the spec's seconds / cpu_speed.
 Seconds TaskLifecycle::ComputeSeconds(TaskId t) const {
   const TaskRuntime& task = s_.tasks_[t];
   const double speed = cluster_.server(task.server).cpu_speed;
@@ -387,7 +387,7 @@ void TaskLifecycle::Complete(TaskId t) {
   std::vector<TaskId> now_ready;  // allocates only when a stage completes
   StageRuntime& sr = job.stages[task.stage];
   if (--sr.unfinished_tasks == 0) {
-    // Barrier: a child stage's tasks are ready when all its parents are done (SPEC §4).
+    // Barrier: a child stage's tasks are ready when all its parents are done (Duopoly §2.1).
     for (int c : sr.children) {
       StageRuntime& cs = job.stages[c];
       if (--cs.unfinished_parents != 0) continue;

@@ -1,4 +1,4 @@
-// TaskLifecycle: the one place where tasks move through their life (SPEC §4; Duopoly §1):
+// TaskLifecycle: the one place where tasks move through their life (Duopoly §1):
 // waiting → ready → placed, reading input (network and/or disk) → computing → writing output
 // (local disk, when modelled) → done. A phase with no modelled resource takes no time. The
 // simulator's events call these steps, and tests build their states by calling the same ones.
@@ -31,7 +31,7 @@ class TaskLifecycle {
   // Adds a job that has not arrived yet: its stages, tasks and the coflow of every non-root
   // stage. `spec` must outlive the state (tasks point into it). Root tasks that read input get
   // the replicas their stage names for them, else (with `replica_rng`) `replicas` distinct random
-  // servers (SPEC §4), else none. Its size estimate (for SJF) is multiplied by
+  // servers, else none. Its size estimate (for SJF) is multiplied by
   // `estimate_factor` (Duopoly §3.1's estimation error).
   JobIndex AddJob(const JobSpec& spec, Rng* replica_rng, double estimate_factor = 1);
   // The job arrives: it is active and the tasks of its root stages are ready.
@@ -47,7 +47,7 @@ class TaskLifecycle {
   void OnFlowDone(FlowId f);
   // The task's compute is over: it writes its output, or is done at once.
   void OnComputeDone(TaskId t);
-  // How long task t computes on its server (SPEC §2).
+  // How long task t computes on its server.
   Seconds ComputeSeconds(TaskId t) const;
 
   // What losing a server undid (sim/server_loss.cc).

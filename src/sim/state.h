@@ -1,5 +1,5 @@
 // SimState: the run-time state of a simulation (jobs, tasks, slots, flows) that task schedulers
-// read. Only the TaskLifecycle changes it; policies return decisions (SPEC §6).
+// read. Only the TaskLifecycle changes it; policies return decisions.
 #pragma once
 
 #include <cstdint>
@@ -115,7 +115,7 @@ class SimState {
   int free_slots() const { return free_slot_total_; }
 
   // For a task of a non-root stage whose parents are done: the bytes it needs from each server
-  // holding parent outputs, by increasing server id (SPEC §4: one flow per source server).
+  // holding parent outputs, by increasing server id (one flow per source server).
   std::vector<std::pair<ServerId, Bytes>> InputSources(TaskId t) const;
   int ready_tasks() const { return ready_total_; }
 

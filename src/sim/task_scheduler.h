@@ -1,4 +1,4 @@
-// TaskScheduler: decides which ready task runs on which server (SPEC §6). A scheduler reads the
+// TaskScheduler: decides which ready task runs on which server. A scheduler reads the
 // SimState view and returns decisions; it never changes the state, starts flows or moves time.
 // Two ways to be asked:
 //  - Next(): after every step in which something changed (a job arrived, a task ended, tasks

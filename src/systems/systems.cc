@@ -8,7 +8,7 @@ namespace slotflow {
 
 const std::vector<SystemSpec>& Systems() {
   // Duopoly §6: SJF job order everywhere; 8 priority queues for Duopoly; the comparison
-  // systems and the ablations "(I...)" use unlimited priorities (SPEC §8).
+  // systems and the ablations "(I...)" use unlimited priorities (§6.1, §6.2).
   using Settings = std::vector<std::pair<std::string, std::string>>;
   const Settings sjf_unlimited = {{"scheduler.order", "sjf"}, {"network.queues", "unlimited"}};
   auto with = [&](Settings extra) {

@@ -1,5 +1,5 @@
 // Systems: named presets of settings — a task scheduler, a network policy and their settings —
-// defined in one place (Duopoly, its ablations and the systems it is compared against, SPEC §8).
+// defined in one place (Duopoly, its ablations and the systems it is compared against, Duopoly §6).
 #pragma once
 
 #include <string>

@@ -262,7 +262,7 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
     const int maps = static_cast<int>(c.mappers.size());
     const Seconds submit = c.arrival_ms / 1000.0;
     if (mode == Mode::kJobs) {
-      // Duopoly §6.1 / SPEC §5: map inputs sized so the map stage is about as long as the
+      // Duopoly §6.1 (docs/readings.md): map inputs sized so the map stage is about as long as the
       // reduce stage (or by a ratio); trace locations are ignored.
       const Bytes map_input = MapInputPerTask(options.map_input_ratio, reduce_input, maps);
       if (!(map_input <= kMaxBytes)) {
@@ -273,7 +273,7 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
       }
       result.workload.jobs.push_back(MakeMapReduceJob(c.id, submit, maps, map_input, reduce_input));
     } else {
-      // SPEC §5 pinned coflows: one server per port, no slots, no compute.
+      // Pinned coflows: one server per port, no slots, no compute.
       JobSpec job = MakeMapReduceJob(c.id, submit, maps, 0, reduce_input);
       std::vector<TaskSpec>& map_tasks = job.stages[0].tasks;
       for (int i = 0; i < maps; ++i) {

@@ -1,4 +1,4 @@
-// The flow workload of NEAT+'s evaluation (seed 003 §III, Fig. 3, and §VII; SPEC §5): single
+// The flow workload of NEAT+'s evaluation (NEAT+ §II, Fig. 3, and §VI; docs/readings.md): single
 // transfers whose sizes follow a data-centre flow-size distribution, arriving as a Poisson
 // process at a target network load, each read by one task from a fixed sender, with placement
 // choosing the receiver.

@@ -1,4 +1,4 @@
-// What a workload is: jobs made of stages of tasks (SPEC §4). These are static descriptions;
+// What a workload is: jobs made of stages of tasks. These are static descriptions;
 // the simulator keeps the run-time state.
 #pragma once
 
@@ -15,7 +15,7 @@ namespace slotflow {
 using JobId = int32_t;
 
 struct TaskSpec {
-  // Root-stage task: size of the input block it reads (replicated, SPEC §4).
+  // Root-stage task: size of the input block it reads (replicated).
   // Other stages: total bytes it receives from its parent stages' tasks, split evenly across
   // them unless `from` is given.
   Bytes input = 0;
@@ -37,7 +37,7 @@ struct TaskSpec {
   // receiver of a transfer that crosses the network.
   ServerId avoid = kNoServer;
 
-  // The bytes it receives from the k-th of its stage's `parent_tasks` parent tasks (SPEC §4).
+  // The bytes it receives from the k-th of its stage's `parent_tasks` parent tasks.
   Bytes FromParent(size_t k, int parent_tasks) const {
     return from.empty() ? input / parent_tasks : from[k];
   }
@@ -48,7 +48,7 @@ struct StageSpec {
   std::vector<int> parents;  // indices of earlier stages of the same job; empty = root stage
   std::vector<TaskSpec> tasks;
   // Root stage: per task, the servers holding its input block; empty (for the stage or a task)
-  // = chosen at random (SPEC §4). Kept here, not in TaskSpec, as few workloads give them.
+  // = chosen at random. Kept here, not in TaskSpec, as few workloads give them.
   std::vector<std::vector<ServerId>> replicas = {};
 };
 
@@ -56,7 +56,8 @@ struct JobSpec {
   std::string name;
   Seconds submit = 0;
   std::vector<StageSpec> stages;
-  // Used by size-ordered policies (SJF); < 0 means "total bytes of the job" (SPEC §4).
+  // Used by size-ordered policies (SJF; Duopoly §6.1: known on arrival); < 0 means "total bytes
+  // of the job".
   double size_estimate = -1;
   int priority = 3;   // 1 (very low) .. 5 (very high), for capacity/JTPW queues
   std::string queue;  // optional queue name for capacity-style schedulers

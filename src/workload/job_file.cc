@@ -232,7 +232,7 @@ class JobFileReader {
     return made;
   }
 
-  // 1..5, or the JTPW names VL, L, N, H, VH (seed 002 Table 2).
+  // 1..5, or the JTPW names VL, L, N, H, VH (JTPW Table 2).
   int ReadPriority(const toml::node& n, const std::string& field) {
     if (const auto* s = n.as_string()) {
       static constexpr std::string_view kNames[] = {"VL", "L", "N", "H", "VH"};

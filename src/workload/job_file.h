@@ -1,5 +1,5 @@
 // Job files: user-defined workloads (DAGs of stages, task sizes, pinning, arrival times) and
-// optionally the cluster they run on, written in TOML (SPEC §5 "Job files"). The format is
+// optionally the cluster they run on, written in TOML. The format is
 // documented completely in docs/job-file.md; examples/ holds working files.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Turns any workload into a network-only run (SPEC §5, "pinned coflows"): every task is pinned
-// (tasks without a server get a seeded random one), root tasks read nothing and nothing
+// Turns any workload into a network-only run, like the FB trace's pinned coflows: every task is
+// pinned (tasks without a server get a seeded random one), root tasks read nothing and nothing
 // computes, so completion times measure the network policy alone.
 #pragma once
 

@@ -1,7 +1,7 @@
-// Job profiles: named kinds of MapReduce job described per byte (SPEC §5, JTPW workload), so
-// that a job file can say "a Terasort-like job over 1 GB" instead of listing its tasks. A
-// profile gives each stage's compute per byte at CPU speed 1, the map output / input ratio ρ
-// (seed 002 §2.1 eq. (1)), the reduce output / input ratio and each task's memory.
+// Job profiles: named kinds of MapReduce job described per byte (the Terasort and Grep jobs of
+// JTPW §3.2), so that a job file can say "a Terasort-like job over 1 GB" instead of listing its
+// tasks. A profile gives each stage's compute per byte at CPU speed 1, the map output / input
+// ratio ρ (JTPW §2.1, eq. (1)), the reduce output / input ratio and each task's memory.
 #pragma once
 
 #include <string>

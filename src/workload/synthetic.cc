@@ -18,7 +18,7 @@ struct JobClass {
   double min_shuffle, max_shuffle;  // per reducer, MiB, log-uniform
 };
 
-// SPEC §5: the class mix of the FB trace (narrow&short 41%, narrow&long 29%, wide&short 9%,
+// The FB trace's class mix (narrow&short 41%, narrow&long 29%, wide&short 9%,
 // wide&long 21%). The ranges are ours: narrow 1..5 and wide 6..50 tasks per side (disjoint, so
 // a job's class can be read back from its shape; the literature says "wide >= 5"), short
 // 1..10 MiB and long 10..1000 MiB per reducer, log-uniform as sizes span decades.

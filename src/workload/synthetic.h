@@ -1,5 +1,5 @@
 // The embedded default workload: a seeded generator of MapReduce jobs shaped like the
-// Facebook coflow benchmark (SPEC §5 "synthetic coflow-benchmark-like"), needing no file.
+// Facebook coflow benchmark (the trace of Duopoly §6.1), needing no file.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@ struct SyntheticOptions {
   std::optional<double> map_input_ratio = std::nullopt;
 };
 
-// Jobs "job-1", "job-2", ... in four classes (fractions from the coflow literature, SPEC §5):
+// Jobs "job-1", "job-2", ... in four classes (fractions from the coflow literature):
 //   narrow & short 41%, narrow & long 29%, wide & short 9%, wide & long 21%,
 // where narrow = 1..5 and wide = 6..50 mappers and reducers, short = 1..10 MiB and
 // long = 10..1000 MiB of shuffle per reducer (log-uniform). The same options give the same

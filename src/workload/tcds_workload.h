@@ -1,11 +1,12 @@
-// The workload of the TCDS evaluation (seed 001 §3.1, Table 1; SPEC §5): map-only jobs of
+// The workload of the TCDS evaluation (TCDS §3.1, Table 1): map-only jobs of
 // three task classes, very short (2-5 s), short (about 20 s) and long (about 60 s), in the
 // counts of one of Table 1's five groups. Seeded and deterministic: the same options give the
 // same jobs on every platform.
 //
-// The paper gives only the classes' run times and the task counts; the rest is ours:
+// The paper gives only the classes' run times and the task counts; the rest is ours
+// (docs/readings.md):
 //  - Each job holds tasks of one class (a job reads one file, whose blocks are alike), cut into
-//    jobs of `tasks_per_job` tasks (the last job of a class takes the remainder; paper Fig. 1
+//    jobs of `tasks_per_job` tasks (the last job of a class takes the remainder; TCDS Fig. 1
 //    shows a job of 5 tasks). The jobs of all classes are shuffled and arrive as a Poisson
 //    process, the first at 0.
 //  - A task's input is β × block size, with β uniform in the class's range: very short

@@ -1,5 +1,5 @@
-// SPEC §9 Duopoly Fig. 1 and Fig. 2 told by tasks.csv and the decision log: every row and every
-// line, worked out from the scenarios (examples/duopoly-fig1.toml, duopoly-fig2.toml).
+// Duopoly Fig. 1 and Fig. 2 (§2.2, §2.3) told by tasks.csv and the decision log: every row and
+// every line, worked out from the scenarios (examples/duopoly-fig1.toml, duopoly-fig2.toml).
 // tasks.csv is compared as text; the log line by line as JSON, numbers within 1e-9 (the fluid
 // solver finishes a flow shared at rate 1/2 at 1.9999999999999991, not 2).
 #include <gtest/gtest.h>

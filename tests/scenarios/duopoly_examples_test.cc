@@ -1,4 +1,4 @@
-// SPEC §9 Duopoly Fig. 1 and Fig. 2, run from the shipped example job files under named
+// Duopoly Fig. 1 and Fig. 2 (§2.2, §2.3), run from the shipped example job files under named
 // systems, as a user would with `slotflow run --jobs FILE --system NAME`.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Duopoly Fig. 2 (SPEC §9) without reservation: 2 servers × 2 slots, all rates 1. Job A at 0:
+// Duopoly Fig. 2 (§2.3) without reservation: 2 servers × 2 slots, all rates 1. Job A at 0:
 // maps M1–M4 (1 s compute), reducers R1–R4 each needing 1 unit from every map; job B at 2: one
 // map (1 s). A greedy scheduler fills all four slots with A's reducers at t=1; each server's
 // uplink then carries 4 units → A ends at 5 and B's map waits for a slot until 5 → B ends at 6.

@@ -1,4 +1,4 @@
-// The JTPW evaluation's set-up (experiments/jtpw, seed 002 §3) as a user runs it: its cluster
+// The JTPW evaluation's set-up (experiments/jtpw, JTPW §3) as a user runs it: its cluster
 // file, its profile jobs and the jtpw scheduler, checked against §2.1's test by hand.
 #include <gtest/gtest.h>
 

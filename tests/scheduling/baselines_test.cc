@@ -1,4 +1,4 @@
-// NEAT+'s placement baselines (seed 003 §II, §VII): loadAware (least bytes arriving), minDist
+// NEAT+'s placement baselines (NEAT+ §I, §II): loadAware (least bytes arriving), minDist
 // (least bytes × hops to the input) and random, one decision at a time on hand-built states.
 #include <gtest/gtest.h>
 

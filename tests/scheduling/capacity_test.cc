@@ -1,4 +1,4 @@
-// Hadoop's capacity scheduler (seed 002 §1; SPEC §6): a free slot goes to the queue furthest
+// Hadoop's capacity scheduler (JTPW §1): a free slot goes to the queue furthest
 // below its share, a queue borrows idle slots only up to its maximum, and a queue's jobs go by
 // priority, then submission. Every case is one server of unit rates with tasks of 1 s compute,
 // so finish times can be counted by hand.
@@ -70,7 +70,7 @@ TEST(Capacity, InsideAQueueJobsGoByPriorityThenSubmission) {
   EXPECT_DOUBLE_EQ(f.at("Z"), 3);
 }
 
-// per_queue = one (seed 002 §1): a queue starts its next job only when its running one has
+// per_queue = one (JTPW §1): a queue starts its next job only when its running one has
 // ended. Two slots; A (one 2 s task) and B (one 1 s task) at 0: B ends at 1 beside A, or at 3
 // after it. Under jtpw both are CPU-bound (no disks), in one queue, the same.
 TEST(Capacity, OneJobPerQueueWaitsForTheRunningJob) {

@@ -1,4 +1,4 @@
-// Delay scheduling (DS; seed 001 Alg. 1), its FIFO baseline and TCDS (seed 001 Alg. 2) on a
+// Delay scheduling (DS; TCDS Alg. 1), its FIFO baseline and TCDS (TCDS Alg. 2) on a
 // tiny rack cluster with heartbeats: each test pins the exact launch time, server and locality
 // level of one branch of the walk (scheduling/delay_walk.h).
 //

@@ -1,4 +1,4 @@
-// JTPW (seed 002 §2; SPEC §6): the job-type test of §2.1, the node load of §2.2 and the
+// JTPW (JTPW §2): the job-type test of §2.1, the node load of §2.2 and the
 // priority weight of §2.3 on hand-computed numbers, then small runs where each rule decides
 // where or when a task runs, disk contention included.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ namespace {
 
 constexpr double kMB = 1e6;
 
-// Eq. (2)-(3). IO-bound: 2 maps of 128 MB, ρ = 1, 2 s of compute each: V = 2·2·128 MB / 2 s =
+// Eqs. (2)-(4). IO-bound: 2 maps of 128 MB, ρ = 1, 2 s of compute each: V = 2·2·128 MB / 2 s =
 // 256 MB/s, above a 100 MB/s disk. CPU-bound: ρ = 0.01 and 8 s: V = 2·1.01·128/8 = 32.32 MB/s.
 // At the boundary: 1 map of 50 MB, ρ = 1, 1 s: V = 100 MB/s, IO-bound (V >= disk rate) against
 // 100 MB/s and CPU-bound against a disk a hair faster.
@@ -45,13 +45,13 @@ TEST(JtpwRules, RhoIsMapOutputOverMapInput) {
   EXPECT_DOUBLE_EQ(MapOutputRatio(j), 3);
 }
 
-// Eq. (5): 0.1·0.5 + 0.2·0.25 + 0.3·1 + 0.4·0 = 0.4.
+// Eq. (6): 0.1·0.5 + 0.2·0.25 + 0.3·1 + 0.4·0 = 0.4.
 TEST(JtpwRules, NodeLoadIsTheWeightedSumOfUtilisations) {
   EXPECT_DOUBLE_EQ(NodeLoad({0.1, 0.2, 0.3, 0.4}, 0.5, 0.25, 1, 0), 0.4);
   EXPECT_DOUBLE_EQ(NodeLoad({}, 1, 1, 1, 1), 1);
 }
 
-// Eq. (6) with §3.2's weights and T = 30 s. Before T: P. After: a job of priority 1 that has
+// Eq. (7) with §3.2's weights and T = 30 s. Before T: P. After: a job of priority 1 that has
 // waited 60 s holding half the slots and a quarter of the memory:
 // 0.2·2 + 0.3·0.5 + 0.3·0.25 + 0.2·1 = 0.825; read as P plus that sum, 1.825.
 TEST(JtpwRules, PriorityWeightIsPBeforeTAndTheWeightedSumAfter) {

@@ -1,4 +1,4 @@
-// nats (Duopoly Alg. 1–4, SPEC §8): one decision at a time on hand-built states. Each test
+// nats (Duopoly Alg. 1–4, §5): one decision at a time on hand-built states. Each test
 // builds the smallest state that separates the rule under test from its plausible misreadings
 // (another unit, another tie-break, another job), so a wrong rule gives a different Placement.
 // Clusters are unit-rate (every NIC 1 byte/s) and sizes are bytes, as in the papers' examples.
@@ -268,7 +268,7 @@ TEST(NatsMode, SwitchesWhenL0sReadyTasksExceedTheFreeSlotsAndBack) {
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);  // 3 <= 3 again
 }
 
-// Duopoly §3's example. J1, the highest-priority job, has all its ready tasks placed: slot-
+// Duopoly §3.3's example. J1, the highest-priority job, has all its ready tasks placed: slot-
 // sufficient. A lower-priority J2 arrives whose ready tasks the free slots cannot all take: still
 // slot-sufficient (else J2 would get a higher priority than J1). Then J3, the highest-priority
 // job, arrives and the free slots cannot take its ready tasks: slot-insufficient.
@@ -432,7 +432,7 @@ TEST(NatsCongestion, MonitorsEveryHundredMilliseconds) {
 
 // --- End to end ---
 
-// SPEC §9, Duopoly Fig. 2 under nats + fair + SJF: nats starts only R1 and R2 at 1 and reserves
+// Duopoly Fig. 2 (§2.3) under nats + fair + SJF: nats starts only R1 and R2 at 1 and reserves
 // two slots, so B's map runs 2 -> 3 (A 5, B 3); greedy never reserves (A 5, B 6).
 TEST(NatsEndToEnd, DuopolyFig2ReservesSlotsForTheSmallJob) {
   Scenario s = Scenario::DuopolyFig2("nats");

@@ -1,4 +1,4 @@
-// The NEAT+ completion-time predictor (seed 003 §V–VI; SPEC §6, §9 "NEAT Fig. 1"): the paper's
+// The NEAT+ completion-time predictor (NEAT+ §IV, §V-B1; NEAT+ Fig. 1, §I): the paper's
 // example, hand-checked coflow cases, the compressed state against the exact predictor, and the
 // per-server edge summaries built from a live Network.
 #include "scheduling/neat_predictor.h"

@@ -1,4 +1,4 @@
-// Decisions of the `neat` task scheduler (seed 003 §VI; SPEC §6, §8) on small hand-checked
+// Decisions of the `neat` task scheduler (NEAT+ §V; Duopoly §6.1's NEAT) on small hand-checked
 // scenarios with unit rates: links carry 1 byte/s, a slot computes 1 byte/s. Background traffic
 // comes from jobs whose tasks are pinned (they take no slot); servers with 0 slots only send or
 // receive. The network policy is fair sharing, so finish times also show the cost of a worse
@@ -203,7 +203,7 @@ TEST(Neat, TheCompressedStateDecidesAsTheExactOneOnSmallStates) {
   }
 }
 
-// Candidates need enough free compute and memory (NEAT+ §VI-A1, §VI-B2 (iii)). The state of
+// Candidates need enough free compute and memory (NEAT+ §V-A1, §V-B2 (iii)). The state of
 // ReduceTaskGoesToTheIdleDownlinkNotTheBusyOne, but A's reduce task needs 10 bytes of memory and
 // the idle server 1 has 5: server 2, behind the 5-byte coflow, is the only candidate.
 TEST(Neat, OnlyServersWithEnoughFreeMemoryAreCandidates) {
@@ -218,7 +218,7 @@ TEST(Neat, OnlyServersWithEnoughFreeMemoryAreCandidates) {
   EXPECT_DOUBLE_EQ(run.Finish("A"), 15);
 }
 
-// near_input = rack (NEAT+ §VI-B2 (i)) on a two-tier cluster with racks {0, 1} and {2, 3}: A's
+// near_input = rack (NEAT+ §V-B2 (i)) on a two-tier cluster with racks {0, 1} and {2, 3}: A's
 // map output is on server 0. Server 1 (rack 0) receives a 5-byte coflow from server 3 (4 bytes
 // left at t = 1: not preferred), server 2 (rack 1) is idle. Every server is a candidate by
 // default and the idle server 2 wins; kept to the input's rack, server 1 is the only one.
@@ -298,7 +298,7 @@ TEST(Neat, PreferredHostsComeBeforeABetterPredictionElsewhere) {
   // A's maps are pinned on servers 0 and 1, its reduce needs 5 bytes from each. Server 1 holds
   // half the input but receives a 3-byte coflow from t = 0 (2 left at t = 1, less than A's
   // 10), so it is not a preferred host although it predicts max(5, 2 + 5) = 7 s against the
-  // idle server 2's 10 s (NEAT+ §VI-A1: preferred hosts are compared first).
+  // idle server 2's 10 s (NEAT+ §V-A1: preferred hosts are compared first).
   const JobSpec a = Job("A", 1,
                         {StageSpec{"map", {}, {Task(0, 0, 0), Task(0, 0, 1)}},
                          StageSpec{"reduce", {0}, {Task(10, 0)}}});
@@ -383,7 +383,7 @@ TEST(Neat, RemoteMapReadAvoidsTheBusyReceiver) {
 }
 
 TEST(Neat, NeverLeavesASlotEmptyWhileATaskIsReady) {
-  // Fig. 2 of Duopoly (SPEC §9): NEAT, unlike nats, fills all four slots with A's reducers.
+  // Fig. 2 of Duopoly (§2.3): NEAT, unlike nats, fills all four slots with A's reducers.
   StageSpec maps{"map", {}, std::vector<TaskSpec>(4, Task(0, 1))};
   StageSpec reduces{"reduce", {0}, std::vector<TaskSpec>(4, Task(4, 0))};
   Scenario s;

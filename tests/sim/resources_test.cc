@@ -1,6 +1,7 @@
-// Resources beyond the network (SPEC §2, §3, §4): a task reads its input (over the source's
-// disk when disks are modelled), computes, and writes its output to its own disk; disks are
-// shared like links; memory limits where a task may start; per-server utilisation is readable.
+// Resources beyond the network (disks and memory, as JTPW §2.2's node load weighs them): a task
+// reads its input (over the source's disk when disks are modelled), computes, and writes its
+// output to its own disk; disks are shared like links; memory limits where a task may start;
+// per-server utilisation is readable.
 #include <gtest/gtest.h>
 
 #include <array>

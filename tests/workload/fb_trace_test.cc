@@ -262,9 +262,10 @@ TEST(FbTrace, RealTraceHasTheKnownShape) {
       for (const TaskSpec& m : job.stages[0].tasks) remote_pairs += m.pinned != r.pinned;
     }
   }
-  // SPEC §5: "35.5 TB" is the sum of the trace's megabytes (35,533,534 MB), read as MiB.
+  // The trace's megabytes sum to 35,533,534, read as MiB (docs/readings.md); Duopoly §6.1:
+  // "more than 30 TB".
   EXPECT_DOUBLE_EQ(shuffle, 35533534.0 * kMiB);
-  EXPECT_EQ(remote_pairs, 701486);  // SPEC §3: the trace's non-local flows
+  EXPECT_EQ(remote_pairs, 701486);  // the trace's non-local flows
   EXPECT_FALSE(repeated_mapper);
   EXPECT_NO_THROW(t.workload.Validate(t.ports));
 }

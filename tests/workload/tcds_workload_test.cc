@@ -1,4 +1,4 @@
-// The TCDS evaluation's workload (seed 001 §3.1, Table 1; workload/tcds_workload.h).
+// The TCDS evaluation's workload (TCDS §3.1, Table 1; workload/tcds_workload.h).
 #include "workload/tcds_workload.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// aalo — Aalo's D-CLAS (Chowdhury & Stoica, SIGCOMM'15 §4; SPEC §7): coflows sit in K queues
+// aalo — Aalo's D-CLAS (Chowdhury & Stoica, SIGCOMM'15 §4; in Duopoly §6): coflows sit in K queues
 // by the bytes they have already sent — queue k holds coflows with sent in [Q1·E^(k−1), Q1·E^k)
 // (queue 0 below Q1) — with strict priority across queues and FIFO by coflow arrival inside a
 // queue. Defaults K = 10, Q1 = 10 MiB, E = 10 (settings queues, first_threshold, multiplier).

@@ -1,4 +1,4 @@
-// cans — Duopoly's compute-aware network scheduling (seed 000 §4, SPEC §7, §8).
+// cans — Duopoly's compute-aware network scheduling (Duopoly §4; the mode of §3.3).
 //
 // Every flow gets two priorities, fixed when it starts (Duopoly §4: they do not follow the
 // remaining size):
@@ -12,7 +12,7 @@
 // Duopoly's testbed). In SlotMode::kSufficient the coflow priority is in force, in
 // kInsufficient the macroflow priority; a mode switch re-classes every active flow at once.
 //
-// Unlimited queues (SPEC §7, Duopoly's "(I)"): the class is the size itself, plus a tie-break,
+// Unlimited queues (Duopoly §6.2's "(I)"): the class is the size itself, plus a tie-break,
 // so that every coflow and every macroflow is its own class: Duopoly §4 orders macroflows one
 // after another (Fig. 1: Ra1 is served before Ra2 although both are 1 unit, which is what
 // frees a slot at t = 1). Among equal sizes the one seen first (first flow started earlier)
@@ -21,7 +21,7 @@
 // Class = floor(size) · 2^16 + tie index (size capped at 2^47 bytes; beyond 2^16 − 1 equals of
 // one size the rest share the last index).
 //
-// Flows without a coflow (map-input block reads, SPEC §4) are a coflow of their own whose size
+// Flows without a coflow (block reads, docs/readings.md) are a coflow of their own whose size
 // is the flow's size: a block read is a one-flow stage, and ranking it by its own bytes puts
 // these small reads ahead of big shuffles, as job-level SJF would for a one-task stage. A flow
 // without a macroflow is likewise a macroflow of its own size.

@@ -1,4 +1,4 @@
-// Coflow-order policies (SPEC §7; the heuristics compared in Varys, SIGCOMM'14 §5): every flow
+// Coflow-order policies (the heuristics of Varys, SIGCOMM'14 §5; TCF also NEAT+ §IV-B3): every flow
 // of a coflow gets the coflow's class; coflows are ranked by one static key, smaller first:
 //   coflow-fifo  arrival time (job submission)
 //   scf          shortest coflow first: its length, the largest flow (Varys "shortest-first")
@@ -6,7 +6,7 @@
 //   tcf          smallest total coflow first: its total bytes
 //   lcf          lightest-bottleneck coflow first: the most bytes it puts on any one link
 //                (ours: a static form of Varys' smallest-bottleneck, computed from the flows
-//                started so far; SPEC lists LCF without defining it)
+//                started so far; none of the papers defines LCF: docs/readings.md)
 // A flow without a coflow (a map input read) is its own coflow of one flow.
 // Classes: with unlimited queues every distinct key is its own class (arrival in µs for
 // coflow-fifo); with Q queues, size keys are bucketed by exponential thresholds (first

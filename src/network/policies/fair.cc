@@ -1,4 +1,4 @@
-// fair — per-flow fair sharing (DCTCP-like, SPEC §7): every flow in one class, so the solver's
+// fair — per-flow fair sharing (DCTCP-like, NEAT+ §I): every flow in one class, so the solver's
 // max-min allocation is the whole policy. The baseline the coflow papers compare against.
 #include "network/network_policy.h"
 

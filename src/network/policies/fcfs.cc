@@ -1,4 +1,4 @@
-// fcfs — first come, first served per flow (SPEC §7; the FCFS baseline of NEAT, Munir et al.,
+// fcfs — first come, first served per flow (NEAT+ §IV-A1; the FCFS baseline of NEAT, Munir et al.,
 // "Network scheduling aware task placement in datacenters", CoNEXT 2016, Fig. 1).
 //
 // Flows are ranked by start time, earlier first, ties by flow id. Network assigns flow ids in

@@ -75,7 +75,7 @@ void FlowThresholdPolicy::BeforeSolve(const FlowView& net, ClassSink& out) {
 
 Seconds FlowThresholdPolicy::NextReclassifyTime(const FlowView& net) {
   // Both crossings are exact events: LAS demotes the moment a flow's bytes sent reach a
-  // threshold, SRPT promotes the moment its bytes left drop below one (SPEC §7).
+  // threshold, SRPT promotes the moment its bytes left drop below one.
   if (Unlimited()) return kForever;
   const Seconds in = net.NextMarkIn();
   if (in == kForever) return kForever;

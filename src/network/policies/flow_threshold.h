@@ -1,11 +1,11 @@
-// FlowThresholdPolicy: what the per-flow size-based policies las and srpt share (SPEC §7).
+// FlowThresholdPolicy: what the per-flow size-based policies las and srpt share (NEAT+ §IV-A).
 // Each ranks a flow by one quantity, bytes sent (LAS) or bytes left (SRPT), smaller first.
 //  - Q limited queues (default 8): class = ThresholdClass(quantity): class k holds flows whose
 //    quantity is in [T·E^(k−1), T·E^k) (T = first_threshold, E = multiplier). A flow changes
 //    class when its bytes sent reach the mark where the quantity crosses the threshold at the
 //    end of its class: LAS demotes at sent = T·E^k, SRPT promotes at sent = size − T·E^(k−1).
 //    The solver's byte marks (FluidSolver::SetMark) find the flows that got there without
-//    scanning the others. Both schedule the exact crossing moment as an event (SPEC §3, §7),
+//    scanning the others. Both schedule the exact crossing moment as an event,
 //    so results do not depend on which unrelated events happen to occur. The fluid's
 //    byte counts are exact only up to rounding, so a quantity within kRelTolerance of a
 //    threshold counts as past it. A flow's mark goes when it completes.

@@ -1,4 +1,4 @@
-// las — least attained service per flow (SPEC §7; L2DCT, Munir et al., "Minimizing flow
+// las — least attained service per flow (NEAT+ §IV-A2; L2DCT, Munir et al., "Minimizing flow
 // completion times in data centers", INFOCOM 2013): the flow that has sent the fewest bytes so
 // far goes first; demoted the moment its bytes sent reach the next threshold (an exact event).
 // Classes and thresholds: see flow_threshold.h.

@@ -1,4 +1,4 @@
-// srpt — shortest remaining processing time per flow (SPEC §7; pFabric, Alizadeh et al.,
+// srpt — shortest remaining processing time per flow (NEAT+ §IV-A3; pFabric, Alizadeh et al.,
 // SIGCOMM 2013, and PASE, Munir et al., SIGCOMM 2014): the flow with the fewest bytes left goes
 // first. With limited queues a flow moves up a class the moment its remaining bytes drop below
 // the threshold under its class (an exact event, like las's demotions).

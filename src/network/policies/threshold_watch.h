@@ -1,6 +1,6 @@
 // ThresholdWatch: when will the first of many watched quantities (bytes sent so far, summed over
 // several flows) reach its mark? Aalo demotes a coflow when the bytes sent by all its flows
-// reach a threshold (SPEC §3, §7) and needs the exact crossing time at the current rates after
+// reach a threshold (Aalo's D-CLAS) and needs the exact crossing time at the current rates after
 // every solve. (A single flow's mark is cheaper in the solver itself: FluidSolver::SetMark,
 // which las and srpt use.)
 //

@@ -1,4 +1,4 @@
-// varys — Varys (Chowdhury et al., SIGCOMM'14 §5): SEBF coflow order + MADD rates (SPEC §7).
+// varys — Varys (Chowdhury et al., SIGCOMM'14 §5): SEBF coflow order + MADD rates.
 //
 // When a coflow starts or ends (see "Recomputing" below), from scratch:
 //  1. Group the active flows by coflow (a flow without a coflow is a coflow of its own, so it is
@@ -14,12 +14,12 @@
 //     the coflow's bytes / τ are taken off the free capacity of its links. A coflow that needs
 //     a link with no free capacity left has τ = ∞ and is starved: its flows get no explicit
 //     rate and stay in class 0.
-//  4. Work conservation (Varys Pseudocode 1, "distribute unused bandwidth"; SPEC §3): the fluid
+//  4. Work conservation (Varys Pseudocode 1, "distribute unused bandwidth"): the fluid
 //     solver serves the explicit rates first, then gives what is left max-min to the starved
 //     flows (class 0), then backfills the rest max-min to the explicit-rate flows, so no link
 //     MADD leaves idle stays idle while a flow could use it. Starved coflows are not ranked
-//     among themselves in the backfill (one class): the SPEC asks for max-min leftovers, and one
-//     class keeps flows of a path in one solver group.
+//     among themselves in the backfill (one class): leftovers are shared max-min
+//     (docs/readings.md), and one class keeps flows of a path in one solver group.
 //
 // Recomputing: MADD rates stay valid until a coflow starts or ends. Between those events every
 // flow runs at least at its MADD rate (explicit rates are served first and never oversubscribe

@@ -1,4 +1,4 @@
-// capacity — Hadoop's capacity scheduler, the baseline of seed 002 (§1; SPEC §6).
+// capacity — Hadoop's capacity scheduler, the baseline of JTPW (JTPW §1).
 //  - §1: queues each hold a capacity share of the cluster; a free slot goes to the queue with
 //    the smallest ratio of running tasks to its share ("先计算队列中运行的任务数和应分得计算
 //    资源的比值，选择比值最小的队列"); queues lend idle slots to each other up to each one's
@@ -6,8 +6,8 @@
 //  - §1: inside a queue, jobs by initial priority, then submission (FIFO); no pre-emption
 //    (§2.3: "容量调度器不支持资源抢占"). §1 also says a queue gives resources to a new job only
 //    after its running job has ended, so that as many jobs run as there are queues; Table 3's
-//    execution order shows the same. SPEC §6 does not read it so: setting per_queue (many, the
-//    default, or one).
+//    execution order shows the same. slotflow's default does not read it so (docs/readings.md):
+//    setting per_queue (many, the default, or one).
 //  - Placement as Hadoop's node-local first: a task whose block is on a free server reads
 //    locally, else a random free server (whichever node's heartbeat comes first).
 // A job names its queue in the job file (`queue`); a job without one goes to the first queue.

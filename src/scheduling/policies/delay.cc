@@ -1,5 +1,5 @@
-// delay — delay scheduling (DS; Zaharia et al., EuroSys'10), as seed 001 §1.2 Alg. 1 gives it
-// (SPEC §6). At each server's heartbeat, jobs are walked in fair-sharing order (fewest running
+// delay — delay scheduling (DS; Zaharia et al., EuroSys'10), as TCDS §1.2 Alg. 1 gives it.
+// At each server's heartbeat, jobs are walked in fair-sharing order (fewest running
 // tasks first, Alg. 1 line 2); a job launches a node-local task at once, and a rack-local or
 // off-rack one only after waiting node_wait (then rack_wait more) since it was first skipped
 // after its last launch; otherwise it is skipped. §1.3: "T_nodeWait = T_rackWait = 5s" in
@@ -17,13 +17,13 @@ std::vector<SettingSpec> DelaySettings() {
           {.name = "node_wait",
            .kind = SettingKind::kSeconds,
            .default_value = "5s",
-           .meaning = "T_nodeWait: the wait before a rack-local launch (seed 001 §1.3)",
+           .meaning = "T_nodeWait: the wait before a rack-local launch (TCDS §1.3)",
            .min = 0,
            .max = 1e6},
           {.name = "rack_wait",
            .kind = SettingKind::kSeconds,
            .default_value = "5s",
-           .meaning = "T_rackWait: the further wait before an off-rack launch (seed 001 §1.3)",
+           .meaning = "T_rackWait: the further wait before an off-rack launch (TCDS §1.3)",
            .min = 0,
            .max = 1e6}};
 }

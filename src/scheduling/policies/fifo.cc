@@ -1,5 +1,5 @@
-// fifo — Hadoop's default FIFO scheduler, the baseline of seed 001 §3 ("无延迟的 FIFO 算法",
-// FIFO without delay; SPEC §6). At each server's heartbeat the oldest job with a ready task
+// fifo — Hadoop's default FIFO scheduler, the baseline of TCDS §3 ("无延迟的 FIFO 算法",
+// FIFO without delay). At each server's heartbeat the oldest job with a ready task
 // launches one on each free slot, node-local if it has one for that server, else rack-local,
 // else any: it never waits for locality (every wait of scheduling/delay_walk.h is 0).
 #include "scheduling/delay_walk.h"

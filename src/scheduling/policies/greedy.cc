@@ -1,4 +1,4 @@
-// greedy — the trivial placement (SPEC §6; Duopoly's "(F)"): walk jobs in the configured order
+// greedy — the trivial placement (Duopoly §6.2's "(F)"): walk jobs in the configured order
 // and give the first ready task any free slot. A task that reads an input block takes a slot
 // on a replica holder when one is free (local read); otherwise a random free slot. Never
 // leaves a slot empty while a task is ready.

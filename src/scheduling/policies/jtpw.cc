@@ -1,7 +1,8 @@
-// jtpw — the capacity scheduler with job types and priority weights of seed 002 (§2; SPEC §6).
+// jtpw — JTPW, the capacity scheduler with job types and priority weights (JTPW §2). The
+// readings it takes where the paper is silent or garbled are in docs/readings.md.
 // Hadoop's capacity scheduler (capacity.cc) with two queues and three changes:
 //  - §2.1 job types: a job is IO-bound iff its map tasks on a node move data at least as fast
-//    as the node's disk, V = N·(1+ρ)·D_in / T_map ≥ disk rate (eqs. (1)-(3)), else CPU-bound;
+//    as the node's disk, V = N·(1+ρ)·D_in / T_map ≥ disk rate (eqs. (1)-(4)), else CPU-bound;
 //    IO-bound jobs go to the IO queue, the others to the CPU/memory queue ("内存队列").
 //    At submission (ours) V is predicted from the job's spec: its ρ and mean D_in, T_map its
 //    mean map compute at the cluster's mean CPU speed, N as many maps as a node has slots
@@ -12,8 +13,8 @@
 //    includes its own disk phases, so V computed from it can never exceed the disk rate and
 //    every job would come out CPU-bound in a fluid model; the compute time gives the rate the
 //    maps ask of the disk, which is what §2.1 compares ("the job needs a lot of I/O").
-//  - §2.2 node load: L = w_cpu·U_cpu + w_mem·U_mem + w_disk·U_disk + w_net·U_net (eqs. (4)-(5),
-//    equal weights by default, SPEC §6 ours); nodes are ranked by L, refreshed every heartbeat
+//  - §2.2 node load: L = w_cpu·U_cpu + w_mem·U_mem + w_disk·U_disk + w_net·U_net (eqs. (5)-(6),
+//    equal weights by default, ours); nodes are ranked by L, refreshed every heartbeat
 //    (setting refresh), and a task goes to the least loaded node that can take it. Between
 //    refreshes U_cpu and U_mem follow the scheduler's own placements at once (the resource
 //    manager knows what it allocated); U_disk and U_net are as last reported (ours). U_net is
@@ -23,11 +24,12 @@
 //    then the least loaded of all. (On the paper's cluster every block is on every worker, so
 //    this never binds there.) Ties: a node holding the block, then the lowest id.
 //  - §2.3 priority weight: P_w = P while the job has waited less than T since submission, else
-//    eq. (6)'s weighted sum of T_wait/T, its share of the slots (P_cpu), its share of the
+//    eq. (7)'s weighted sum of T_wait/T, its share of the slots (P_cpu), its share of the
 //    memory (P_mem) and P, with §3.2's T = 30 s and weights 0.2 / 0.3 / 0.3 / 0.2; jobs in a
-//    queue by P_w (higher first), then submission. The garbled eq. (6) shows "P +" before that
+//    queue by P_w (higher first), then submission. The garbled eq. (7) shows "P +" before that
 //    sum, which would make waiting only ever raise P_w, as §2.3's text says it should
-//    ("通过提高其权重实现作业优先级提升"); SPEC §6 reads it without. Setting weight_form.
+//    ("通过提高其权重实现作业优先级提升"); slotflow's default reads it without. Setting
+//    weight_form.
 // Queues: io and cpu with shares io_share and 1 − io_share, each allowed up to max_share
 // (ours: the paper does not give them). per_queue as in capacity.cc (§1: one job per queue).
 #include <fmt/format.h>
@@ -55,37 +57,37 @@ std::vector<SettingSpec> JtpwSettings() {
   return {{.name = "refresh",
            .kind = SettingKind::kSeconds,
            .default_value = "1s",
-           .meaning = "how often node loads are refreshed (§2.2: every heartbeat; YARN's "
+           .meaning = "how often node loads are refreshed (JTPW §2.2: every heartbeat; YARN's "
                       "NodeManager heartbeat is 1 s in Hadoop 2.7)",
            .min = 1e-3,
            .max = 3600},
-          Weight("w_cpu", "0.25", "node load weight of slots in use (eq. (5); ours)"),
-          Weight("w_mem", "0.25", "node load weight of memory in use (eq. (5); ours)"),
-          Weight("w_disk", "0.25", "node load weight of disk utilisation (eq. (5); ours)"),
-          Weight("w_net", "0.25", "node load weight of NIC utilisation (eq. (5); ours)"),
+          Weight("w_cpu", "0.25", "node load weight of slots in use (JTPW eq. (6); ours)"),
+          Weight("w_mem", "0.25", "node load weight of memory in use (JTPW eq. (6); ours)"),
+          Weight("w_disk", "0.25", "node load weight of disk utilisation (JTPW eq. (6); ours)"),
+          Weight("w_net", "0.25", "node load weight of NIC utilisation (JTPW eq. (6); ours)"),
           {.name = "wait_threshold",
            .kind = SettingKind::kSeconds,
            .default_value = "30s",
-           .meaning = "T: P_w = P until a job has waited this long (§2.3, §3.2: 30 s)",
+           .meaning = "T: P_w = P until a job has waited this long (JTPW §2.3, §3.2: 30 s)",
            // T_wait / T must stay finite: from 1 ms, waits up to the engine's time limit
            // (2^40 s) give at most about 10^15.
            .min = 1e-3,
            .max = 1e6},
-          Weight("w_time", "0.2", "P_w weight of T_wait / T (eq. (6), §3.2)"),
-          Weight("w_pcpu", "0.3", "P_w weight of the job's share of slots (eq. (6), §3.2)"),
-          Weight("w_pmem", "0.3", "P_w weight of the job's share of memory (eq. (6), §3.2)"),
-          Weight("w_prio", "0.2", "P_w weight of the initial priority (eq. (6), §3.2)"),
+          Weight("w_time", "0.2", "P_w weight of T_wait / T (JTPW eq. (7), §3.2)"),
+          Weight("w_pcpu", "0.3", "P_w weight of the job's share of slots (JTPW eq. (7), §3.2)"),
+          Weight("w_pmem", "0.3", "P_w weight of the job's share of memory (JTPW eq. (7), §3.2)"),
+          Weight("w_prio", "0.2", "P_w weight of the initial priority (JTPW eq. (7), §3.2)"),
           {.name = "weight_form",
            .kind = SettingKind::kChoice,
            .default_value = "sum",
-           .meaning = "P_w after T: sum (the weighted sum, SPEC §6) or p-plus (P + that sum, "
-                      "as eq. (6)'s garbled text reads)",
+           .meaning = "P_w after T: sum (the weighted sum, slotflow's reading) or p-plus (P + "
+                      "that sum, as JTPW eq. (7)'s garbled text reads)",
            .choices = {"sum", "p-plus"}},
           {.name = "map_time",
            .kind = SettingKind::kChoice,
            .default_value = "compute",
            .meaning = "T_map measured as the map's compute time (compute) or its whole time "
-                      "from placement to done (task) (§2.1; ours)",
+                      "from placement to done (task) (JTPW §2.1; ours)",
            .choices = {"compute", "task"}},
           Weight("io_share", "0.5", "the IO queue's capacity share; the CPU queue has the rest"),
           Weight("max_share", "1", "the most of the slots either queue may use (ours)"),
@@ -121,11 +123,11 @@ class JtpwScheduler : public TaskScheduler {
     refresh_ = s.Number("refresh");
     load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
     CheckSum(load_w_.cpu + load_w_.mem + load_w_.disk + load_w_.net,
-             "scheduler.w_cpu + w_mem + w_disk + w_net", "eq. (4)");
+             "scheduler.w_cpu + w_mem + w_disk + w_net", "JTPW eq. (5)");
     prio_w_ = {s.Number("w_time"), s.Number("w_pcpu"),         s.Number("w_pmem"),
                s.Number("w_prio"), s.Number("wait_threshold"), s.Choice("weight_form") == "p-plus"};
     CheckSum(prio_w_.time + prio_w_.cpu + prio_w_.mem + prio_w_.prio,
-             "scheduler.w_time + w_pcpu + w_pmem + w_prio", "eq. (7)");
+             "scheduler.w_time + w_pcpu + w_pmem + w_prio", "JTPW eq. (8)");
     whole_task_ = s.Choice("map_time") == "task";
     one_per_queue_ = s.Choice("per_queue") == "one";
     locality_first_ = s.Choice("locality") == "first";
@@ -226,7 +228,7 @@ JobClass JtpwScheduler::Predict(const SimState& state, const JobRuntime& job) co
   return ClassifyByRate(v, disk / disks);
 }
 
-// §2.1 eqs. (2)-(3) for finished map t: its T_map, its node's disk, N = the job's maps
+// §2.1 eqs. (2)-(4) for finished map t: its T_map, its node's disk, N = the job's maps
 // running on that node when t's compute (or, with map_time task, t itself) ended.
 JobClass JtpwScheduler::Measure(const SimState& state, const JobRuntime& job, TaskId t) const {
   const TaskRuntime& task = state.task(t);
@@ -279,7 +281,7 @@ void JtpwScheduler::Classify(const SimState& state, JobIndex j) {
   type.evaluated = done;
 }
 
-// §2.3 eq. (6) for a job now: P_cpu its share of the slots, P_mem of the memory.
+// §2.3 eq. (7) for a job now: P_cpu its share of the slots, P_mem of the memory.
 double JtpwScheduler::PriorityOf(const SimState& state, const JobRuntime& job) const {
   const Cluster& cluster = state.cluster();
   Bytes memory = 0, held = 0;
@@ -382,8 +384,7 @@ Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
-    "jtpw",
-    "JTPW (seed 002): capacity queues by job type (IO / CPU), least-loaded nodes, priority weights",
+    "jtpw", "JTPW: capacity queues by job type (IO / CPU), least-loaded nodes, priority weights",
     JtpwSettings(), JtpwScheduler);
 
 }  // namespace slotflow

@@ -1,8 +1,8 @@
-// loadAware — NEAT+'s load-balancing baseline (seed 003 §II, §VII: "spreads the load evenly
-// over all nodes"): each task goes to the server, among those with a free slot, whose downlink
-// has the fewest bytes still to deliver (the remaining bytes of the flows arriving there; ours:
-// the paper does not define the load); ties: fewer running tasks, then setting ties
-// (scheduling/tie_break.h). Input locality plays no part.
+// loadAware — NEAT+'s load-balancing baseline (NEAT+ §I, §II: "spreads the load evenly over all
+// nodes"): each task goes to the server, among those with a free slot, whose downlink has the
+// fewest bytes still to deliver (the remaining bytes of the flows arriving there; ours, see
+// docs/readings.md: the paper does not define the load); ties: fewer running tasks, then
+// setting ties (scheduling/tie_break.h). Input locality plays no part.
 #include <utility>
 
 #include "scheduling/first_fit.h"

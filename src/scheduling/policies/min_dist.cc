@@ -1,5 +1,5 @@
-// minDist — NEAT+'s locality baseline (seed 003 §II, §VII: "always picks the node closest to
-// the input"): each task goes to the server, among those with a free slot, that minimises the
+// minDist — NEAT+'s locality baseline (NEAT+ §I, §II: "always picks the node closest to the
+// input"): each task goes to the server, among those with a free slot, that minimises the
 // network load of reading its input, Σ bytes × hops (the paper's §II explanation of why minDist
 // wins under SRPT: it "minimises the total network load, the sum of each flow's size times its
 // hop count"). A block is read from its nearest replica; hops are 0 on the same server, 2

@@ -1,10 +1,12 @@
-// nats — network-aware task scheduling of Duopoly (seed 000 §5; SPEC §8).
+// nats — network-aware task scheduling of Duopoly (Duopoly §5; §3.3 for the mode). The readings
+// it takes where the paper is silent are in docs/readings.md.
 //
 // Jobs in the configured order (SJF in Duopoly). Each call is one step of Alg. 1: it returns
 // one (task, server) pair or nothing; nothing means "leave the remaining slots empty" (slot
-// reservation) until the next trigger (SPEC §6).
+// reservation) until the next trigger (§5.1: a slot frees while tasks are ready, or tasks
+// become ready while slots are free).
 //  - L0 (Alg. 3/4 line 1) is the highest-priority active job, whether or not it has ready tasks.
-//  - Mode (§3, the J1/J2/J3 example; §6.2 "(A)"): slot-insufficient iff L0 has ready tasks that
+//  - Mode (§3.3, the J1/J2/J3 example; §6.2 "(A)"): slot-insufficient iff L0 has ready tasks that
 //    the free slots cannot all take. A lower-priority job that does not fit never switches it.
 //    Variant "(A)": all ready tasks of all jobs against the free slots.
 //  - Mode and congestion flag are both "updated periodically from monitoring data" (§5.1): at
@@ -16,13 +18,13 @@
 //    yields nothing: when the network is congested, the first job with ready map tasks, placed
 //    only where they read locally (§5.4: "when congested nats schedules only tasks whose input
 //    is local"); otherwise the first job with a reduce task SelectServerForTask can place, then
-//    (ours, SPEC §8) map tasks in job order, since reduce tasks are only *preferred* while the
-//    network is idle.
+//    (ours, docs/readings.md) map tasks in job order, since reduce tasks are only *preferred*
+//    while the network is idle.
 //  - SelectServerForTask (Alg. 2 l. 13–24): a free server with no task receiving, chosen at
 //    random (l. 22 and the text after it: the paper argues against any further preference);
 //    else a free server whose smallest active unit is larger, fewest receiving first.
-//  - Congestion flag (ours, SPEC §8): congested iff the mean utilisation of server downlinks
-//    carrying traffic (setting congestion_measure) is at least the setting
+//  - Congestion flag (ours, docs/readings.md): congested iff the mean utilisation of server
+//    downlinks carrying traffic (setting congestion_measure) is at least the setting
 //    congestion_threshold (0.8); the paper gives neither number nor rule.
 // Settings give the alternative readings for the sensitivity study: mode_signal first-ready (L0 =
 // the first job with ready tasks), mode_refresh every-round, idle_server fewest-running,
@@ -70,7 +72,7 @@ std::vector<SettingSpec> NatsSettings() {
            .kind = SettingKind::kChoice,
            .default_value = "l0",
            .meaning = "slot-insufficient iff l0: the highest-priority active job's ready tasks "
-                      "exceed the free slots (Duopoly §3); first-ready: the same for the first "
+                      "exceed the free slots (Duopoly §3.3); first-ready: the same for the first "
                       "job with ready tasks, which is also Alg. 3/4's L0 (another reading); "
                       "all-ready: all ready tasks do (ablation A)",
            .choices = {"l0", "first-ready", "all-ready"}},
@@ -90,7 +92,7 @@ std::vector<SettingSpec> NatsSettings() {
            .kind = SettingKind::kChoice,
            .default_value = "local-only",
            .meaning = "Alg. 4 when congested and L0 yields nothing: local-only (only map tasks "
-                      "that read locally, §5.4) or any (Alg. 2's remote fallback too)",
+                      "that read locally, Duopoly §5.4) or any (Alg. 2's remote fallback too)",
            .choices = {"local-only", "any"}}};
 }
 
@@ -247,7 +249,7 @@ class NatsScheduler : public TaskScheduler {
     return l0 >= 0 && state.job(l0).ready.size() > static_cast<size_t>(state.free_slots());
   }
 
-  // SelectTaskServerPair (Alg. 2 l. 1–12; SPEC §8): ready root tasks of job j; with
+  // SelectTaskServerPair (Alg. 2 l. 1–12): ready root tasks of job j; with
   // `local_only` nothing when none can read locally.
   Decision SelectTaskServerPair(const SimState& state, JobIndex j, bool local_only) {
     const auto& ready = state.job(j).ready;
@@ -332,9 +334,9 @@ class NatsScheduler : public TaskScheduler {
     return c >= 0 ? state.flows().coflow(c).total_bytes : task.spec->input;
   }
 
-  // SelectServerForTask (SPEC §8): a free slot on a server where no task is receiving; else on
-  // a server whose smallest active unit is larger than this task's, the one with the fewest
-  // receiving tasks; else nothing (the slot stays reserved).
+  // SelectServerForTask (Alg. 2 l. 13–24): a free slot on a server where no task is receiving;
+  // else on a server whose smallest active unit is larger than this task's, the one with the
+  // fewest receiving tasks; else nothing (the slot stays reserved).
   ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient, Why& why) {
     idle_.clear();
     for (ServerId s : state.servers_with_free_slots()) {

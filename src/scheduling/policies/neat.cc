@@ -1,31 +1,31 @@
-// neat — NEAT+ task placement (seed 003 §V–VI, Algorithm 1; SPEC §6, and §8 where Duopoly
-// compares against "NEAT = coflow placement by predicted CCT under TCF, serial heuristic, + TCF
-// network + SJF").
+// neat — NEAT+ task placement (NEAT+ §IV–V, Algorithm 1; and Duopoly §6.1, which compares
+// against NEAT's "CCT-TCF version with the serial heuristic": coflow placement by predicted CCT
+// under TCF, + TCF network + SJF).
 //
 // Next() walks jobs in the configured order (SJF in Duopoly's comparison) and places one task of
 // the first job that has a ready task:
 //  - A task reading an input block whose replica holder has a free slot goes there (NEAT+
-//    §VI-A3: the holder's transfer time is zero). Among several free holders: fewest running
+//    §V-A3: the holder's transfer time is zero). Among several free holders: fewest running
 //    tasks, then lower id.
 //  - Otherwise the job's largest ready task (by input bytes; lower id on ties) is placed: NEAT+'s
-//    sequential coflow heuristic (§VI-A2) places the largest flow first and the next one on the
+//    sequential coflow heuristic (§V-A2) places the largest flow first and the next one on the
 //    updated state. The simulator applies each placement at once, so the next call already sees
 //    the new task's flows.
 //  - For each candidate server, the task's input transfer is predicted under the network policy
 //    in force (setting predictor; flow or coflow predictor as the policy schedules flows or
 //    coflows) on each non-local source's uplink and on the candidate's downlink, whose new bytes
-//    are all the task's non-local input; the core is assumed uncongested (§IV). The score is
+//    are all the task's non-local input; the core is assumed uncongested (§III). The score is
 //    objective (2) (setting objective = full, the default): on each of those links the new
 //    transfer's predicted time plus the delay it causes to the transfers already there, the
 //    maximum over the links; objective = own scores by the predicted time alone. A block read
-//    comes from the replica holder the simulator will use (fewest outgoing flows, SPEC §4) and
-//    is, like under the coflow network policies, a coflow of its own.
-//  - Candidates (§VI-A1, §VI-B2): servers that can host the task now (a free slot and, where
+//    comes from the replica holder the simulator will use (fewest outgoing flows; see
+//    docs/readings.md) and is, like under the coflow network policies, a coflow of its own.
+//  - Candidates (§V-A1, §V-B2): servers that can host the task now (a free slot and, where
 //    memory is modelled, enough of it); with near_input = rack on a two-tier cluster, only those
 //    in a rack holding some of its input. A candidate is preferred if its downlink is idle or
-//    every flow on it has at least the task's size (its input bytes) left, or (ours) if the task
-//    would receive nothing over it, all its input being local there. When no candidate is
-//    preferred, those with the most free slots are the candidates.
+//    every flow on it has at least the task's size (its input bytes) left, or (ours, see
+//    docs/readings.md) if the task would receive nothing over it, all its input being local
+//    there. When no candidate is preferred, those with the most free slots are the candidates.
 //  - The candidate with the smallest score wins; ties (within kRelTolerance, relative): fewer
 //    running tasks, then setting ties (scheduling/tie_break.h).
 // NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
@@ -56,14 +56,14 @@ std::vector<SettingSpec> NeatSettings() {
                         .default_value = "auto",
                         .meaning =
                             "the network policy whose completion times are predicted (NEAT+ "
-                            "§V); auto: the one in force (--network), see NeatPolicyForNetwork",
+                            "§IV); auto: the one in force (--network), see NeatPolicyForNetwork",
                         .choices = {"auto"}};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
   SettingSpec state{.name = "state",
                     .kind = SettingKind::kChoice,
                     .default_value = "exact",
                     .meaning = "the per-link flow state predictions come from: exact, or NEAT+'s "
-                               "compressed bins (§VI-B1); with compressed, summary.json reports "
+                               "compressed bins (§V-B1); with compressed, summary.json reports "
                                "how often the exact state would have chosen the same server",
                     .choices = {"exact", "compressed"}};
   SettingSpec agreement{.name = "agreement",
@@ -76,7 +76,7 @@ std::vector<SettingSpec> NeatSettings() {
   SettingSpec near_input{.name = "near_input",
                          .kind = SettingKind::kChoice,
                          .default_value = "any",
-                         .meaning = "NEAT+ §VI-B2 (i), two-tier only: rack keeps the candidates "
+                         .meaning = "NEAT+ §V-B2 (i), two-tier only: rack keeps the candidates "
                                     "to racks holding some of the task's input (all servers when "
                                     "none of those can host it); any: every server. Every other "
                                     "rack is one core hop away, so the paper's one-hop reading "
@@ -267,7 +267,7 @@ class NeatScheduler : public TaskScheduler {
 
   // With near_input = rack on a two-tier cluster: marks the racks that hold some of t's input
   // (sources_, and every replica of a block read), and keeps the filter on only if some server
-  // there can host t (NEAT+ §VI-B2 (i)).
+  // there can host t (NEAT+ §V-B2 (i)).
   void MarkInputRacks(const SimState& state, TaskId t) {
     const Cluster& cluster = state.cluster();
     rack_filter_ = false;
@@ -286,7 +286,7 @@ class NeatScheduler : public TaskScheduler {
     return state.CanHost(t, d) && (!rack_filter_ || input_rack_[state.cluster().server(d).rack]);
   }
 
-  // NEAT+ §VI-A1, plus: a server that would receive nothing over its downlink.
+  // NEAT+ §V-A1, plus: a server that would receive nothing over its downlink.
   bool Preferred(ServerId d, Bytes total) const {
     return total - local_[d] <= 0 || loads_.Preferred(d, total);
   }

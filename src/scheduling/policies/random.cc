@@ -1,5 +1,5 @@
-// random — placement baseline (seed 003 §VII): each task on a free server chosen uniformly at
-// random among those that can host it, input locality ignored.
+// random — placement baseline (not one the papers' texts name): each task on a free server
+// chosen uniformly at random among those that can host it, input locality ignored.
 #include "common/random.h"
 #include "scheduling/first_fit.h"
 

@@ -1,5 +1,5 @@
-// tcds — task-class delay scheduling (TCDS), seed 001 §2 (SPEC §6): delay scheduling whose
-// locality waits depend on each task's length class.
+// tcds — task-class delay scheduling (TCDS §2): delay scheduling whose locality waits depend on
+// each task's length class. Readings the paper leaves open: docs/readings.md.
 //  - §2.1 Definitions 2-3, eq. (1): β = task input / block size (block_size, 64 MiB as HDFS);
 //    very short if β < k1, short if k1 ≤ β < k2, long otherwise. The paper says only
 //    "k1 ≤ 0.01" and that k2 is set "according to the actual situation": k1 = 0.01 and
@@ -41,42 +41,42 @@ std::vector<SettingSpec> TcdsSettings() {
           {.name = "block_size",
            .kind = SettingKind::kBytes,
            .default_value = "64MiB",
-           .meaning = "F_b, the block size β is measured against (§2.1 Definition 2)",
+           .meaning = "F_b, the block size β is measured against (TCDS §2.1, Definition 2)",
            .min = 0,
            .max = 1e15,
            .min_exclusive = true},
           {.name = "k1",
            .kind = SettingKind::kNumber,
            .default_value = "0.01",
-           .meaning = "very short iff β < k1 (eq. (1); the paper: k1 <= 0.01)",
+           .meaning = "very short iff β < k1 (TCDS eq. (1); the paper: k1 <= 0.01)",
            .min = 0,
            .max = 1},
           {.name = "k2",
            .kind = SettingKind::kNumber,
            .default_value = "0.5",
-           .meaning = "long iff β >= k2 (eq. (1); ours, the paper leaves it open)",
+           .meaning = "long iff β >= k2 (TCDS eq. (1); ours, the paper leaves it open)",
            .min = 0,
            .max = 1},
-          WaitSetting("tw1", "TW_1, the node-level wait of a task with β = 0 (eqs. (2)-(3))"),
-          WaitSetting("tw2", "TW_2, the rack-level wait of a task with β = 0 (eqs. (2)-(3))"),
+          WaitSetting("tw1", "TW_1, the node-level wait of a task with β = 0 (TCDS eqs. (2)-(3))"),
+          WaitSetting("tw2", "TW_2, the rack-level wait of a task with β = 0 (TCDS eqs. (2)-(3))"),
           {.name = "l",
            .kind = SettingKind::kInteger,
            .default_value = "5",
-           .meaning = "eq. (2)'s divisor of very short tasks' rack-level wait",
+           .meaning = "TCDS eq. (2)'s divisor of very short tasks' rack-level wait",
            .min = 1,
            .max = 1e6},
           {.name = "very_short",
            .kind = SettingKind::kChoice,
            .default_value = "eq2",
            .meaning = "a very short non-local task: eq2 (rack-local at once, off-rack after "
-                      "eq. (2)'s wait) or at-once (anywhere at once, Alg. 2 literally)",
+                      "eq. (2)'s wait) or at-once (anywhere at once, TCDS Alg. 2 literally)",
            .choices = {"eq2", "at-once"}}};
 }
 
 TcdsParams ParamsOf(const Settings& s) {
   if (s.Number("k1") > s.Number("k2")) {
     throw InputError("", 0, "scheduler.k1",
-                     fmt::format("k1 ({}) must not exceed k2 ({}): eq. (1) needs k1 <= k2",
+                     fmt::format("k1 ({}) must not exceed k2 ({}): TCDS eq. (1) needs k1 <= k2",
                                  s.Number("k1"), s.Number("k2")));
   }
   TcdsParams p;

@@ -1,4 +1,4 @@
-// cans (Duopoly §4, SPEC §7): coflow-size priority when slots suffice, macroflow-size priority
+// cans (Duopoly §4): coflow-size priority when slots suffice, macroflow-size priority
 // when they do not, fixed at flow start. Exact completion times on a big switch, every link
 // 1 unit/s; server s has uplink "up s" and downlink "down s".
 #include <gtest/gtest.h>
@@ -97,7 +97,7 @@ TEST(CansPolicy, AblationsIgnoreTheMode) {
   EXPECT_NEAR(fm[1], 4, kTol);
 }
 
-// SPEC §9, Duopoly Fig. 1 (network half): P1 = server 0 sends Ra1 (to server 2) and Ra2 (to
+// Duopoly Fig. 1 (§2.2, network half): P1 = server 0 sends Ra1 (to server 2) and Ra2 (to
 // server 3), 1 unit each, both at 0; both are macroflows of 1 unit in coflow A (2 units).
 // fair: both at 1/2 → both end at 2. cans, slots insufficient, unlimited queues: each
 // macroflow is its own class, Ra1 (the lower task id) first: Ra1 ends at 1, Ra2 at 2.

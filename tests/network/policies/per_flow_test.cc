@@ -1,4 +1,4 @@
-// Per-flow network policies fcfs, las and srpt (SPEC §7): exact completion times on a big switch.
+// Per-flow policies fcfs, las and srpt (NEAT+ §IV-A): exact completion times on a big switch.
 // Unless stated, every link carries 1 unit/s; server s has an uplink and a downlink, so flows
 // from distinct senders into one receiver compete only on its downlink.
 #include <gtest/gtest.h>
@@ -161,7 +161,7 @@ TEST(PerFlowPolicies, LasAndSrptDisagree) {
   EXPECT_NEAR(finish[1], 5, kTol);
 }
 
-// SPEC §9, NEAT Fig. 1 (NEAT, CoNEXT 2016): 1 Gbps links (125e6 B/s); a new 5 Gb flow
+// NEAT+ Fig. 1 (§I; also NEAT, CoNEXT 2016): 1 Gbps links (125e6 B/s); a new 5 Gb flow
 // (6.25e8 B) can go to node 1, which already receives two 10 Gb flows (1.25e9 B each), or to node
 // 3, which receives one 4 Gb flow (5e8 B). All senders are distinct, so only the receiver's
 // downlink is shared. Everything starts at 0, the new flow last (so FCFS ranks it last).

@@ -1,4 +1,5 @@
-// Varys (SEBF + MADD, SPEC §7): exact completion times on a big switch, every link 1 unit/s.
+// Varys (SEBF + MADD; Chowdhury et al., SIGCOMM'14 §5): exact completion times on a big switch,
+// every link 1 unit/s.
 // Server s has uplink "up s" and downlink "down s".
 #include "network_scenario.h"
 
