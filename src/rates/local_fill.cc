@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 

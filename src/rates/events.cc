@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "common/tolerance.h"
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 namespace {

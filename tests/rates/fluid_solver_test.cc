@@ -1,4 +1,4 @@
-#include "network/fluid_solver.h"
+#include "rates/fluid_solver.h"
 
 #include <gtest/gtest.h>
 

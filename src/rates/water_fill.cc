@@ -3,9 +3,9 @@
 // found by a scan of the open links or by a min-tree over them.
 #include <algorithm>
 
-#include "network/fluid_arg_min.h"
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/arg_min.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 

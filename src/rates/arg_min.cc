@@ -1,6 +1,6 @@
 // The bottleneck search's arg-min. Kept out of line, as it was when the fills shared one
 // translation unit: inlined into the dense fill it costs more instructions, not fewer.
-#include "network/fluid_arg_min.h"
+#include "rates/arg_min.h"
 
 #include <algorithm>
 

@@ -1,12 +1,11 @@
 // FluidSolver::Solve: the order of the fills (explicit rates, then each class in priority
 // order, then the backfill) and the choice of fill for each. The fills themselves are in
-// fluid_water_fill.cc, fluid_dense_fill.cc and fluid_local_fill.cc; the explicit rates in
-// fluid_explicit.cc.
+// water_fill.cc, dense_fill.cc and local_fill.cc; the explicit rates in explicit_rates.cc.
 #include <algorithm>
 #include <iterator>
 
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 

@@ -2,8 +2,8 @@
 // at each solve. The backfill of what they leave is the dense or water fill with add = true.
 #include <algorithm>
 
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 

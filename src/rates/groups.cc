@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 namespace {

@@ -5,9 +5,9 @@
 // whose level moved need a new rate.
 #include <algorithm>
 
-#include "network/fluid_arg_min.h"
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "rates/arg_min.h"
+#include "rates/fluid_solver.h"
+#include "rates/tuning.h"
 
 namespace slotflow {
 
