@@ -6,7 +6,7 @@
 
 #include "common/units.h"
 
-namespace slotflow::fluid {
+namespace slotflow::rates {
 
 // A branch-free min pass (vectorizes), then a find.
 size_t ArgMin(const std::vector<double>& v) {
@@ -27,4 +27,4 @@ size_t ArgMin(const std::vector<double>& v) {
   return static_cast<size_t>(std::find(v.begin(), v.end(), m) - v.begin());
 }
 
-}  // namespace slotflow::fluid
+}  // namespace slotflow::rates

@@ -1,13 +1,12 @@
-// Internal to FluidSolver: the arg-min that finds each round's bottleneck in the whole water
-// fill and the dense fill.
+// The arg-min that finds each round's bottleneck in the water fill and the dense fill.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-namespace slotflow::fluid {
+namespace slotflow::rates {
 
 // Index of the first smallest element (v must not be empty).
 size_t ArgMin(const std::vector<double>& v);
 
-}  // namespace slotflow::fluid
+}  // namespace slotflow::rates
