@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "common/random.h"
-#include "network/fluid_solver.h"
+#include "rates/fluid_solver.h"
 
 namespace slotflow {
 namespace {

@@ -1,18 +1,49 @@
 #!/usr/bin/env python3
-"""Checks that src/ keeps its layers: a folder includes only itself and the folders below it.
+"""Checks the include rules of slotflow's sources.
 
-Usage: check_layering.py SRC_DIR. Prints each include that crosses a layer the wrong way and
-exits 1 if there is any (so no two folders can include each other)."""
+Usage: check_layering.py ROOT, where ROOT holds src/, tests/, bench/ and fuzz/. Prints every
+include that breaks a rule, naming the rule, and exits 1 if there is any.
+
+A quoted include is looked up as the compiler does: beside the including file, then in its
+tree's own folder (tests/, bench/ or fuzz/), then in src/. The rules:
+
+  layers       A folder of src/ includes only itself and the folders below it (LAYERS), so no
+               two folders include each other.
+  rates        The rate allocator (src/rates/) has one public header: outside src/rates/, the
+               only one of its headers included is rates/fluid_solver.h.
+  scheduling   Task schedulers (src/scheduling/policies/) include only common/, the state view
+               (sim/state.h), the scheduler interface (sim/task_scheduler.h) and the scheduling
+               helpers (src/scheduling/*.h). The helpers include only common/, the state view
+               and the types it shows (cluster/cluster.h, workload/job.h, network/flow.h,
+               network/flow_view.h), the scheduler interface and each other.
+  network      Network policies (src/network/policies/) include only common/, the flow view
+               (network/flow.h, network/flow_view.h), the policy interface
+               (network/network_policy.h) and the policy helpers (src/network/policy_helpers/).
+               The helpers include the same, less the policies.
+  sealed       Nothing a policy or a helper includes, directly or through other headers, is the
+               network (network/network.h), the rate allocator, the engine, the simulator or
+               the task life cycle (sim/simulator.h, sim/lifecycle.h), nor of metrics/, live/,
+               master/, systems/ or cli/; a network policy or helper reaches nothing of sim/ or
+               scheduling/ either.
+  policies     A policies/ folder holds policies only: each file in it is a .cc that registers
+               one (SLOTFLOW_REGISTER_TASK_SCHEDULER... or SLOTFLOW_REGISTER_NETWORK_POLICY...);
+               the helper files register none.
+  exists       Every quoted include names a file that exists. tests/, bench/ and fuzz/ may
+               include any header of src/ (but the rate allocator's public one only) and their
+               own files.
+"""
 import pathlib
 import re
 import sys
 
-# Each folder and the folders it may include (besides itself).
-ALLOWED = {
+# Each folder of src/ and the folders it may include (besides itself).
+LAYERS = {
     "common": set(),
     "engine": {"common"},
     "cluster": {"common"},
-    "network": {"common", "engine", "cluster"},
+    # The rate allocator: below the network, which alone uses it.
+    "rates": {"common"},
+    "network": {"common", "engine", "cluster", "rates"},
     "workload": {"common", "cluster"},
     "metrics": {"common"},
     "sim": {"common", "engine", "cluster", "network", "workload", "metrics"},
@@ -25,32 +56,176 @@ ALLOWED = {
     "cli": {"common", "engine", "cluster", "network", "workload", "metrics", "sim",
             "scheduling", "systems", "live", "master"},
 }
-# Policies see the network only through its views (network/flow_view.h), never the solver.
-POLICY_FORBIDDEN = {"network/network.h", "network/fluid_solver.h"}
+# The trees outside src/ whose includes are checked, each also searched for its own files.
+OTHER_TREES = ("tests", "bench", "fuzz")
 
-INCLUDE = re.compile(r'^\s*#include\s+"([a-z_]+)/([^"]+)"', re.M)
+RATES_PUBLIC = "rates/fluid_solver.h"
+
+SCHEDULING_HELPER = re.compile(r"scheduling/[a-z_0-9]+\.h$")
+NETWORK_HELPER = re.compile(r"network/policy_helpers/[a-z_0-9]+\.h$")
+COMMON = re.compile(r"common/[a-z_0-9]+\.h$")
+STATE_VIEW = {"sim/state.h", "sim/task_scheduler.h"}
+SHOWN_BY_STATE = {"cluster/cluster.h", "workload/job.h", "network/flow.h", "network/flow_view.h"}
+FLOW_VIEW = {"network/flow.h", "network/flow_view.h", "network/network_policy.h"}
 
 
-def main(src: pathlib.Path) -> int:
+def scheduling_policy_may(header):
+    return bool(COMMON.match(header) or header in STATE_VIEW or SCHEDULING_HELPER.match(header))
+
+
+def scheduling_helper_may(header):
+    return scheduling_policy_may(header) or header in SHOWN_BY_STATE
+
+
+def network_helper_may(header):
+    return bool(COMMON.match(header) or header in FLOW_VIEW or NETWORK_HELPER.match(header))
+
+
+def network_policy_may(header):
+    return network_helper_may(header)
+
+
+# What no policy or helper may reach, directly or through other headers.
+SEALED_OFF = re.compile(r"(network/network\.h|rates/.*|engine/.*|sim/simulator\.h|sim/lifecycle\.h"
+                        r"|(master|cli|live|systems|metrics)/.*)$")
+# What a network policy or helper may not reach besides.
+NETWORK_SEALED_OFF = re.compile(r"(sim|scheduling)/.*$")
+
+REGISTERS = {
+    "scheduling": re.compile(r"\bSLOTFLOW_REGISTER_TASK_SCHEDULER(_WITH)?\s*\("),
+    "network": re.compile(r"\bSLOTFLOW_REGISTER_NETWORK_POLICY(_WITH)?\s*\("),
+}
+ANY_REGISTER = re.compile(r"\bSLOTFLOW_REGISTER_(TASK_SCHEDULER|NETWORK_POLICY)(_WITH)?\s*\(")
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def kind_of(rel):
+    """What a file of src/ is, for the per-file rules: (area, role) or None."""
+    parts = rel.parts
+    if parts[0] == "scheduling":
+        return ("scheduling", "policy" if parts[1:2] == ("policies",) else "helper")
+    if parts[0] == "network" and parts[1:2] == ("policies",):
+        return ("network", "policy")
+    if parts[0] == "network" and parts[1:2] == ("policy_helpers",):
+        return ("network", "helper")
+    return None
+
+
+class Tree:
+    def __init__(self, root):
+        self.root = root
+        self.src = root / "src"
+        self.text = {}
+
+    def read(self, path):
+        if path not in self.text:
+            self.text[path] = path.read_text(errors="replace")
+        return self.text[path]
+
+    def resolve(self, path, name):
+        """The file an include of `name` in `path` finds, or None."""
+        tree = path.relative_to(self.root).parts[0]
+        bases = [path.parent]
+        if tree in OTHER_TREES:
+            bases.append(self.root / tree)
+        bases.append(self.src)
+        for base in bases:
+            candidate = base / name
+            if candidate.is_file():
+                return candidate.resolve()
+        return None
+
+    def src_name(self, target):
+        """A resolved file's name as included from src/ ("rates/groups.h"), or None."""
+        try:
+            return target.relative_to(self.src.resolve()).as_posix()
+        except ValueError:
+            return None
+
+    def includes(self, path):
+        """(written name, resolved file or None) for each quoted include of path."""
+        return [(name, self.resolve(path, name)) for name in INCLUDE.findall(self.read(path))]
+
+    def closure(self, path):
+        """Every src/ header that path includes, directly or through others, by name."""
+        seen, stack = set(), [path]
+        while stack:
+            for _, target in self.includes(stack.pop()):
+                name = target and self.src_name(target)
+                if name and name not in seen:
+                    seen.add(name)
+                    stack.append(target)
+        return seen
+
+
+def check(root):
+    tree = Tree(root)
     bad = []
-    for path in sorted(src.rglob("*")):
-        if path.suffix not in (".h", ".cc"):
+    sources = [p for p in sorted(tree.src.rglob("*")) if p.suffix in (".h", ".cc")]
+    for tree_name in OTHER_TREES:
+        if (root / tree_name).is_dir():
+            sources += [p for p in sorted((root / tree_name).rglob("*")) if p.suffix in (".h", ".cc")]
+
+    for path in sources:
+        rel_root = path.relative_to(root)
+        in_src = rel_root.parts[0] == "src"
+        rel = path.relative_to(tree.src) if in_src else None
+        folder = rel.parts[0] if in_src else None
+        if in_src and (len(rel.parts) < 2 or folder not in LAYERS):
+            bad.append(f"{rel_root}: [layers] folder '{folder}' has no layer (add it to LAYERS)")
             continue
-        rel = path.relative_to(src)
-        folder = rel.parts[0]
-        if folder not in ALLOWED:
-            bad.append(f"{rel}: folder '{folder}' has no layer (add it to {__file__})")
+        kind = kind_of(rel) if in_src else None
+
+        for name, target in tree.includes(path):
+            if target is None:
+                bad.append(f"{rel_root}: [exists] includes {name}, which does not exist")
+                continue
+            header = tree.src_name(target)
+            if header is None:
+                continue  # a file of tests/, bench/ or fuzz/ itself
+            target_folder = header.split("/")[0]
+            if in_src and target_folder != folder and target_folder not in LAYERS[folder]:
+                bad.append(f"{rel_root}: [layers] includes {header}, above its layer")
+            if target_folder == "rates" and header != RATES_PUBLIC and folder != "rates":
+                bad.append(f"{rel_root}: [rates] includes {header}, not the rate allocator's "
+                           f"public header {RATES_PUBLIC}")
+            if kind == ("scheduling", "policy") and not scheduling_policy_may(header):
+                bad.append(f"{rel_root}: [scheduling] a task scheduler includes {header}")
+            if kind == ("scheduling", "helper") and not scheduling_helper_may(header):
+                bad.append(f"{rel_root}: [scheduling] a scheduling helper includes {header}")
+            if kind == ("network", "policy") and not network_policy_may(header):
+                bad.append(f"{rel_root}: [network] a network policy includes {header}")
+            if kind == ("network", "helper") and not network_helper_may(header):
+                bad.append(f"{rel_root}: [network] a network policy helper includes {header}")
+
+        if kind is None:
             continue
-        policy = "policies" in rel.parts
-        for target, header in INCLUDE.findall(path.read_text()):
-            if target != folder and target not in ALLOWED[folder]:
-                bad.append(f"{rel}: includes {target}/{header}, above its layer")
-            if policy and f"{target}/{header}" in POLICY_FORBIDDEN:
-                bad.append(f"{rel}: a policy includes {target}/{header}")
+        area, role = kind
+        for header in sorted(tree.closure(path)):
+            if SEALED_OFF.match(header) or (area == "network" and NETWORK_SEALED_OFF.match(header)):
+                bad.append(f"{rel_root}: [sealed] a {area} {role} reaches {header}")
+        registers = ANY_REGISTER.search(tree.read(path))
+        if role == "policy":
+            if path.suffix != ".cc":
+                bad.append(f"{rel_root}: [policies] a header in policies/ (helpers go beside it)")
+            elif not REGISTERS[area].search(tree.read(path)):
+                bad.append(f"{rel_root}: [policies] registers no policy (a helper: move it out of "
+                           f"policies/)")
+        elif registers:
+            bad.append(f"{rel_root}: [policies] a helper registers a policy (move it to policies/)")
+    return bad
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    bad = check(pathlib.Path(argv[1]).resolve())
     for line in bad:
         print(line)
     return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(pathlib.Path(sys.argv[1])))
+    sys.exit(main(sys.argv))

@@ -11,9 +11,9 @@
 #include "engine/engine.h"
 #include "network/flow.h"
 #include "network/flow_view.h"
-#include "network/fluid_solver.h"
 #include "network/network_policy.h"
 #include "network/policy_driver.h"
+#include "rates/fluid_solver.h"
 
 namespace slotflow {
 

@@ -15,8 +15,8 @@
 
 #include "common/tolerance.h"
 #include "network/network_policy.h"
-#include "network/policies/coflow_tracker.h"
-#include "network/policies/threshold_watch.h"
+#include "network/policy_helpers/coflow_tracker.h"
+#include "network/policy_helpers/threshold_watch.h"
 
 namespace slotflow {
 namespace {

@@ -18,7 +18,7 @@
 #include <unordered_map>
 
 #include "network/network_policy.h"
-#include "network/policies/coflow_tracker.h"
+#include "network/policy_helpers/coflow_tracker.h"
 
 namespace slotflow {
 namespace {

@@ -2,7 +2,7 @@
 // completion times in data centers", INFOCOM 2013): the flow that has sent the fewest bytes so
 // far goes first; demoted the moment its bytes sent reach the next threshold (an exact event).
 // Classes and thresholds: see flow_threshold.h.
-#include "network/policies/flow_threshold.h"
+#include "network/policy_helpers/flow_threshold.h"
 
 namespace slotflow {
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("las",

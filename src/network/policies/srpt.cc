@@ -3,7 +3,7 @@
 // first. With limited queues a flow moves up a class the moment its remaining bytes drop below
 // the threshold under its class (an exact event, like las's demotions).
 // Classes and thresholds: see flow_threshold.h.
-#include "network/policies/flow_threshold.h"
+#include "network/policy_helpers/flow_threshold.h"
 
 namespace slotflow {
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(

@@ -1,6 +1,6 @@
 // ThresholdWatch: exact next crossing among watched items, examining only those whose lower
 // bound (gap / max_rate) falls before the horizon.
-#include "network/policies/threshold_watch.h"
+#include "network/policy_helpers/threshold_watch.h"
 
 #include <gtest/gtest.h>
 

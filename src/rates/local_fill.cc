@@ -1,4 +1,4 @@
-// FluidSolver's local fill: a dense class re-filled only on the lines its changes reach.
+// How LocalFill fills.
 //
 // Max-min levels are settled in increasing order, and a line's level depends on the others
 // only through the groups it shares with them. So after a few cells or input capacities
@@ -7,36 +7,57 @@
 // whose groups would get a different rate join the region and it is filled again; when none
 // do, every group still has a saturated bottleneck on which it has the highest rate, so the
 // result is the max-min allocation (the fresh fill's, up to rounding).
+#include "rates/local_fill.h"
+
 #include <algorithm>
 #include <cmath>
 
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
+#include "common/units.h"
+#include "rates/tuning.h"
 
-namespace slotflow {
+namespace slotflow::rates {
 
-bool FluidSolver::FillDenseLocal(ClassState& cs) {
+bool LocalFill::TryFill(ClassState& cs, const DenseShape& shape, std::vector<double>& residual,
+                        std::vector<double>& level, Reciprocals& reciprocals) {
+  // After a local fill that reached too far, the next ones are likely to as well: skip 1, 3,
+  // 7, ... attempts, up to kLocalBackoffMax.
+  if (cs.local_skip > 0) {
+    --cs.local_skip;
+    return false;
+  }
+  if (Fill(cs, shape, residual, level, reciprocals)) {
+    cs.local_backoff = 0;
+    return true;
+  }
+  cs.local_backoff = std::min(2 * cs.local_backoff + 1, kLocalBackoffMax);
+  cs.local_skip = cs.local_backoff;
+  return false;
+}
+
+bool LocalFill::Fill(ClassState& cs, const DenseShape& shape, std::vector<double>& residual,
+                     std::vector<double>& level, Reciprocals& reciprocals) {
   const size_t lines = cs.rows + cs.cols;
-  SeedRegion(cs);
+  SeedRegion(cs, shape, residual);
   bool local = true;
   for (;;) {
     // About as costly as the whole fill: leave it to that.
-    if (fluid::kLocalRegionMaxFraction * region_.size() > lines) {
+    if (kLocalRegionMaxFraction * region_.size() > lines) {
       local = false;
       break;
     }
-    FillRegion(cs);
+    FillRegion(cs, shape, residual, reciprocals);
     const size_t before = region_.size();
     JoinReachedLines(cs);
     if (region_.size() == before) break;
   }
-  if (local) KeepLocalFill(cs);
+  if (local) Keep(cs, shape, residual, level);
   for (int32_t i : region_) in_region_[i] = 0;
-  ++(local ? stats_.local_fills : stats_.whole_fills);
+  ++(local ? local_fills_ : whole_fills_);
   return local;
 }
 
-void FluidSolver::SeedRegion(ClassState& cs) {
+void LocalFill::SeedRegion(ClassState& cs, const DenseShape& shape,
+                           const std::vector<double>& residual) {
   const size_t lines = cs.rows + cs.cols;
   in_region_.resize(lines);
   region_.clear();
@@ -46,7 +67,7 @@ void FluidSolver::SeedRegion(ClassState& cs) {
   }
   cs.seeds.clear();
   for (size_t i = 0; i < lines; ++i) {
-    if (cs.line_weight[i] > 0 && residual_[LineLink(cs, i)] != cs.line_input[i]) {
+    if (cs.line_weight[i] > 0 && residual[shape.LineLink(cs, i)] != cs.line_input[i]) {
       JoinRegion(static_cast<int32_t>(i));
     }
   }
@@ -58,7 +79,7 @@ void FluidSolver::SeedRegion(ClassState& cs) {
   region_weight_.resize(lines);
 }
 
-void FluidSolver::JoinReachedLines(const ClassState& cs) {
+void LocalFill::JoinReachedLines(const ClassState& cs) {
   const size_t rows = cs.rows, cols = cs.cols;
   // A saturated line outside whose groups with the region change rate joins it; so does an
   // unsaturated one (level kForever) that the new rates would overload.
@@ -100,27 +121,28 @@ void FluidSolver::JoinReachedLines(const ClassState& cs) {
   }
 }
 
-void FluidSolver::KeepLocalFill(ClassState& cs) {
+void LocalFill::Keep(ClassState& cs, const DenseShape& shape, std::vector<double>& residual,
+                     std::vector<double>& level) {
   // Levels for RateDenseGroups, residuals for the next class, and the new level order.
   for (int32_t m : unsaturated_) {
     if (!in_region_[m]) cs.line_output[m] = std::max(0.0, cs.line_output[m] - extra_use_[m]);
   }
   for (size_t i = 0; i < cs.rows + cs.cols; ++i) {
     if (cs.line_weight[i] == 0) continue;
-    const LinkId l = LineLink(cs, i);
+    const LinkId l = shape.LineLink(cs, i);
     if (in_region_[i]) {
-      level_[l] = region_level_[i];
-      cs.line_input[i] = residual_[l];
+      level[l] = region_level_[i];
+      cs.line_input[i] = residual[l];
       cs.line_output[i] = std::max(0.0, region_res_[i]);
     } else {
-      level_[l] = cs.line_level[i];
+      level[l] = cs.line_level[i];
     }
-    residual_[l] = cs.line_output[i];
+    residual[l] = cs.line_output[i];
   }
   MergeLevelOrder(cs);
 }
 
-void FluidSolver::MergeLevelOrder(ClassState& cs) {
+void LocalFill::MergeLevelOrder(ClassState& cs) {
   order_scratch_.clear();
   for (int32_t i : region_) {
     if (cs.line_weight[i] > 0 && region_level_[i] < kForever) order_scratch_.push_back(i);
@@ -143,14 +165,15 @@ void FluidSolver::MergeLevelOrder(ClassState& cs) {
   cs.order.swap(order_merged_);
 }
 
-void FluidSolver::OpenRegion(const ClassState& cs) {
+void LocalFill::OpenRegion(const ClassState& cs, const DenseShape& shape,
+                           const std::vector<double>& residual, Reciprocals& reciprocals) {
   // The open lines, rows and columns apart: a line's groups meet only lines of the other kind.
   std::vector<int32_t>* open = region_open_;
   open[0].clear();
   open[1].clear();
   int64_t heaviest = 0;
   for (int32_t i : region_) {
-    region_res_[i] = residual_[LineLink(cs, i)];
+    region_res_[i] = residual[shape.LineLink(cs, i)];
     region_weight_[i] = cs.line_weight[i];
     region_level_[i] = kForever;
     heaviest = std::max(heaviest, region_weight_[i]);
@@ -159,12 +182,13 @@ void FluidSolver::OpenRegion(const ClassState& cs) {
       open[static_cast<size_t>(i) < cs.rows ? 0 : 1].push_back(i);
     }
   }
-  GrowReciprocals(heaviest);
+  reciprocals.Grow(heaviest);
 }
 
-void FluidSolver::FillRegion(const ClassState& cs) {
+void LocalFill::FillRegion(const ClassState& cs, const DenseShape& shape,
+                           const std::vector<double>& residual, Reciprocals& reciprocals) {
   const size_t rows = cs.rows, cols = cs.cols;
-  OpenRegion(cs);
+  OpenRegion(cs, shape, residual, reciprocals);
   std::vector<int32_t>* open = region_open_;
   auto close = [&](std::vector<int32_t>& list, size_t pos, double level) {
     region_level_[list[pos]] = level;
@@ -193,7 +217,7 @@ void FluidSolver::FillRegion(const ClassState& cs) {
         close(across, pos, kForever);  // the next open line moved into pos
         continue;
       }
-      region_share_[j] = std::max(0.0, region_res_[j]) * reciprocal_[region_weight_[j]];
+      region_share_[j] = std::max(0.0, region_res_[j]) * reciprocals[region_weight_[j]];
       ++pos;
     }
   };
@@ -229,4 +253,4 @@ void FluidSolver::FillRegion(const ClassState& cs) {
   }
 }
 
-}  // namespace slotflow
+}  // namespace slotflow::rates

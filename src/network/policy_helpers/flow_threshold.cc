@@ -1,4 +1,4 @@
-#include "network/policies/flow_threshold.h"
+#include "network/policy_helpers/flow_threshold.h"
 
 #include <algorithm>
 #include <cmath>

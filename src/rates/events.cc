@@ -1,32 +1,12 @@
-// FluidSolver's events: each group's earliest completion and mark, the search for the next
-// event after a solve, Advance, and taking the flows that completed or reached their marks.
+// How EventSearch finds the next event: one pass over the hot per-group arrays, two groups per
+// vector operation, and how Advance, PopCompleted and TakeMarked use the candidates it keeps.
+#include "rates/events.h"
+
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
-#include "common/tolerance.h"
-#include "network/fluid_solver.h"
-#include "network/fluid_tuning.h"
-
-namespace slotflow {
+namespace slotflow::rates {
 namespace {
-// The valid entry at the top of a group's heap after dropping stale ones (nullptr if none).
-template <class Entry, class Valid>
-const Entry* ValidTop(std::vector<Entry>& heap, Valid valid) {
-  while (!heap.empty()) {
-    if (valid(heap.front())) return &heap.front();
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    heap.pop_back();
-  }
-  return nullptr;
-}
-
-// Completion (or mark) tolerance: relative to the flow's size, plus rounding of the service
-// counter.
-double Tolerance(Bytes size, double target) {
-  return kRelTolerance * std::max(size, 1.0) + fluid::kServiceRounding * std::abs(target);
-}
-
 // Two doubles per vector op: SSE2, any x86-64.
 using V = double __attribute__((vector_size(16)));
 using M = decltype(V{} < V{});  // a lane mask per double
@@ -53,79 +33,29 @@ void KeepPassing(std::vector<int32_t>& candidates, const double* goal, const dou
 }
 }  // namespace
 
-void FluidSolver::RefreshTop(int32_t g) {
-  const HeapEntry* top = ValidTop(groups_[g].heap, [&](const HeapEntry& e) {
-    const Flow& fl = flows_[e.flow];
-    return fl.group == g && fl.target == e.target;
-  });
-  min_target_[g] = top ? top->target : kForever;
-  if (top) min_tol_[g] = Tolerance(flows_[top->flow].size, top->target);
-}
-
-void FluidSolver::RefreshMarkTop(int32_t g) {
-  const HeapEntry* top = ValidTop(groups_[g].marks, [&](const HeapEntry& e) {
-    const Flow& fl = flows_[e.flow];
-    return fl.group == g && fl.mark_gap >= 0 && fl.mark_target == e.target;
-  });
-  min_mark_[g] = top ? top->target : kForever;
-  if (top) min_mark_tol_[g] = Tolerance(flows_[top->flow].size, top->target);
-}
-
-void FluidSolver::PushMark(FlowId f) {
-  Flow& fl = flows_[f];
-  Group& grp = groups_[fl.group];
-  fl.mark_target = fl.target - fl.mark_gap;
-  grp.marks.push_back(HeapEntry{fl.mark_target, f});
-  std::push_heap(grp.marks.begin(), grp.marks.end(), std::greater<>());
-  if (fl.mark_target <= min_mark_[fl.group]) RefreshMarkTop(fl.group);
-  marks_dirty_ = true;
-}
-
-void FluidSolver::SetMark(FlowId f, Bytes sent) {
-  Flow& fl = flows_[f];
-  if (fl.group < 0) return;
-  if (fl.mark_gap < 0) ++mark_count_;
-  const auto& marks = groups_[fl.group].marks;
-  const bool was_top = !marks.empty() && marks.front().flow == f;
-  fl.mark_gap = fl.size - sent;
-  PushMark(f);
-  if (was_top) RefreshMarkTop(fl.group);  // its old entry is stale now
-  NoteIfDue(fl.group);
-}
-
-void FluidSolver::ClearMark(FlowId f) {
-  Flow& fl = flows_[f];
-  if (fl.group < 0 || fl.mark_gap < 0) return;
-  fl.mark_gap = -1;
-  --mark_count_;
-  RefreshMarkTop(fl.group);
-  NoteIfDue(fl.group);
-  marks_dirty_ = true;
-}
-
-void FluidSolver::TakeMarked(std::vector<FlowId>& out) {
+void EventSearch::TakeMarked(GroupTable& t, std::vector<FlowId>& out) {
   const size_t first = out.size();
   for (int32_t g : mark_due_) {
     mark_due_flag_[g] = 0;
-    while (min_mark_[g] - ServiceNow(g) <= min_mark_tol_[g]) {  // false without marks (inf)
-      const FlowId f = groups_[g].marks.front().flow;
-      flows_[f].mark_gap = -1;
-      --mark_count_;
+    while (t.min_mark[g] - t.ServiceNow(g) <= t.min_mark_tol[g]) {  // false without marks (inf)
+      const FlowId f = t.groups[g].marks.front().flow;
+      t.flows[f].mark_gap = -1;
+      --t.mark_count;
       out.push_back(f);
-      RefreshMarkTop(g);
+      t.RefreshMarkTop(g);
     }
   }
   mark_due_.clear();
-  if (out.size() > first) marks_dirty_ = true;
+  if (out.size() > first) t.marks_dirty = true;
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }
 
-void FluidSolver::ComputeNextCompletion() {
-  marks_dirty_ = false;
-  if (mark_count_ > 0) {
-    NextEvents</*kMarks=*/true>();
+void EventSearch::Search(GroupTable& t) {
+  t.marks_dirty = false;
+  if (t.mark_count > 0) {
+    NextEvents</*kMarks=*/true>(t);
   } else {
-    NextEvents</*kMarks=*/false>();
+    NextEvents</*kMarks=*/false>(t);
   }
 }
 
@@ -135,17 +65,17 @@ void FluidSolver::ComputeNextCompletion() {
 // test against every earlier (larger) running minimum too. Dead groups have an infinite
 // target and zero rate, so they never pass.
 template <bool kMarks>
-void FluidSolver::NextEvents() {
+void EventSearch::NextEvents(GroupTable& t) {
   double best = kForever, best_mark = kForever;
-  const size_t n = hi_;
-  const double dt = pending_;
-  pending_ = 0;
-  double* service = service_.data();
-  const double* target = min_target_.data();
-  const double* tol = min_tol_.data();
-  const double* mark = min_mark_.data();
-  const double* mark_tol = min_mark_tol_.data();
-  const double* rate = rate_.data();
+  const size_t n = t.hi;
+  const double dt = t.pending;
+  t.pending = 0;
+  double* service = t.service.data();
+  const double* target = t.min_target.data();
+  const double* tol = t.min_tol.data();
+  const double* mark = t.min_mark.data();
+  const double* mark_tol = t.min_mark_tol.data();
+  const double* rate = t.rate.data();
   candidates_.clear();
   mark_candidates_.clear();
   // The scalar test of one group, its service already added.
@@ -177,11 +107,11 @@ void FluidSolver::NextEvents() {
   // can make it (when it had a rate it was found due by the search before, and then taken
   // out). Under aalo two thirds of the groups wait at rate 0 behind higher-priority coflows.
   constexpr size_t kBlock = kEventBlock;
-  const bool full = full_pass_;
-  full_pass_ = false;
+  const bool full = t.full_pass;
+  t.full_pass = false;
   size_t g = 0;
   for (; g + kBlock <= n; g += kBlock) {
-    if (!full && moving_in_block_[g / kBlock] == 0) continue;
+    if (!full && t.moving_in_block[g / kBlock] == 0) continue;
     M any{};
     for (size_t h = g; h < g + kBlock; h += 2) {
       const V r = Load(rate + h);
@@ -206,16 +136,17 @@ void FluidSolver::NextEvents() {
   next_mark_in_ = best_mark;
 }
 
-void FluidSolver::Advance(Seconds dt) {
+void EventSearch::Advance(GroupTable& t, Seconds dt) {
   dt = std::max(0.0, dt);
-  pending_ += dt;
+  t.pending += dt;
   // Remember the groups whose earliest member is now done (or marked), for PopCompleted and
   // TakeMarked: only candidates can be.
   for (int32_t g : candidates_) {
-    if (min_target_[g] - ServiceNow(g) <= min_tol_[g]) due_.push_back(g);
+    if (t.min_target[g] - t.ServiceNow(g) <= t.min_tol[g]) due_.push_back(g);
   }
+  if (mark_due_flag_.size() < t.groups.size()) mark_due_flag_.resize(t.groups.size(), 0);
   for (int32_t g : mark_candidates_) {
-    if (min_mark_[g] - ServiceNow(g) <= min_mark_tol_[g] && !mark_due_flag_[g]) {
+    if (t.min_mark[g] - t.ServiceNow(g) <= t.min_mark_tol[g] && !mark_due_flag_[g]) {
       mark_due_flag_[g] = 1;
       mark_due_.push_back(g);
     }
@@ -224,34 +155,42 @@ void FluidSolver::Advance(Seconds dt) {
   next_mark_in_ = std::max(0.0, next_mark_in_ - dt);
 }
 
-void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
+void EventSearch::PopCompleted(GroupTable& t, std::vector<FlowId>& out) {
   const size_t first = out.size();
   for (int32_t g : due_) {
-    while (min_target_[g] - ServiceNow(g) <= min_tol_[g]) {  // false for dead groups (inf)
-      Group& grp = groups_[g];
+    while (t.min_target[g] - t.ServiceNow(g) <= t.min_tol[g]) {  // false for dead groups (inf)
+      Group& grp = t.groups[g];
       const FlowId f = grp.heap.front().flow;
       std::pop_heap(grp.heap.begin(), grp.heap.end(), std::greater<>());
       grp.heap.pop_back();
       out.push_back(f);
-      --active_flows_;
-      Flow& fl = flows_[f];
+      --t.active_flows;
+      Flow& fl = t.flows[f];
       fl.group = -1;
       if (fl.mark_gap >= 0) {
         fl.mark_gap = -1;
-        --mark_count_;
-        marks_dirty_ = true;
+        --t.mark_count;
+        t.marks_dirty = true;
       }
-      ChangeCount(g, -1);
-      if (count_[g] == 0) {
-        DropGroup(g);
+      t.ChangeCount(g, -1);
+      if (t.count[g] == 0) {
+        t.DropGroup(g);
         break;
       }
-      RefreshTop(g);
-      if (!groups_[g].marks.empty()) RefreshMarkTop(g);
+      t.RefreshTop(g);
+      if (!t.groups[g].marks.empty()) t.RefreshMarkTop(g);
     }
   }
   due_.clear();
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
 }
 
-}  // namespace slotflow
+void EventSearch::Renumber(int32_t from, int32_t to) {
+  std::replace(due_.begin(), due_.end(), from, to);
+  std::replace(mark_due_.begin(), mark_due_.end(), from, to);
+  if (static_cast<size_t>(from) >= mark_due_flag_.size()) mark_due_flag_.resize(from + 1, 0);
+  mark_due_flag_[to] = mark_due_flag_[from];
+  mark_due_flag_[from] = 0;
+}
+
+}  // namespace slotflow::rates

@@ -1,4 +1,4 @@
-#include "network/policies/threshold_watch.h"
+#include "network/policy_helpers/threshold_watch.h"
 
 #include <algorithm>
 #include <functional>

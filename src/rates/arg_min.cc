@@ -1,12 +1,12 @@
 // The bottleneck search's arg-min. Kept out of line, as it was when the fills shared one
 // translation unit: inlined into the dense fill it costs more instructions, not fewer.
-#include "network/fluid_arg_min.h"
+#include "rates/arg_min.h"
 
 #include <algorithm>
 
 #include "common/units.h"
 
-namespace slotflow::fluid {
+namespace slotflow::rates {
 
 // A branch-free min pass (vectorizes), then a find.
 size_t ArgMin(const std::vector<double>& v) {
@@ -27,4 +27,4 @@ size_t ArgMin(const std::vector<double>& v) {
   return static_cast<size_t>(std::find(v.begin(), v.end(), m) - v.begin());
 }
 
-}  // namespace slotflow::fluid
+}  // namespace slotflow::rates

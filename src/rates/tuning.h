@@ -1,4 +1,4 @@
-// Internal to FluidSolver: its tuning thresholds and salts, each with the reason for its value.
+// The rate allocator's tuning thresholds and salts, each with the reason for its value.
 // The times quoted are runs of the FB trace, from docs/benchmarks.md and the commits that set
 // each value.
 #pragma once
@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace slotflow::fluid {
+namespace slotflow::rates {
 
 // --- Rounding -----------------------------------------------------------------------------
 
@@ -22,7 +22,7 @@ inline constexpr double kExplicitSumRounding = 1e-12;
 // --- Hashing ------------------------------------------------------------------------------
 
 // boost::hash_combine's salt, 2^64 / golden ratio: spreads consecutive link and path ids over
-// the buckets (the shifts 6 and 2 in Mix are the same recipe's).
+// the buckets (the shifts 6 and 2 in HashMix, paths.h, are the same recipe's).
 inline constexpr uint64_t kHashSalt = 0x9e3779b97f4a7c15ULL;
 // The group index hashes (path, class) from this seed; path interning starts from the path's
 // length instead.
@@ -82,4 +82,4 @@ inline constexpr size_t kLocalRegionMaxFraction = 3;
 // is not measured).
 inline constexpr int kLocalBackoffMax = 31;
 
-}  // namespace slotflow::fluid
+}  // namespace slotflow::rates

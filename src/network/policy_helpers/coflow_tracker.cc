@@ -1,4 +1,4 @@
-#include "network/policies/coflow_tracker.h"
+#include "network/policy_helpers/coflow_tracker.h"
 
 #include <algorithm>
 

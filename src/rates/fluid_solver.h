@@ -1,0 +1,128 @@
+// FluidSolver: the rates of fluid flows on capacitated links, and when the next flow
+// completes or reaches a byte mark at those rates. This is the one header of src/rates/ that
+// the rest of slotflow includes; the headers beside it are the solver's own parts.
+//
+// Strict priority across classes (lower class first), max-min fair within a class, work
+// conserving. Flows may instead carry an explicit rate (Varys MADD); those are served first
+// (scaled down together on any link they oversubscribe) and then backfilled max-min on
+// whatever capacity is left.
+//
+// Flows with the same path, class and no explicit rate share one max-min rate, so the solver
+// keeps them as one group (groups.h); solving and advancing cost O(groups), not O(flows). The
+// parts: GroupTable (groups.h) holds flows, groups and classes; a solve serves the explicit
+// rates (ExplicitRates, explicit_rates.h), then fills each class, a sparse one with WaterFill
+// (water_fill.h) and one whose groups all cross two links with DenseFill (dense_fill.h), which
+// re-fills only the lines its changes reach when it can (LocalFill, local_fill.h), then
+// backfills the explicit-rate flows; EventSearch (events.h) finds the next completion and mark.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "common/ids.h"
+#include "common/units.h"
+#include "rates/dense_fill.h"
+#include "rates/events.h"
+#include "rates/explicit_rates.h"
+#include "rates/groups.h"
+#include "rates/water_fill.h"
+
+namespace slotflow {
+
+class FluidSolver {
+ public:
+  explicit FluidSolver(std::vector<BytesPerSecond> link_capacities);
+
+  // Interns a list of links; the same list always gets the same id.
+  PathId InternPath(std::span<const LinkId> links) { return table_.paths.Intern(links); }
+  std::span<const LinkId> PathLinks(PathId p) const { return table_.paths.Links(p); }
+
+  // Flow ids are chosen by the caller and must be dense (0, 1, 2, ...) but may arrive in any order.
+  void Add(FlowId f, PathId path, Bytes size, FlowClass cls) { table_.Add(f, path, size, cls); }
+  void SetClass(FlowId f, FlowClass cls) { table_.SetClass(f, cls); }
+  // rate < 0 clears the explicit rate.
+  void SetExplicitRate(FlowId f, BytesPerSecond rate) { table_.SetExplicitRate(f, rate); }
+
+  // Recomputes the rates. Classes above the highest-priority class that changed since the last
+  // solve keep their rates (strict priority: they never see lower classes), so only that class
+  // and the ones below it are filled again. Cheap to call when nothing changed.
+  void Solve();
+  bool dirty() const { return table_.dirty; }
+
+  // Moves time forward by dt >= 0 at the current rates (dt must not pass NextCompletionIn())
+  // and notes which flows are now done. Advance(0) just checks.
+  void Advance(Seconds dt) { events_.Advance(table_, dt); }
+  // Removes the flows the last Advance() found done (remaining bytes 0 within a relative
+  // epsilon); appends their ids in increasing id order.
+  void PopCompleted(std::vector<FlowId>& out) { events_.PopCompleted(table_, out); }
+  // Time until the earliest completion at current rates (kForever if none).
+  Seconds NextCompletionIn() const { return events_.next_completion_in(); }
+
+  // Marks: a flow may carry one mark, a count of bytes sent, and the solver tracks the earliest
+  // mark per group as it does completions, so a policy whose classes change at byte thresholds
+  // (LAS, SRPT) learns which flows got there without scanning the others. SetMark replaces
+  // any earlier mark; completing clears it.
+  void SetMark(FlowId f, Bytes sent) { table_.SetMark(f, sent); }
+  void ClearMark(FlowId f) { table_.ClearMark(f); }
+  // Time until the earliest mark is reached at current rates (kForever if none); current after
+  // Solve() or Advance().
+  Seconds NextMarkIn() const { return events_.next_mark_in(); }
+  // Appends the flows whose marks the last Advance() found reached (within the completion
+  // tolerance), in increasing id order, and clears those marks.
+  void TakeMarked(std::vector<FlowId>& out) { events_.TakeMarked(table_, out); }
+
+  bool Active(FlowId f) const {
+    return f < static_cast<FlowId>(table_.flows.size()) && table_.flows[f].group >= 0;
+  }
+  Bytes Remaining(FlowId f) const { return table_.Remaining(f); }
+  BytesPerSecond Rate(FlowId f) const;
+  FlowClass Class(FlowId f) const { return table_.flows[f].cls; }
+  PathId FlowPath(FlowId f) const { return table_.flows[f].path; }
+  int ActiveFlowCount() const { return table_.active_flows; }
+  int ActiveGroupCount() const { return table_.live_group_count; }
+  int LinkCount() const { return static_cast<int>(capacity_.size()); }
+
+  // How the classes were filled, counted since the solver was made.
+  struct FillStats {
+    int64_t water_fills = 0;     // by WaterFill
+    int64_t min_tree_fills = 0;  // of those, with the min-tree
+    int64_t dense_fills = 0;     // of a dense class done whole
+    // How often a dense class that could be filled locally was (local_fills), and how often
+    // its changes reached too far and it was filled whole (whole_fills, in dense_fills too).
+    int64_t local_fills = 0;
+    int64_t whole_fills = 0;
+    // Solves whose explicit-rate backfill went on from the last one (only explicit flows had
+    // left since), instead of starting again from all the explicit rates.
+    int64_t continued_backfills = 0;
+  };
+  FillStats fill_stats() const;
+  // Local fills are tried only for dense classes over at least this many links. Below a few
+  // hundred a whole fill is cheap enough that a local one does not pay for its bookkeeping
+  // (the FB trace as jobs, 100 links: 1.06 s with whole fills only, 1.43 s with local ones; in
+  // network mode, 294 links, local fills save 20-40 %). Tests lower it to reach them.
+  void SetLocalFillMinLinks(size_t links) { dense_.SetLocalFillMinLinks(links); }
+  BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
+  // Sum of current rates crossing link l (computed by Solve()).
+  BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
+
+ private:
+  // The first class Solve fills: the first changed one if the classes above it can keep their
+  // rates (resumable), else the first. Sets residual_ to what the classes above it leave.
+  std::map<FlowClass, int32_t>::iterator FirstClassToFill(bool resumable);
+  // Fills `groups` (a class's, or the explicit-rate ones with add) on residual_, densely with
+  // cs's matrix or not.
+  void FillGroups(rates::ClassState& cs, std::span<const int32_t> groups, bool add);
+
+  std::vector<BytesPerSecond> capacity_;
+  std::vector<BytesPerSecond> residual_;  // what the fills so far left of each link
+  rates::GroupTable table_;
+  rates::ExplicitRates explicit_;
+  rates::WaterFill water_;
+  rates::DenseFill dense_;
+  rates::EventSearch events_;
+};
+
+}  // namespace slotflow

@@ -1,0 +1,180 @@
+// Events (EventSearch): the next completion and the next mark at the current rates, moving time
+// forward, and taking the flows that completed or reached their marks.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "common/tolerance.h"
+#include "rates/fluid_solver.h"
+
+namespace slotflow {
+namespace {
+
+TEST(Events, AdvanceCountsDownToTheNextCompletion) {
+  FluidSolver s({2.0});
+  const LinkId l[] = {0};
+  s.Add(0, s.InternPath(l), 10, 0);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 5);
+  s.Advance(2);
+  EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 3);
+  EXPECT_DOUBLE_EQ(s.Remaining(0), 6);
+  std::vector<FlowId> out;
+  s.Advance(0);  // just checks
+  s.PopCompleted(out);
+  EXPECT_TRUE(out.empty());
+  s.Advance(3);
+  EXPECT_EQ(s.NextCompletionIn(), 0);
+  s.PopCompleted(out);
+  EXPECT_EQ(out, std::vector<FlowId>{0});
+  EXPECT_FALSE(s.Active(0));
+  EXPECT_EQ(s.Remaining(0), 0);
+  EXPECT_EQ(s.Rate(0), 0);
+  s.Solve();
+  EXPECT_EQ(s.NextCompletionIn(), kForever);
+}
+
+// A flow is done when what is left of it is within kRelTolerance of its size.
+TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
+  for (const double left : {0.5, 2.0}) {  // in kRelTolerance of the size
+    FluidSolver s({1.0});
+    const LinkId l[] = {0};
+    s.Add(0, s.InternPath(l), 1000, 0);
+    s.Solve();
+    s.Advance(1000 * (1 - left * kRelTolerance));
+    std::vector<FlowId> out;
+    s.PopCompleted(out);
+    EXPECT_EQ(out.size(), left < 1 ? 1u : 0u) << left;
+  }
+}
+
+TEST(Events, SimultaneousCompletionsComeOutTogetherInIdOrder) {
+  FluidSolver s({2.0, 2.0});
+  const LinkId a[] = {0}, b[] = {1};
+  s.Add(1, s.InternPath(b), 4, 0);
+  s.Add(0, s.InternPath(a), 4, 0);
+  s.Solve();
+  s.Advance(s.NextCompletionIn());
+  std::vector<FlowId> out;
+  s.PopCompleted(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{0, 1}));
+  EXPECT_EQ(s.ActiveFlowCount(), 0);
+}
+
+// Marks: the earliest byte mark at current rates, taken once reached, kept (in bytes sent)
+// when a flow moves to another class, and gone when the flow completes.
+TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
+  FluidSolver s({10.0});
+  const LinkId l[] = {0};
+  const PathId p = s.InternPath(l);
+  s.Add(0, p, 20, 0);
+  s.Add(1, p, 40, 0);
+  s.SetMark(0, 10);
+  s.SetMark(1, 5);
+  s.Solve();                            // 5 each
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 1 reaches 5 sent at 1
+  s.Advance(0.5);
+  std::vector<FlowId> out;
+  s.TakeMarked(out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
+  s.Advance(0.5);
+  s.TakeMarked(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{1}));
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 0: 5 sent, its mark at 10, 5/s
+  // Flow 0 moves behind flow 1 with 5 sent; its mark (10 sent) stays: flow 1 takes the link
+  // until it ends at 1 + 35/10 = 4.5, then flow 0 needs 5 more bytes at 10/s → 5.
+  s.SetClass(0, 1);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 3.5);
+  EXPECT_EQ(s.NextMarkIn(), kForever);  // flow 0 has rate 0
+  s.Advance(3.5);
+  out.clear();
+  s.PopCompleted(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{1}));
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
+  s.Advance(0.5);
+  out.clear();
+  s.TakeMarked(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{0}));
+  // A new mark, then completion clears it.
+  s.SetMark(0, 19);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.9);
+  s.ClearMark(0);
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), kForever);
+  s.SetMark(0, 20);
+  s.Solve();
+  s.Advance(s.NextCompletionIn());
+  out.clear();
+  s.PopCompleted(out);
+  EXPECT_EQ(out, (std::vector<FlowId>{0}));
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), kForever);
+}
+
+// The search for events skips blocks of groups that all have rate 0. A flow that is due as it
+// joins such a group (here an empty one, behind a higher class that fills the shared link)
+// must still complete at once, and a mark due as it is set must still be reported.
+TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
+  std::vector<double> capacity(41, 100.0);
+  FluidSolver s(capacity);
+  const LinkId shared[] = {0};
+  s.Add(0, s.InternPath(shared), 1e6, 0);  // class 0 takes all of link 0 for 10,000 s
+  for (LinkId k = 1; k <= 40; ++k) {       // 40 class-1 groups behind it, rate 0
+    const LinkId path[] = {0, k};
+    s.Add(k, s.InternPath(path), 500, 1);
+  }
+  s.Solve();
+  ASSERT_EQ(s.Rate(30), 0);
+  ASSERT_DOUBLE_EQ(s.NextCompletionIn(), 1e4);
+  s.Advance(10);
+
+  const LinkId path30[] = {0, 30};
+  s.Add(41, s.InternPath(path30), 0, 1);
+  s.Solve();
+  EXPECT_EQ(s.NextCompletionIn(), 0);
+  s.Advance(0);
+  std::vector<FlowId> out;
+  s.PopCompleted(out);
+  EXPECT_EQ(out, std::vector<FlowId>{41});
+
+  s.SetMark(20, 0);  // at 0 bytes sent: reached already, at rate 0
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), 0);
+  s.Advance(0);
+  out.clear();
+  s.TakeMarked(out);
+  EXPECT_EQ(out, std::vector<FlowId>{20});
+}
+
+// A mark found reached by Advance is taken by TakeMarked even when a solve in between repacked
+// the group ids (the marked group moved to a lower id).
+TEST(Events, MarksFoundBeforeARepackAreStillTaken) {
+  const int n = 100;
+  FluidSolver s(std::vector<double>(n, 1.0));
+  for (LinkId l = 0; l < n; ++l) {
+    const LinkId path[] = {l};
+    s.Add(l, s.InternPath(path), l < 30 ? 0.5 : 1000, 0);  // flows 0-29 done at 0.5
+  }
+  s.SetMark(99, 0.5);  // the highest id, reached at 0.5 too
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
+  s.Advance(0.5);
+  std::vector<FlowId> out;
+  s.PopCompleted(out);
+  EXPECT_EQ(out.size(), 30u);
+  s.Solve();  // 70 live of 100 ids: repacked, group 99 moves
+  out.clear();
+  s.TakeMarked(out);
+  EXPECT_EQ(out, std::vector<FlowId>{99});
+  s.Solve();
+  EXPECT_EQ(s.NextMarkIn(), kForever);
+  EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 999.5);
+}
+
+}  // namespace
+}  // namespace slotflow
