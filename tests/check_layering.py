@@ -22,8 +22,11 @@ ALLOWED = {
     # Live mode's master drives the simulator's life cycle and policies from the agents'
     # reports; the agent and the testbed (live/) stay below it, knowing no scheduler.
     "master": {"common", "cluster", "network", "workload", "metrics", "sim", "live"},
+    # Set-ups assembled and run: config files, compare, sweeps; no command-line code.
+    "run": {"common", "cluster", "network", "workload", "metrics", "sim", "scheduling",
+            "systems"},
     "cli": {"common", "engine", "cluster", "network", "workload", "metrics", "sim",
-            "scheduling", "systems", "live", "master"},
+            "scheduling", "systems", "live", "master", "run"},
 }
 # Policies see the network only through its views (network/flow_view.h), never the solver.
 POLICY_FORBIDDEN = {"network/network.h", "network/fluid_solver.h"}

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/run_spec.h"
+#include "run/run_spec.h"
 #include "sim/simulator.h"
 
 namespace slotflow {

@@ -15,11 +15,7 @@
 #include <optional>
 #include <tuple>
 
-#include "cli/compare.h"
 #include "cli/live_command.h"
-#include "cli/run_spec.h"
-#include "cli/setup.h"
-#include "cli/sweep.h"
 #include "cli/testbed_command.h"
 #include "cluster/cluster_config.h"
 #include "common/error.h"
@@ -28,6 +24,10 @@
 #include "common/output_file.h"
 #include "common/version.h"
 #include "live/command_runner.h"
+#include "run/compare.h"
+#include "run/run_spec.h"
+#include "run/setup.h"
+#include "run/sweep.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
 

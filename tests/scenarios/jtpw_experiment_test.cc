@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/run_spec.h"
+#include "run/run_spec.h"
 
 namespace slotflow {
 namespace {

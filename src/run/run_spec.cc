@@ -1,4 +1,4 @@
-#include "cli/run_spec.h"
+#include "run/run_spec.h"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/setup.h"
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/input_file.h"
 #include "common/sha256.h"
+#include "run/setup.h"
 #include "scheduling/job_order.h"
 #include "systems/systems.h"
 #include "workload/fb_trace.h"

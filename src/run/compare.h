@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_spec.h"
+#include "run/run_spec.h"
 
 namespace slotflow {
 
@@ -22,10 +22,9 @@ struct BatchRun {
   const RunSpec* spec;
   const PreparedRun* run;
 };
-// Runs every item on a ParallelFor pool (cli/parallel.h); results in the order given. Shows
-// progress on stderr unless `quiet` (cli/progress.h).
-std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads,
-                                bool quiet = true);
+// Runs every item on a ParallelFor pool (run/parallel.h); results in the order given. Shows
+// progress on stderr unless `quiet` (run/progress.h).
+std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads, bool quiet = true);
 
 // A statistic over seeds: the mean and the half-width of its 95 % confidence interval
 // (Student's t with n − 1 degrees of freedom; NaN, undefined, for one seed).

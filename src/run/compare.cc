@@ -1,4 +1,4 @@
-#include "cli/compare.h"
+#include "run/compare.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <functional>
 
-#include "cli/parallel.h"
-#include "cli/progress.h"
 #include "common/units.h"
+#include "run/parallel.h"
+#include "run/progress.h"
 
 namespace slotflow {
 

@@ -1,4 +1,4 @@
-#include "cli/sweep_plan.h"
+#include "run/sweep_plan.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -13,8 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include <toml++/toml.h>
-
 #include "cluster/cluster.h"
 #include "common/settings.h"
 #include "network/network_policy.h"

@@ -1,4 +1,4 @@
-#include "cli/setup.h"
+#include "run/setup.h"
 
 #include <cstdint>
 #include <limits>
