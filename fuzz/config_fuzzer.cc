@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "run/config_file.h"
+#include "run/policies.h"
 #include "run/run_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -17,6 +17,8 @@
 #include "live/testbed.h"
 #include "live/testbed_status.h"
 #include "master/master.h"
+#include "run/execute.h"
+#include "run/policies.h"
 
 extern char** environ;
 

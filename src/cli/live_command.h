@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "run/prepare.h"
 #include "run/run_spec.h"
 #include "sim/simulator.h"
 

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "common/units.h"
+#include "run/execute.h"
 #include "run/parallel.h"
 #include "run/progress.h"
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "run/prepare.h"
 #include "run/run_spec.h"
 
 namespace slotflow {

@@ -1,12 +1,11 @@
 // RunSpec: everything that defines one simulation run, assembled from defaults, a TOML config
-// file, a job file's [cluster] table and command-line flags (in that order of precedence),
-// and the function that executes it.
+// file (run/config_file.h), a job file's [cluster] table and command-line flags (in that order
+// of precedence), and the functions that set its values, each checked where it is given.
 #pragma once
 
 #include <toml++/toml.h>
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,10 +14,7 @@
 
 #include "cluster/cluster.h"
 #include "common/settings.h"
-#include "network/network_policy.h"
 #include "sim/simulator.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow {
 
@@ -86,25 +82,6 @@ struct RunSpec {
   std::string command_line;
 };
 
-// Reads a TOML config file into `spec` (top-level seed / system, tables [cluster], [workload],
-// [scheduler], [network]), or the "setup" of a summary.json (a file starting with '{');
-// InputError names the file, line and key on any problem, including unknown keys.
-void ApplyConfigFile(const std::string& path, RunSpec& spec);
-// The same from the text of a config file; `name` is used in messages. Top-level tables named
-// in `skip` are left to the caller (a sweep file's [sweep]).
-void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec,
-                     const std::vector<std::string_view>& skip = {});
-// The same from a parsed table (a config file's, a summary.json's "setup", or one built in
-// code: its nodes' lines are used in messages, 0 for nodes built in code).
-void ApplyConfigTable(const toml::table& root, const std::string& name, RunSpec& spec,
-                      const std::vector<std::string_view>& skip = {});
-// A TOML file's text parsed; InputError at `name`:line on a syntax error.
-toml::table ParseToml(std::string_view text, const std::string& name);
-
-// A TOML scalar as the text a user would write after --set: settings parse text, so config
-// files, sweep files and flags follow one rule. InputError at the node's line otherwise.
-std::string SettingText(const toml::node& n, const std::string& file, const std::string& field);
-
 // Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
 // `field` say where the value came from. InputError for any other prefix.
 void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
@@ -131,34 +108,5 @@ bool WorkloadDependsOnSeed(const RunSpec& spec);
 
 RunMode ParseRunMode(std::string_view text, std::string_view field);
 std::string_view RunModeName(RunMode mode);
-
-struct PreparedRun {
-  Cluster cluster;
-  Workload workload;
-  std::string workload_name;  // for summaries: "synthetic(...)", "trace:FILE", "jobs:FILE"
-  std::string input_sha256;   // of the trace or job file; empty for generated workloads
-};
-// Loads the workload, settles the cluster (job file's [cluster] table, then the overrides;
-// one server per trace port in network mode) and validates both. Throws InputError.
-PreparedRun Prepare(const RunSpec& spec);
-// The settings the spec's policies run with (InputError on unknown names, keys or values):
-// the preset's (while its policy is in force), then those of the config file and flags.
-struct ResolvedPolicies {
-  Settings scheduler, network;
-};
-ResolvedPolicies ResolvePolicies(const RunSpec& spec);
-// The spec's scheduler and network policy, built by name (InputError on unknown names, keys or
-// values), and every setting in force ("scheduler.order" → "sjf", ...).
-struct BuiltPolicies {
-  std::unique_ptr<TaskScheduler> scheduler;
-  std::unique_ptr<NetworkPolicy> network;
-  std::vector<std::pair<std::string, std::string>> in_force;
-};
-BuiltPolicies BuildPolicies(const RunSpec& spec);
-// Fills what summary.json says of the run's set-up: policies, system, workload, settings, seed.
-void Describe(const RunSpec& spec, const PreparedRun& run,
-              std::vector<std::pair<std::string, std::string>> in_force, RunSummary& summary);
-// Builds the policies by name (InputError on unknown names) and runs the simulation.
-RunResult Execute(const RunSpec& spec, const PreparedRun& run);
 
 }  // namespace slotflow

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/sha256.h"
+#include "run/policies.h"
 
 namespace slotflow {
 namespace {

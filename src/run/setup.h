@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "run/prepare.h"
 #include "run/run_spec.h"
 
 namespace slotflow {

@@ -14,6 +14,7 @@
 
 #include "common/event_log.h"
 #include "metrics/report.h"
+#include "run/execute.h"
 #include "run/run_spec.h"
 #include "scenario.h"
 #include "systems/systems.h"

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "run/execute.h"
 #include "run/run_spec.h"
 #include "systems/systems.h"
 

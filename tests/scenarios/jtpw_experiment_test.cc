@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "run/config_file.h"
+#include "run/execute.h"
 #include "run/run_spec.h"
 
 namespace slotflow {
