@@ -28,9 +28,9 @@ void AddLiveFlags(CLI::App& cmd, LiveOptions& o);
 // Sets the cluster's servers and NIC from --hosts and --rate (one host per server, the NIC
 // rate the testbed's link rate). InputError if they contradict --servers or --nic.
 void ApplyLiveCluster(const LiveOptions& o, RunSpec& spec);
-// Brings the testbed up if it is down, starts the agents, runs the workload and returns the
-// measured results; stops the agents and takes down a testbed it brought up (unless
-// keep_testbed), also on failure. InputError for bad input or a failed run (deadline, agent).
+// Checks the live flags and runs the workload on the testbed (master/live_run.h); returns the
+// measured results with the run's set-up described. InputError for bad input or a failed run
+// (deadline, agent).
 RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions& o);
 
 struct AgentOptions {
