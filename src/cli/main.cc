@@ -24,7 +24,7 @@
 #include "common/output_file.h"
 #include "common/version.h"
 #include "live/command_runner.h"
-#include "run/compare.h"
+#include "run/compare_stats.h"
 #include "run/config_file.h"
 #include "run/execute.h"
 #include "run/policies.h"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "run/compare.h"
+#include "run/compare_stats.h"
 
 namespace slotflow {
 namespace {

@@ -1,4 +1,4 @@
-#include "run/compare.h"
+#include "run/compare_stats.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
