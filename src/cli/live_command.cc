@@ -1,25 +1,42 @@
-#include "cli/live_command.h"
-
+// `slotflow live`: a workload run end to end on the testbed, with the same scheduler and network
+// policy as `run`: the master in this process, listening on host 0, and one `slotflow agent`
+// per host inside its namespace (master/live_run.h).
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
 
+#include "cli/commands.h"
+#include "cli/exit_code.h"
+#include "cli/run_flags.h"
 #include "common/error.h"
 #include "common/units.h"
-#include "live/agent.h"
 #include "live/testbed_plan.h"
 #include "master/live_run.h"
+#include "metrics/report.h"
 #include "run/execute.h"
 #include "run/policies.h"
+#include "run/prepare.h"
+#include "run/run_outputs.h"
 
 namespace slotflow {
 namespace {
 
 constexpr const char* kDefaultRate = "100mbit";
 
-}  // namespace
+struct LiveOptions {
+  int hosts = 0;     // 0: the cluster's servers
+  std::string rate;  // the testbed's link rate; empty: --nic, else 100mbit
+  std::string deadline = "300s";
+  std::string agent_timeout = "5s";
+  std::string journal;
+  bool keep_testbed = false;
+  std::string prefix = "sf";  // the testbed's namespace names (docs/testbed.md)
+};
 
+// Adds the live-only flags to `cmd` (which also has the run flags).
 void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
   cmd.add_option("--hosts", o.hosts, "hosts of the testbed, one per server (same as --servers)")
       ->check(CLI::Range(1, kMaxTestbedHosts));
@@ -38,6 +55,8 @@ void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
                  "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
 }
 
+// Sets the cluster's servers and NIC from --hosts and --rate (one host per server, the NIC
+// rate the testbed's link rate). InputError if they contradict --servers or --nic.
 void ApplyLiveCluster(const LiveOptions& o, RunSpec& spec) {
   if (o.hosts > 0) {
     if (spec.overrides.servers && *spec.overrides.servers != o.hosts) {
@@ -54,6 +73,8 @@ void ApplyLiveCluster(const LiveOptions& o, RunSpec& spec) {
   }
 }
 
+// Checks the live flags and runs the workload on the testbed; returns the measured results with
+// the run's set-up described. InputError for bad input or a failed run (deadline, agent).
 RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions& o) {
   if (geteuid() != 0) {
     throw InputError(
@@ -80,47 +101,36 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions
   return result;
 }
 
-CLI::App* AddAgentCommand(CLI::App& app, AgentOptions& o) {
-  CLI::App* cmd = app.add_subcommand(
-      "agent",
-      "live mode's worker on one host: runs the tasks a master launches (started by "
-      "`slotflow live` inside each host's namespace)");
-  cmd->add_option("--host", o.host, "this host's index")->required()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--master", o.master, "the master's ADDRESS:PORT")->required();
-  cmd->add_option("--listen", o.listen, "address the data server listens on (default 0.0.0.0)");
-  cmd->add_option("--data-port", o.data_port, "the data server's port (default: any free one)")
-      ->check(CLI::Range(0, 65535));
-  cmd->add_option("--connect-timeout", o.connect_timeout,
-                  "how long to keep trying to reach the master (default 10s)");
-  cmd->add_option("--scratch", o.scratch, "directory for local blocks (default /tmp)");
-  return cmd;
+int LiveCommand(const RunFlags& f, const LiveOptions& o) {
+  if (f.check) throw InputError("", 0, "--check", "live mode has no simulated invariants to check");
+  if (f.utilisation) {
+    throw InputError("", 0, "--utilisation", "live mode does not measure utilisation over time");
+  }
+  RunSpec spec = BuildSpec(f);
+  ApplyLiveCluster(o, spec);
+  const PreparedRun run = Prepare(spec);
+  const RunResult result = RunLive(spec, run, o);
+  if (!f.out.empty()) WriteRunOutputs(f.out, result);
+  if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
+  return CheckFinished(result, "");
 }
 
-int RunAgentCommand(const AgentOptions& o) {
-  AgentConfig c;
-  c.host = o.host;
-  const size_t colon = o.master.rfind(':');
-  int port = 0;
-  if (colon == std::string::npos || std::sscanf(o.master.c_str() + colon + 1, "%d", &port) != 1 ||
-      port < 1 || port > 65535) {
-    throw InputError("", 0, "--master", "expected ADDRESS:PORT, got '" + o.master + "'");
-  }
-  c.master_address = o.master.substr(0, colon);
-  c.master_port = static_cast<uint16_t>(port);
-  c.listen_address = o.listen;
-  c.data_port = static_cast<uint16_t>(o.data_port);
-  c.connect_timeout = ParseSeconds(o.connect_timeout, "--connect-timeout");
-  c.scratch_dir = o.scratch;
-  Agent agent(c);
-  try {
-    agent.Run();
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "slotflow agent {}: error: {}\n", o.host, e.what());
-    return 2;
-  }
-  return 0;
+}  // namespace
+
+Subcommand AddLiveCommand(CLI::App& app, const std::string& command_line) {
+  struct Flags {
+    RunFlags run;
+    LiveOptions live;
+  };
+  auto f = std::make_shared<Flags>();
+  f->run.command_line = command_line;
+  CLI::App* live = app.add_subcommand(
+      "live",
+      "run a workload on the testbed (needs root): the same scheduler and network policy as "
+      "`run`, real agents moving real TCP bytes; writes the same outputs with measured times");
+  AddRunFlags(*live, f->run);
+  AddLiveFlags(*live, f->live);
+  return {live, [f] { return LiveCommand(f->run, f->live); }};
 }
 
 }  // namespace slotflow
