@@ -101,7 +101,7 @@ int CompareCommand(const RunFlags& f, int threads, int seeds) {
   if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");  // before the runs, not after
   RunComparison(c, threads, f.quiet);
   if (!f.quiet) {
-    fmt::print("{}\n", ComparedWorkload(c, spec));
+    fmt::print("{}\n", ComparedWorkload(c));
     PrintComparison(c.entries, c.results, std::cout);
   }
   if (!f.out.empty()) WriteComparison(f.out, c.entries, c.seeds, c.results);

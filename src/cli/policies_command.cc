@@ -10,8 +10,11 @@ namespace slotflow {
 Subcommand AddPoliciesCommand(CLI::App& app) {
   auto name = std::make_shared<std::string>();
   CLI::App* policies = app.add_subcommand(
-      "policies", "list the task schedulers, network policies and systems, or describe one");
-  policies->add_option("NAME", *name, "a scheduler, network policy or system to describe");
+      "policies",
+      "list the task schedulers, network policies, systems and workload generators, or describe "
+      "one");
+  policies->add_option("NAME", *name,
+                       "a scheduler, network policy, system or workload generator to describe");
   return {policies, [name] {
             if (name->empty()) {
               ListPolicies(std::cout);

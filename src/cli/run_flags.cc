@@ -64,8 +64,9 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
                  "a named preset of scheduler, network and their settings, e.g. duopoly, neat, "
                  "aalo (see `slotflow policies`)");
   cmd.add_option("--set", f.set,
-                 "a policy setting, KEY=VALUE (repeatable), e.g. network.queues=unlimited, "
-                 "scheduler.monitor_interval=100ms; `slotflow policies NAME` lists them");
+                 "a policy or workload setting, KEY=VALUE (repeatable), e.g. "
+                 "network.queues=unlimited, scheduler.monitor_interval=100ms, workload.flows=500; "
+                 "`slotflow policies NAME` lists them");
   cmd.add_option("--order", f.order, "same as --set scheduler.order=ORDER (fifo, sjf, fair)");
   cmd.add_option("--queues", f.queues, "same as --set network.queues=N (a count or unlimited)");
   cmd.add_option("--servers", f.servers, "number of servers (default 50)");
@@ -86,18 +87,22 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
   cmd.add_option("--map-input-ratio", f.map_input_ratio,
                  "trace/synthetic jobs: map input = ratio x job shuffle / maps (default 1)");
   cmd.add_option("--synthetic-jobs", f.synthetic_jobs,
-                 "jobs in the embedded synthetic workload (default 200)");
+                 "same as --set workload.synthetic_jobs=N: jobs of the synthetic generator "
+                 "(default 200)");
   cmd.add_option("--generator", f.generator,
-                 "embedded workload when no trace or job file is given: synthetic (default), "
-                 "tcds (seed 001 §3.1: very short, short and long map tasks) or flows (seed 003 "
-                 "§VII: single transfers, the receiver chosen by placement)");
+                 "the workload generator when no trace or job file is given (default synthetic; "
+                 "`slotflow policies` lists them, `slotflow policies NAME` their settings)");
   cmd.add_option("--tcds-group", f.tcds_group,
-                 "tcds generator: the task mix of seed 001 Table 1's group 1..5 (default 1)");
+                 "same as --set workload.tcds_group=N: the tcds generator's task mix, the TCDS "
+                 "paper's Table 1 group 1..5 (default 1)");
   cmd.add_option("--flow-sizes", f.flow_sizes,
-                 "flows generator: websearch (DCTCP) or datamining (VL2, default) flow sizes");
+                 "same as --set workload.flow_sizes=SIZES: websearch (DCTCP) or datamining (VL2, "
+                 "default) flow sizes");
   cmd.add_option("--flow-load", f.flow_load,
-                 "flows generator: mean load of the edge links, in (0, 1] (default 0.5)");
-  cmd.add_option("--flows", f.flows, "flows generator: number of flows (default 2000)");
+                 "same as --set workload.flow_load=L: mean load of the edge links, in (0, 1] "
+                 "(default 0.5)");
+  cmd.add_option("--flows", f.flows,
+                 "same as --set workload.flows=N: number of flows (default 2000)");
   cmd.add_option("--estimate-error", f.estimate_error,
                  "SJF size estimates multiplied by a random factor in [1-e, 1+e] (default 0)");
   cmd.add_option("--seed", f.seed,
@@ -141,7 +146,11 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
   if (!f.network.empty()) SetPolicySetting(spec, "network.policy", f.network, "", 0, "--network");
   if (!f.order.empty()) SetPolicySetting(spec, "scheduler.order", f.order, "", 0, "--order");
   if (!f.queues.empty()) SetPolicySetting(spec, "network.queues", f.queues, "", 0, "--queues");
-  for (const std::string& a : f.set) ApplySetFlag(spec, a);
+  // --set wins over the flags that are its shorthands: workload values are set after them.
+  auto workload = [](const std::string& a) { return a.rfind("workload.", 0) == 0; };
+  for (const std::string& a : f.set) {
+    if (!workload(a)) ApplySetFlag(spec, a);
+  }
   SetClusterFlags(f, spec.overrides);
   if (!f.topology.empty()) spec.overrides.topology = ParseTopology(f.topology, "--topology");
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
@@ -162,6 +171,9 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
         std::tuple{"flow_load", "--flow-load", &f.flow_load},
         std::tuple{"flows", "--flows", &f.flows}}) {
     if (!text->empty()) SetWorkloadValue(spec, key, *text, "", 0, flag);
+  }
+  for (const std::string& a : f.set) {
+    if (workload(a)) ApplySetFlag(spec, a);
   }
   return spec;
 }

@@ -11,6 +11,7 @@
 #include "network/network_policy.h"
 #include "sim/task_scheduler.h"
 #include "systems/systems.h"
+#include "workload/generator.h"
 
 namespace slotflow {
 namespace {
@@ -40,7 +41,12 @@ void ListPolicies(std::ostream& out) {
     fmt::print(out, "  {:<14} {}\n", name, e.description);
   fmt::print(out, "systems (--system):\n");
   for (const SystemSpec& s : Systems()) fmt::print(out, "  {:<14} {}\n", s.name, s.description);
-  fmt::print(out, "`slotflow policies NAME` shows a policy's settings or a system's preset.\n");
+  fmt::print(out, "workload generators (--generator):\n");
+  for (const auto& [name, e] : GeneratorRegistry::Get().entries())
+    fmt::print(out, "  {:<14} {}\n", name, e.description);
+  fmt::print(out,
+             "`slotflow policies NAME` shows a policy's or generator's settings or a system's "
+             "preset.\n");
 }
 
 void DescribePolicy(const std::string& name, std::ostream& out) {
@@ -59,14 +65,22 @@ void DescribePolicy(const std::string& name, std::ostream& out) {
   }
   for (const SystemSpec& s : Systems()) {
     if (s.name != name) continue;
-    fmt::print(out, "system {}: {}\n  scheduler {}, network {}\n", name, s.description,
-               s.scheduler, s.network);
+    fmt::print(out, "system {}: {}\n  scheduler {}, network {}\n", name, s.description, s.scheduler,
+               s.network);
     for (const auto& [key, value] : s.settings) fmt::print(out, "  {} = {}\n", key, value);
     found = true;
   }
+  if (GeneratorRegistry::Get().Has(name)) {
+    const auto& e = GeneratorRegistry::Get().Find(name, "NAME");
+    fmt::print(out, "workload generator {}: {}\n", name, e.description);
+    PrintSettings(e.settings, "workload", out);
+    found = true;
+  }
   if (!found) {
-    throw InputError("", 0, "NAME",
-                     fmt::format("no scheduler, network policy or system is called '{}'", name));
+    throw InputError(
+        "", 0, "NAME",
+        fmt::format("no scheduler, network policy, system or workload generator is called '{}'",
+                    name));
   }
 }
 

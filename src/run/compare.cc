@@ -84,17 +84,13 @@ void RunComparison(Comparison& c, int threads, bool quiet) {
   for (size_t i = 0; i < flat.size(); ++i) c.results[i / c.seeds.size()].push_back(flat[i]);
 }
 
-std::string ComparedWorkload(const Comparison& c, const RunSpec& base) {
-  if (c.per_seed && c.seeds.size() > 1 && base.jobs_file.empty() &&
-      base.generator == "synthetic") {
-    return fmt::format("workload synthetic(jobs={}), seeds 1..{}", base.synthetic_jobs,
-                       c.seeds.size());
-  }
-  if (c.seeds.size() > 1) {
-    return fmt::format("workload {}, seeds 1..{}", c.prepared.front().workload_name,
-                       c.seeds.size());
-  }
-  return fmt::format("workload {}", c.prepared.front().workload_name);
+std::string ComparedWorkload(const Comparison& c) {
+  const PreparedRun& first = c.prepared.front();
+  if (c.seeds.size() == 1) return fmt::format("workload {}", first.workload_name);
+  const bool over_seeds = c.per_seed && !first.workload_name_over_seeds.empty();
+  return fmt::format("workload {}, seeds 1..{}",
+                     over_seeds ? first.workload_name_over_seeds : first.workload_name,
+                     c.seeds.size());
 }
 
 }  // namespace slotflow

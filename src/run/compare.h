@@ -31,8 +31,7 @@ struct BatchRun {
 };
 // Runs every item on a ParallelFor pool (run/parallel.h); results in the order given. Shows
 // progress on stderr unless `quiet` (run/progress.h).
-std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads,
-                                bool quiet = true);
+std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads, bool quiet = true);
 
 struct Comparison {
   std::vector<CompareEntry> entries;
@@ -51,6 +50,6 @@ Comparison PrepareComparison(const RunSpec& base, std::vector<CompareEntry> entr
 void RunComparison(Comparison& comparison, int threads, bool quiet);
 // The workload the comparison ran, as its table's heading says it: "workload NAME", with
 // ", seeds 1..N" when there are several.
-std::string ComparedWorkload(const Comparison& comparison, const RunSpec& base);
+std::string ComparedWorkload(const Comparison& comparison);
 
 }  // namespace slotflow

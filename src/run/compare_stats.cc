@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <functional>
 
-#include "common/units.h"
 #include "common/output_file.h"
+#include "common/units.h"
 #include "run/run_outputs.h"
 
 namespace slotflow {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cluster/cluster_config.h"
@@ -10,11 +12,9 @@
 #include "common/input_file.h"
 #include "common/sha256.h"
 #include "workload/fb_trace.h"
-#include "workload/flow_workload.h"
+#include "workload/generator.h"
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
-#include "workload/synthetic.h"
-#include "workload/tcds_workload.h"
 
 namespace slotflow {
 namespace {
@@ -84,24 +84,67 @@ std::string ReadInput(const RunSpec& spec, const std::string& path, const std::s
   return text;
 }
 
-Workload GenerateFlows(const RunSpec& spec, const ClusterSpec& cluster) {
-  FlowWorkloadOptions o;
-  o.sizes = ParseFlowSizes(spec.flow_sizes, "flow_sizes");
-  o.load = spec.flow_load;
-  o.flows = spec.flows;
-  o.seed = spec.simulation.seed;
-  BytesPerSecond total_nic = 0;
-  for (const ServerClass& c : cluster.classes) total_nic += c.count * c.nic;
-  return GenerateFlowWorkload(o, cluster.ServerCount(), total_nic);
+// A trace or job file read; a job file's [cluster] becomes `cluster`, with the config files'
+// [cluster] tables over it.
+struct Input {
+  Workload workload;
+  std::string name, sha256;
+  std::optional<int> trace_ports;  // a trace's port count
+};
+Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
+  Input in;
+  if (!spec.trace.empty()) {
+    const FbTraceOptions options{spec.traffic_scale, spec.map_input_ratio};
+    std::istringstream text(ReadInput(spec, spec.trace, "trace", in.sha256));
+    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)
+                                               : ReadFbTraceAsJobs(text, spec.trace, options);
+    in.workload = std::move(t.workload);
+    in.trace_ports = t.ports;
+    in.name = "trace:" + spec.trace;
+    return in;
+  }
+  JobFile jf = ParseJobFile(ReadInput(spec, spec.jobs_file, "jobs", in.sha256), spec.jobs_file);
+  if (jf.cluster) {
+    cluster = *jf.cluster;
+    for (const auto& [file, table] : spec.cluster_layers) ApplyClusterToml(table, file, cluster);
+  }
+  in.workload = std::move(jf.workload);
+  in.name = "jobs:" + spec.jobs_file;
+  return in;
+}
+
+// Pinned coflows: one server per trace port, unless a flag or config file sets the count.
+void FitServersToTrace(const RunSpec& spec, int trace_ports, ClusterSpec& cluster) {
+  std::string given = spec.overrides.servers ? "--servers" : "";
+  for (const auto& [file, table] : spec.cluster_layers) {
+    if (table.contains("servers") || table.contains("class")) given = file + ": cluster";
+  }
+  if (!given.empty() && cluster.ServerCount() < trace_ports) {
+    throw InputError(
+        "", 0, given,
+        fmt::format("the trace uses {} ports; network mode needs at least that many servers",
+                    trace_ports));
+  }
+  if (given.empty() && cluster.classes.size() == 1) cluster.classes[0].count = trace_ports;
+}
+
+// The spec's generator, built with its settings and the seed, run on the settled cluster.
+GeneratedWorkload Generate(const RunSpec& spec, const ClusterSpec& cluster) {
+  const GeneratorRegistry::Entry& entry =
+      GeneratorRegistry::Get().Find(spec.generator, "generator");
+  const std::unique_ptr<WorkloadGenerator> generator =
+      entry.factory(PolicyArgs{GeneratorSettings(spec, spec.generator), spec.simulation.seed, ""});
+  return generator->Generate(GeneratorInput{cluster, spec.traffic_scale, spec.map_input_ratio});
 }
 
 }  // namespace
 
 PreparedRun Prepare(const RunSpec& spec) {
+  const bool generated = spec.trace.empty() && spec.jobs_file.empty();
   if (!spec.trace.empty() && !spec.jobs_file.empty()) {
     throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
   }
-  if (spec.generator != "synthetic" && (!spec.trace.empty() || !spec.jobs_file.empty())) {
+  if (spec.generator != kDefaultGenerator && !generated) {
     throw InputError(
         "", 0, "generator",
         fmt::format("the {} generator makes its own jobs: drop --trace/--jobs", spec.generator));
@@ -110,78 +153,34 @@ PreparedRun Prepare(const RunSpec& spec) {
   if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
   ClusterSpec cluster = spec.cluster;
-  Workload workload;
-  std::string name, input_sha256;
-  std::optional<int> trace_ports;
-  const FbTraceOptions trace_options{spec.traffic_scale, spec.map_input_ratio};
-  if (!spec.trace.empty()) {
-    std::istringstream in(ReadInput(spec, spec.trace, "trace", input_sha256));
-    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(in, spec.trace, trace_options)
-                                               : ReadFbTraceAsJobs(in, spec.trace, trace_options);
-    workload = std::move(t.workload);
-    trace_ports = t.ports;
-    name = "trace:" + spec.trace;
-  } else if (!spec.jobs_file.empty()) {
-    JobFile jf =
-        ParseJobFile(ReadInput(spec, spec.jobs_file, "jobs", input_sha256), spec.jobs_file);
-    if (jf.cluster) {
-      cluster = *jf.cluster;
-      for (const auto& [file, table] : spec.cluster_layers) ApplyClusterToml(table, file, cluster);
-    }
-    workload = std::move(jf.workload);
-    name = "jobs:" + spec.jobs_file;
-  } else if (spec.generator == "flows") {
-    name = "flows";  // generated below, once the cluster's size is known
-  } else if (spec.generator == "tcds") {
-    TcdsWorkloadOptions to;
-    to.group = spec.tcds_group;
-    to.seed = spec.simulation.seed;
-    to.tasks_per_job = spec.tcds_tasks_per_job;
-    to.mean_interarrival_s = spec.tcds_interarrival;
-    workload = GenerateTcdsWorkload(to);
-    name = fmt::format("tcds(group={}, seed={})", to.group, to.seed);
-  } else {
-    SyntheticOptions so;
-    so.jobs = spec.synthetic_jobs;
-    so.mean_interarrival_s = spec.synthetic_interarrival;
-    so.seed = spec.simulation.seed;
-    so.traffic_scale = spec.traffic_scale;
-    so.map_input_ratio = spec.map_input_ratio;
-    if (so.jobs <= 0) throw InputError("", 0, "synthetic_jobs", "must be at least 1");
-    workload = GenerateSynthetic(so);
-    name = fmt::format("synthetic(jobs={}, seed={})", so.jobs, so.seed);
-  }
+  Input in;
+  if (!generated) in = ReadTraceOrJobs(spec, cluster);
   ApplyOverrides(spec.overrides, cluster);
-  if (trace_ports && spec.mode == RunMode::kNetwork) {
-    // Pinned coflows: one server per trace port, unless a flag or config file sets the count.
-    std::string given = spec.overrides.servers ? "--servers" : "";
-    for (const auto& [file, table] : spec.cluster_layers) {
-      if (table.contains("servers") || table.contains("class")) given = file + ": cluster";
-    }
-    if (!given.empty() && cluster.ServerCount() < *trace_ports) {
-      throw InputError(
-          "", 0, given,
-          fmt::format("the trace uses {} ports; network mode needs at least that many servers",
-                      *trace_ports));
-    }
-    if (given.empty() && cluster.classes.size() == 1) cluster.classes[0].count = *trace_ports;
+  if (in.trace_ports && spec.mode == RunMode::kNetwork) {
+    FitServersToTrace(spec, *in.trace_ports, cluster);
   }
   cluster.Validate();
-  if (spec.generator == "flows" && spec.trace.empty() && spec.jobs_file.empty()) {
-    workload = GenerateFlows(spec, cluster);
-    name = workload.source;
+  std::string name_over_seeds;
+  if (generated) {
+    GeneratedWorkload g = Generate(spec, cluster);
+    in.workload = std::move(g.workload);
+    in.name = std::move(g.name);
+    name_over_seeds = std::move(g.name_over_seeds);
   }
-  if (spec.mode == RunMode::kNetwork && !trace_ports) {
-    workload = PinForNetworkMode(std::move(workload), cluster.ServerCount(), spec.simulation.seed);
+  if (spec.mode == RunMode::kNetwork && !in.trace_ports) {
+    in.workload =
+        PinForNetworkMode(std::move(in.workload), cluster.ServerCount(), spec.simulation.seed);
   }
-  workload.Validate(cluster.ServerCount());
-  if (spec.mode == RunMode::kNetwork) name += " (network mode)";
-  if (!spec.input_sha256.empty() && input_sha256.empty()) {
+  in.workload.Validate(cluster.ServerCount());
+  if (spec.mode == RunMode::kNetwork) in.name += " (network mode)";
+  if (!spec.input_sha256.empty() && in.sha256.empty()) {
     throw InputError(spec.input_sha256_from, spec.input_sha256_line, "workload.sha256",
                      "is set but the run reads no trace or job file");
   }
-  PreparedRun run{Cluster(cluster), std::move(workload), name, std::move(input_sha256)};
+  PreparedRun run{Cluster(cluster), std::move(in.workload), std::move(in.name),
+                  std::move(in.sha256), std::move(name_over_seeds)};
   CheckTasksFit(run.cluster, run.workload);
   return run;
 }
+
 }  // namespace slotflow

@@ -14,9 +14,13 @@ struct PreparedRun {
   Workload workload;
   std::string workload_name;  // for summaries: "synthetic(...)", "trace:FILE", "jobs:FILE"
   std::string input_sha256;   // of the trace or job file; empty for generated workloads
+  // A generated workload's name without its seed ("synthetic(jobs=200)"), when its generator
+  // gives one, for a comparison over several seeds.
+  std::string workload_name_over_seeds;
 };
-// Loads the workload, settles the cluster (job file's [cluster] table, then the overrides;
-// one server per trace port in network mode) and validates both. Throws InputError.
+// Settles the cluster (job file's [cluster] table, then the overrides; one server per trace
+// port in network mode), loads or generates the workload on it (workload/generator.h) and
+// validates both. Throws InputError.
 PreparedRun Prepare(const RunSpec& spec);
 
 }  // namespace slotflow

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "common/error.h"
 #include "systems/systems.h"
+#include "workload/generator.h"
 
 namespace slotflow {
 
@@ -18,8 +20,10 @@ RunMode ParseRunMode(std::string_view text, std::string_view field) {
 
 std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
 
-// The workload's numeric values and their domains; the config file and the flags both go
-// through SetWorkloadValue, so one rule checks them.
+namespace {
+
+// The values every workload takes, beside its generator's settings; the config file and the
+// flags both go through SetWorkloadValue, so one rule checks them.
 const std::vector<SettingSpec>& WorkloadValues() {
   static const std::vector<SettingSpec> values = {
       {.name = "traffic_scale",
@@ -38,21 +42,6 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .min = 0,
        .max = 1e6,
        .choices = {}},
-      {.name = "synthetic_jobs",
-       .kind = SettingKind::kInteger,
-       .default_value = "200",
-       .meaning = "jobs in the embedded synthetic workload",
-       .min = 1,
-       .max = 1e6,
-       .choices = {}},
-      {.name = "synthetic_interarrival",
-       .kind = SettingKind::kSeconds,
-       .default_value = "0.5s",
-       .meaning = "mean time between synthetic job arrivals",
-       .min = 0,
-       .max = 1e6,
-       .min_exclusive = true,
-       .choices = {}},
       // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
       {.name = "estimate_error",
        .kind = SettingKind::kNumber,
@@ -60,79 +49,78 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
        .min = 0,
        .max = 0.999,
-       .choices = {}},
-      {.name = "generator",
-       .kind = SettingKind::kChoice,
-       .default_value = "synthetic",
-       .meaning = "the embedded workload without a trace or job file: synthetic, tcds "
-                  "(seed 001 §3.1), or flows (seed 003 §VII: single transfers)",
-       .choices = {"synthetic", "tcds", "flows"}},
-      {.name = "flow_sizes",
-       .kind = SettingKind::kChoice,
-       .default_value = "datamining",
-       .meaning = "flows generator: the size distribution, websearch (DCTCP) or datamining (VL2)",
-       .choices = {"websearch", "datamining"}},
-      {.name = "flow_load",
-       .kind = SettingKind::kNumber,
-       .default_value = "0.5",
-       .meaning = "flows generator: the mean load of the edge links (Poisson arrivals)",
-       .min = 0,
-       .max = 1,
-       .min_exclusive = true,
-       .choices = {}},
-      {.name = "flows",
-       .kind = SettingKind::kInteger,
-       .default_value = "2000",
-       .meaning = "flows generator: the number of flows",
-       .min = 1,
-       .max = 1e7,
-       .choices = {}},
-      {.name = "tcds_group",
-       .kind = SettingKind::kInteger,
-       .default_value = "1",
-       .meaning = "tcds generator: the group of seed 001 Table 1",
-       .min = 1,
-       .max = 5,
-       .choices = {}},
-      {.name = "tcds_tasks_per_job",
-       .kind = SettingKind::kInteger,
-       .default_value = "5",
-       .meaning = "tcds generator: tasks per job (one class per job)",
-       .min = 1,
-       .max = 1e6,
-       .choices = {}},
-      {.name = "tcds_interarrival",
-       .kind = SettingKind::kSeconds,
-       .default_value = "1s",
-       .meaning = "tcds generator: mean time between job arrivals (Poisson)",
-       .min = 0,
-       .max = 1e6,
        .choices = {}}};
   return values;
 }
 
+// The generator's name: one of the registered generators.
+SettingSpec GeneratorChoice() {
+  SettingSpec s{.name = "generator",
+                .kind = SettingKind::kChoice,
+                .default_value = kDefaultGenerator,
+                .meaning = "the embedded workload without a trace or job file",
+                .choices = {}};
+  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) s.choices.push_back(name);
+  return s;
+}
+
+bool Declares(const GeneratorRegistry::Entry& entry, const std::string& key) {
+  return std::any_of(entry.settings.begin(), entry.settings.end(),
+                     [&](const SettingSpec& s) { return s.name == key; });
+}
+
+// A generator's setting: checked against every generator that declares it.
+bool SetGeneratorSetting(RunSpec& spec, const SettingAssignment& given) {
+  bool declared = false;
+  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
+    for (const SettingSpec& s : entry.settings) {
+      if (s.name != given.key) continue;
+      std::string canonical;
+      ParseSetting(s, given, canonical);
+      declared = true;
+    }
+  }
+  if (declared) spec.generator_settings.push_back(given);
+  return declared;
+}
+
+}  // namespace
+
 void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field) {
   const SettingAssignment given{key, std::move(text), file, line, field};
+  std::string canonical;
+  if (key == "generator") {
+    ParseSetting(GeneratorChoice(), given, canonical);
+    spec.generator = canonical;
+    return;
+  }
+  if (key == "mode") {
+    try {
+      spec.mode = ParseRunMode(given.value, field);
+    } catch (const InputError& e) {
+      throw InputError(file, line, field, e.message());
+    }
+    return;
+  }
   for (const SettingSpec& s : WorkloadValues()) {
     if (s.name != key) continue;
-    std::string canonical;
     const double v = ParseSetting(s, given, canonical);
     if (key == "traffic_scale") spec.traffic_scale = v;
     if (key == "map_input_ratio") spec.map_input_ratio = v;
-    if (key == "synthetic_jobs") spec.synthetic_jobs = static_cast<int>(v);
-    if (key == "synthetic_interarrival") spec.synthetic_interarrival = v;
     if (key == "estimate_error") spec.simulation.estimate_error = v;
-    if (key == "generator") spec.generator = canonical;
-    if (key == "tcds_group") spec.tcds_group = static_cast<int>(v);
-    if (key == "tcds_tasks_per_job") spec.tcds_tasks_per_job = static_cast<int>(v);
-    if (key == "tcds_interarrival") spec.tcds_interarrival = v;
-    if (key == "flow_sizes") spec.flow_sizes = canonical;
-    if (key == "flow_load") spec.flow_load = v;
-    if (key == "flows") spec.flows = static_cast<int>(v);
     return;
   }
-  throw InputError(file, line, field, "unknown key");
+  if (!SetGeneratorSetting(spec, given)) throw InputError(file, line, field, "unknown key");
+}
+
+Settings GeneratorSettings(const RunSpec& spec, const std::string& name) {
+  const GeneratorRegistry::Entry& entry = GeneratorRegistry::Get().Find(name, "generator");
+  std::vector<SettingAssignment> given;
+  for (const SettingAssignment& a : spec.generator_settings) {
+    if (Declares(entry, a.key)) given.push_back(a);
+  }
+  return Settings(entry.settings, given, fmt::format("generator '{}'", name));
 }
 
 uint64_t ParseSeed(std::string_view text, std::string_view field) {
@@ -152,8 +140,8 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
   const std::string key(dot == std::string_view::npos ? "" : dotted_key.substr(dot + 1));
   if ((table != "scheduler" && table != "network") || key.empty()) {
     throw InputError(file, line, field,
-                     fmt::format("unknown setting '{}' (settings are scheduler.KEY or "
-                                 "network.KEY; see `slotflow policies NAME`)",
+                     fmt::format("unknown setting '{}' (settings are scheduler.KEY, "
+                                 "network.KEY or workload.KEY; see `slotflow policies NAME`)",
                                  dotted_key));
   }
   const bool scheduler = table == "scheduler";
@@ -176,7 +164,12 @@ void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
         fmt::format("expected KEY=VALUE (e.g. network.queues=8), got '{}'", assignment));
   }
   const std::string key(assignment.substr(0, eq));
-  SetPolicySetting(spec, key, std::string(assignment.substr(eq + 1)), "", 0, "--set " + key);
+  std::string value(assignment.substr(eq + 1));
+  if (key.rfind("workload.", 0) == 0 && key.size() > 9) {
+    SetWorkloadValue(spec, key.substr(9), std::move(value), "", 0, "--set " + key);
+    return;
+  }
+  SetPolicySetting(spec, key, std::move(value), "", 0, "--set " + key);
 }
 
 void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field,

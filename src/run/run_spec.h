@@ -20,6 +20,9 @@ namespace slotflow {
 
 enum class RunMode { kJobs, kNetwork };
 
+// The workload of a set-up that names no trace, job file or generator.
+inline constexpr const char* kDefaultGenerator = "synthetic";
+
 // Cluster settings given on the command line; they override the config file and a job file.
 struct ClusterOverrides {
   std::optional<int> servers, slots, replicas, servers_per_rack;
@@ -29,7 +32,7 @@ struct ClusterOverrides {
 };
 
 struct RunSpec {
-  // Workload: exactly one of trace / jobs_file, or neither for the embedded synthetic default.
+  // Workload: exactly one of trace / jobs_file, or neither for a generated one.
   std::string trace;
   std::string jobs_file;
   // Where the trace or job file was named (file:line and key, or the flag), for the error a
@@ -39,18 +42,11 @@ struct RunSpec {
   double traffic_scale = 1.0;
   std::optional<double> map_input_ratio =
       std::nullopt;  // none: map inputs balanced with the reduce stage
-  int synthetic_jobs = 200;
-  Seconds synthetic_interarrival = 0.5;  // loads both the slots and the network (README)
-  // The embedded generator used when no trace or job file is given: synthetic, tcds or flows
-  // (workload/tcds_workload.h, with its Table 1 group, tasks per job and mean interarrival).
-  std::string generator = "synthetic";
-  int tcds_group = 1;
-  int tcds_tasks_per_job = 5;
-  Seconds tcds_interarrival = 1.0;
-  // The flows generator (workload/flow_workload.h): size distribution, edge load, flow count.
-  std::string flow_sizes = "datamining";
-  double flow_load = 0.5;
-  int flows = 2000;
+  // The generator used when no trace or job file is given (workload/generator.h), and the
+  // values given for generators' settings in the order given (later wins): each generator
+  // takes those it declares (GeneratorSettings).
+  std::string generator = kDefaultGenerator;
+  std::vector<SettingAssignment> generator_settings;
 
   ClusterSpec cluster;
   ClusterOverrides overrides;
@@ -83,18 +79,19 @@ struct RunSpec {
 };
 
 // Sets "scheduler.KEY" or "network.KEY" (KEY = policy names the policy); `file`, `line` and
-// `field` say where the value came from. InputError for any other prefix.
+// `field` say where the value came from. InputError for any other prefix (workload values go
+// through SetWorkloadValue).
 void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
                       const std::string& file, int line, const std::string& field);
-// A [workload] value (traffic_scale, map_input_ratio, synthetic_jobs, synthetic_interarrival,
-// estimate_error, generator, tcds_group, tcds_tasks_per_job, tcds_interarrival, flow_sizes,
-// flow_load, flows) from the config file or a flag, checked against its domain; InputError
-// naming `file`:`line` or the flag in `field` when it is unknown or out of range.
+// A [workload] value from the config file or a flag: traffic_scale, map_input_ratio,
+// estimate_error, mode, generator (a registered generator's name), or a setting some
+// generator declares. Checked against its domain at once; InputError naming `file`:`line` or
+// the flag in `field` when it is unknown or out of range.
 void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field);
 // A seed: a non-negative integer below 2^64; InputError naming `field` otherwise.
 uint64_t ParseSeed(std::string_view text, std::string_view field);
-// `--set KEY=VALUE`.
+// `--set KEY=VALUE`: KEY is scheduler.NAME, network.NAME or workload.NAME.
 void ApplySetFlag(RunSpec& spec, std::string_view assignment);
 // A system's scheduler, network and settings: the lowest layer, so a policy or setting given
 // in a config file or a flag wins over the preset's whatever the order they were given in.
@@ -102,6 +99,9 @@ void ApplySetFlag(RunSpec& spec, std::string_view assignment);
 // compared), the system's policies replace any the base set-up names.
 void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field,
                  bool replace_policies = false);
+// The settings generator `name` runs with: its declared defaults, overridden in order by the
+// values given that it declares. InputError when no generator has that name.
+Settings GeneratorSettings(const RunSpec& spec, const std::string& name);
 // Whether the prepared workload depends on the seed (generated jobs, or jobs pinned at random
 // for network mode), so that runs at several seeds cannot share one.
 bool WorkloadDependsOnSeed(const RunSpec& spec);
