@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cli/run_spec.h"
 #include "common/error.h"
+#include "run/config_file.h"
+#include "run/policies.h"
+#include "run/run_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

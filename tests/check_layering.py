@@ -53,8 +53,11 @@ LAYERS = {
     # Live mode's master drives the simulator's life cycle and policies from the agents'
     # reports; the agent and the testbed (live/) stay below it, knowing no scheduler.
     "master": {"common", "cluster", "network", "workload", "metrics", "sim", "live"},
+    # Set-ups assembled and run: config files, compare, sweeps; no command-line code.
+    "run": {"common", "cluster", "network", "workload", "metrics", "sim", "scheduling",
+            "systems"},
     "cli": {"common", "engine", "cluster", "network", "workload", "metrics", "sim",
-            "scheduling", "systems", "live", "master"},
+            "scheduling", "systems", "live", "master", "run"},
 }
 # The trees outside src/ whose includes are checked, each also searched for its own files.
 OTHER_TREES = ("tests", "bench", "fuzz")

@@ -1,131 +1,46 @@
-#include "cli/live_command.h"
-
+// `slotflow live`: a workload run end to end on the testbed, with the same scheduler and network
+// policy as `run`: the master in this process, listening on host 0, and one `slotflow agent`
+// per host inside its namespace (master/live_session.h).
 #include <fmt/format.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
-#include <filesystem>
-#include <thread>
-#include <vector>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
 
+#include "cli/commands.h"
+#include "cli/exit_code.h"
+#include "cli/flags.h"
+#include "cli/run_flags.h"
 #include "common/error.h"
-#include "live/agent.h"
-#include "live/netns_scope.h"
-#include "live/testbed.h"
-#include "live/testbed_status.h"
-#include "master/master.h"
-
-extern char** environ;
+#include "common/event_log.h"
+#include "common/output_file.h"
+#include "common/units.h"
+#include "live/testbed_plan.h"
+#include "master/live_session.h"
+#include "metrics/report.h"
+#include "run/execute.h"
+#include "run/policies.h"
+#include "run/prepare.h"
+#include "run/run_outputs.h"
 
 namespace slotflow {
 namespace {
 
 constexpr const char* kDefaultRate = "100mbit";
 
-std::string Program(const std::vector<std::string>& candidates) {
-  for (const std::string& c : candidates) {
-    if (access(c.c_str(), X_OK) == 0) return c;
-  }
-  return candidates.front();
-}
-
-// One `slotflow agent` per host, started with `ip netns exec` (which execs it, so the pid is
-// the agent's); stopped by the destructor if still running.
-class AgentProcesses {
- public:
-  void Start(const std::string& netns, int host, const std::string& master) {
-    const std::string ip = Program({"/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"});
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-    std::vector<std::string> args = {ip,         "netns", "exec",   netns,
-                                     self,       "agent", "--host", std::to_string(host),
-                                     "--master", master};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, ip.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-      throw CommandError("cannot start " + CommandLine(args));
-    }
-    pids_.push_back(pid);
-  }
-  // Waits up to `grace` for the agents to end by themselves, then ends the rest.
-  void Stop(std::chrono::milliseconds grace) {
-    const auto until = std::chrono::steady_clock::now() + grace;
-    for (bool signalled = false;;) {
-      std::erase_if(pids_, [](pid_t p) { return waitpid(p, nullptr, WNOHANG) != 0; });
-      if (pids_.empty()) return;
-      if (std::chrono::steady_clock::now() >= until) {
-        for (pid_t p : pids_) kill(p, signalled ? SIGKILL : SIGTERM);
-        if (signalled) {
-          for (pid_t p : pids_) waitpid(p, nullptr, 0);
-          pids_.clear();
-          return;
-        }
-        signalled = true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  }
-  ~AgentProcesses() { Stop(std::chrono::milliseconds(0)); }
-
- private:
-  std::vector<pid_t> pids_;
+struct LiveOptions {
+  int hosts = 0;     // 0: the cluster's servers
+  std::string rate;  // the testbed's link rate; empty: --nic, else 100mbit
+  std::string deadline = "300s";
+  std::string agent_timeout = "5s";
+  std::string journal;
+  bool keep_testbed = false;
+  std::string prefix = "sf";  // the testbed's namespace names (docs/testbed.md)
 };
 
-// Takes the testbed down at the end if this run brought it up.
-struct TestbedGuard {
-  TestbedNames names;
-  bool remove = false;
-  ~TestbedGuard() {
-    if (!remove) return;
-    try {
-      TestbedDown(names);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "slotflow: warning: taking the testbed down failed: {}\n", e.what());
-    }
-  }
-};
-
-// Uses a testbed that is up with the right hosts and rate, or brings one up; returns whether
-// it did.
-bool EnsureTestbed(const TestbedConfig& config) {
-  const TestbedStatus st = ReadTestbedStatus(config.names, RunProgram);
-  if (st.Empty()) {
-    TestbedUp(config);
-    return true;
-  }
-  const bool same = st.Up() && static_cast<int>(st.hosts.size()) == config.hosts &&
-                    ParseLinkRate(st.hosts.front().uplink.rate, "testbed") == config.rate;
-  if (!same) {
-    throw InputError("", 0, "--hosts",
-                     fmt::format("a testbed other than the {} hosts at {} Mbit/s asked for is "
-                                 "there ({}); `slotflow testbed down` first",
-                                 config.hosts, static_cast<double>(config.rate) / 1e6,
-                                 st.Up() ? fmt::format("{} hosts at {}", st.hosts.size(),
-                                                       st.hosts.front().uplink.rate)
-                                         : "half made"));
-  }
-  return false;
-}
-
-void CheckCluster(const Cluster& cluster, const TestbedConfig& config) {
-  if (cluster.spec().topology != TopologyKind::kBigSwitch) {
-    throw InputError("", 0, "--topology", "the testbed is one switch: use big-switch");
-  }
-  for (const Server& sv : cluster.servers()) {
-    if (cluster.LinkCapacity(cluster.Uplink(sv.id)) * 8 != static_cast<double>(config.rate)) {
-      throw InputError("", 0, "--rate",
-                       "every server's NIC must run at the testbed's link rate; the cluster "
-                       "has servers of other NIC rates");
-    }
-  }
-}
-
-}  // namespace
-
+// Adds the live-only flags to `cmd` (which also has the run flags).
 void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
   cmd.add_option("--hosts", o.hosts, "hosts of the testbed, one per server (same as --servers)")
       ->check(CLI::Range(1, kMaxTestbedHosts));
@@ -144,6 +59,8 @@ void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
                  "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
 }
 
+// Sets the cluster's servers and NIC from --hosts and --rate (one host per server, the NIC
+// rate the testbed's link rate). InputError if they contradict --servers or --nic.
 void ApplyLiveCluster(const LiveOptions& o, RunSpec& spec) {
   if (o.hosts > 0) {
     if (spec.overrides.servers && *spec.overrides.servers != o.hosts) {
@@ -160,96 +77,80 @@ void ApplyLiveCluster(const LiveOptions& o, RunSpec& spec) {
   }
 }
 
+// Checks the live flags and runs the workload on the testbed; returns the measured results with
+// the run's set-up described. InputError for bad input or a failed run (deadline, agent).
 RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions& o) {
   if (geteuid() != 0) {
     throw InputError(
         "slotflow live needs root: it brings up the testbed (network namespaces, "
         "veth pairs, tc) and runs agents inside it");
   }
-  const Seconds deadline = ParseSeconds(o.deadline, "--deadline");
-  if (!(deadline > 0)) throw InputError("", 0, "--deadline", "must be positive");
-  const Seconds agent_timeout = ParseSeconds(o.agent_timeout, "--agent-timeout");
-  if (!(agent_timeout >= 2)) {
+  LiveRunOptions lo;
+  lo.master.deadline = ParseSeconds(o.deadline, "--deadline");
+  if (!(lo.master.deadline > 0)) throw InputError("", 0, "--deadline", "must be positive");
+  lo.master.agent_timeout = ParseSeconds(o.agent_timeout, "--agent-timeout");
+  if (!(lo.master.agent_timeout >= 2)) {
     throw InputError("", 0, "--agent-timeout",
                      "must be at least 2s (agents beat every 1s; a shorter wait loses live ones)");
   }
-  const uint64_t bits = static_cast<uint64_t>(run.cluster.LinkCapacity(0) * 8 + 0.5);
-  TestbedConfig config = MakeTestbedConfig(run.cluster.size(), fmt::format("{}bit", bits));
-  config.names = TestbedNames{o.prefix};
-  CheckCluster(run.cluster, config);
+  lo.master.journal = o.journal;
+  lo.master.seed = spec.simulation.seed;
+  lo.master.estimate_error = spec.simulation.estimate_error;
+  lo.master.log = spec.simulation.log;
+  lo.keep_testbed = o.keep_testbed;
+  const TestbedConfig config = TestbedFor(run.cluster, o.prefix);
   BuiltPolicies policies = BuildPolicies(spec);
-  TestbedGuard testbed{config.names};
-  testbed.remove = EnsureTestbed(config) && !o.keep_testbed;
-
-  MasterConfig mc;
-  mc.listen_address = HostAddress(0);
-  mc.deadline = deadline;
-  mc.agent_timeout = agent_timeout;
-  mc.journal = o.journal;
-  mc.seed = spec.simulation.seed;
-  mc.estimate_error = spec.simulation.estimate_error;
-  mc.log = spec.simulation.log;
-  std::unique_ptr<Master> master;
-  {
-    const NetnsScope on_host0(config.names.Host(0));
-    master = std::make_unique<Master>(run.cluster, run.workload, std::move(policies.scheduler),
-                                      std::move(policies.network), mc);
-  }
-  AgentProcesses agents;
-  const std::string at = fmt::format("{}:{}", HostAddress(0), master->port());
-  for (int i = 0; i < run.cluster.size(); ++i) agents.Start(config.names.Host(i), i, at);
-  RunResult result;
-  try {
-    result = master->Run();
-  } catch (const LiveRunError& e) {
-    throw InputError(std::string("the live run failed: ") + e.what());
-  }
-  agents.Stop(std::chrono::seconds(3));
+  RunResult result = RunOnTestbed(config, run.cluster, run.workload, std::move(policies.scheduler),
+                                  std::move(policies.network), lo);
   Describe(spec, run, std::move(policies.in_force), result.summary);
   return result;
 }
 
-CLI::App* AddAgentCommand(CLI::App& app, AgentOptions& o) {
-  CLI::App* cmd = app.add_subcommand(
-      "agent",
-      "live mode's worker on one host: runs the tasks a master launches (started by "
-      "`slotflow live` inside each host's namespace)");
-  cmd->add_option("--host", o.host, "this host's index")->required()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--master", o.master, "the master's ADDRESS:PORT")->required();
-  cmd->add_option("--listen", o.listen, "address the data server listens on (default 0.0.0.0)");
-  cmd->add_option("--data-port", o.data_port, "the data server's port (default: any free one)")
-      ->check(CLI::Range(0, 65535));
-  cmd->add_option("--connect-timeout", o.connect_timeout,
-                  "how long to keep trying to reach the master (default 10s)");
-  cmd->add_option("--scratch", o.scratch, "directory for local blocks (default /tmp)");
-  return cmd;
+int LiveCommand(const RunFlags& f, const LiveOptions& o) {
+  if (f.check) throw InputError("", 0, "--check", "live mode has no simulated invariants to check");
+  if (f.utilisation) {
+    throw InputError("", 0, "--utilisation", "live mode does not measure utilisation over time");
+  }
+  RunSpec spec = BuildSpec(f);
+  ApplyLiveCluster(o, spec);
+  const PreparedRun run = Prepare(spec);
+  if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");
+  std::optional<OutputFile> log_file;
+  std::optional<EventLog> log;
+  if (!f.log.empty()) {
+    log_file.emplace(f.log, "--log");
+    spec.simulation.log = &log.emplace(log_file->stream());
+  }
+  const RunResult result = RunLive(spec, run, o);
+  if (log) {
+    log->Flush();
+    log_file->Commit();
+  }
+  if (!f.out.empty()) WriteRunOutputs(f.out, result);
+  if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
+  return CheckFinished(result, "");
 }
 
-int RunAgentCommand(const AgentOptions& o) {
-  AgentConfig c;
-  c.host = o.host;
-  const size_t colon = o.master.rfind(':');
-  int port = 0;
-  if (colon == std::string::npos || std::sscanf(o.master.c_str() + colon + 1, "%d", &port) != 1 ||
-      port < 1 || port > 65535) {
-    throw InputError("", 0, "--master", "expected ADDRESS:PORT, got '" + o.master + "'");
-  }
-  c.master_address = o.master.substr(0, colon);
-  c.master_port = static_cast<uint16_t>(port);
-  c.listen_address = o.listen;
-  c.data_port = static_cast<uint16_t>(o.data_port);
-  c.connect_timeout = ParseSeconds(o.connect_timeout, "--connect-timeout");
-  c.scratch_dir = o.scratch;
-  Agent agent(c);
-  try {
-    agent.Run();
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "slotflow agent {}: error: {}\n", o.host, e.what());
-    return 2;
-  }
-  return 0;
+}  // namespace
+
+Subcommand AddLiveCommand(CLI::App& app, const std::string& command_line) {
+  struct Flags {
+    RunFlags run;
+    LiveOptions live;
+  };
+  auto f = std::make_shared<Flags>();
+  f->run.command_line = command_line;
+  CLI::App* live = app.add_subcommand(
+      "live",
+      "run a workload on the testbed (needs root): the same scheduler and network policy as "
+      "`run`, real agents moving real TCP bytes; writes the same outputs with measured times");
+  AddRunFlags(*live, f->run);
+  live->add_option("--log", f->run.log,
+                   "write the decision log to FILE (JSON Lines; see docs/decision-log.md); times "
+                   "are seconds since the run began")
+      ->check(NonEmptyFile());
+  AddLiveFlags(*live, f->live);
+  return {live, [f] { return LiveCommand(f->run, f->live); }};
 }
 
 }  // namespace slotflow

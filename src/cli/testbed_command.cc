@@ -1,11 +1,14 @@
-#include "cli/testbed_command.h"
-
+// `slotflow testbed up|down|status`: the emulated cluster of live mode (live/testbed.h) from the
+// command line.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "cli/commands.h"
 #include "live/testbed.h"
 #include "live/testbed_status.h"
 
@@ -13,6 +16,15 @@ namespace slotflow {
 namespace {
 
 constexpr size_t kProblemsShown = 3;
+
+struct TestbedCommand {
+  CLI::App* testbed = nullptr;
+  CLI::App* up = nullptr;
+  CLI::App* down = nullptr;
+  CLI::App* status = nullptr;
+  int hosts = 0;
+  std::string rate = "100mbit";
+};
 
 std::string Describe(const ShapingStatus& s) {
   if (s.qdisc.empty()) return "none";
@@ -83,9 +95,22 @@ int Down() {
   return 0;
 }
 
+// Runs whichever subcommand was parsed. Bad flags and a missing root are InputErrors; a failing
+// `ip` or `tc` is a CommandError.
+int RunTestbedCommand(const TestbedCommand& c) {
+  if (c.up->parsed()) return Up(c);
+  if (c.down->parsed()) return Down();
+  RequireRoot();
+  const TestbedNames names;
+  PrintStatus(ReadTestbedStatus(names, RunProgram), names);
+  return 0;
+}
+
 }  // namespace
 
-void AddTestbedCommand(CLI::App& app, TestbedCommand& c) {
+Subcommand AddTestbedCommand(CLI::App& app) {
+  auto command = std::make_shared<TestbedCommand>();
+  TestbedCommand& c = *command;
   c.testbed = app.add_subcommand(
       "testbed",
       "an emulated cluster on this machine: hosts as network namespaces on one "
@@ -100,15 +125,7 @@ void AddTestbedCommand(CLI::App& app, TestbedCommand& c) {
       "down", "remove everything the testbed made (also a half-made one); nothing there is fine");
   c.status = c.testbed->add_subcommand(
       "status", "list the testbed's hosts, addresses and qdiscs, and whether it is up");
-}
-
-int RunTestbedCommand(const TestbedCommand& c) {
-  if (c.up->parsed()) return Up(c);
-  if (c.down->parsed()) return Down();
-  RequireRoot();
-  const TestbedNames names;
-  PrintStatus(ReadTestbedStatus(names, RunProgram), names);
-  return 0;
+  return {c.testbed, [command] { return RunTestbedCommand(*command); }};
 }
 
 }  // namespace slotflow

@@ -178,6 +178,40 @@ TEST(Cli, PoliciesNameListsSettingsWithDefaults) {
   EXPECT_NE(sys.out.find("network.queues = 8"), std::string::npos) << sys.out;
 }
 
+// Generators are listed and described as policies are, their settings under workload.
+TEST(Cli, PoliciesListsTheGeneratorsAndTheirSettings) {
+  const Result r = Slotflow("policies");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t generators = r.out.find("workload generators (--generator):\n");
+  ASSERT_NE(generators, std::string::npos) << r.out;
+  for (const char* name : {"  flows ", "  synthetic ", "  tcds "}) {
+    EXPECT_NE(r.out.find(name, generators), std::string::npos) << name;
+  }
+  const Result flows = Slotflow("policies flows");
+  ASSERT_EQ(flows.exit_code, 0) << flows.err;
+  EXPECT_NE(flows.out.find("workload generator flows: "), std::string::npos) << flows.out;
+  EXPECT_NE(flows.out.find("workload.flow_load"), std::string::npos) << flows.out;
+  // A scheduler and a generator of one name: both are described.
+  const Result tcds = Slotflow("policies tcds");
+  EXPECT_NE(tcds.out.find("task scheduler tcds: "), std::string::npos) << tcds.out;
+  EXPECT_NE(tcds.out.find("workload.tcds_group"), std::string::npos) << tcds.out;
+}
+
+// `--set workload.KEY=VALUE` sets what the shorthand flags and [workload] tables set, and wins
+// over a shorthand flag given with it.
+TEST(Cli, SetWorkloadIsWhatTheShorthandFlagsSet) {
+  auto jobs = [](const std::string& name, const std::string& args) {
+    const fs::path out = TempDir(name);
+    const Result r = Slotflow("run --quiet " + args + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return Slurp(out / "jobs.csv");
+  };
+  const std::string flags = jobs("flags", "--generator tcds --tcds-group 2");
+  EXPECT_EQ(flags, jobs("set", "--set workload.generator=tcds --set workload.tcds_group=2"));
+  EXPECT_EQ(flags, jobs("both", "--generator tcds --tcds-group 3 --set workload.tcds_group=2"));
+  EXPECT_NE(flags, jobs("other", "--generator tcds --tcds-group 3"));
+}
+
 TEST(Cli, CompareAppliesASettingOnlyWherePoliciesDeclareIt) {
   const Result r =
       Slotflow("compare --synthetic-jobs 20 --threads 1 --network fair,tcf --queues 4");
@@ -317,6 +351,11 @@ std::vector<BadInput> BadInputs() {
        {"--set scheduler.congestion_threshold", "out of range"}},
       {"SettingWithoutValue", "run --set network.queues", {"--set", "KEY=VALUE"}},
       {"SettingOfNoTable", "run --set queues=4", {"--set queues", "scheduler.KEY"}},
+      {"WorkloadSettingOutOfRange",
+       "run --generator tcds --set workload.tcds_group=9",
+       {"--set workload.tcds_group", "out of range"}},
+      {"UnknownWorkloadSetting", "run --set workload.tcds_groups=2", {"--set workload", "unknown"}},
+      {"UnknownGenerator", "run --generator nope", {"--generator", "nope", "synthetic"}},
       {"BadSeed", "run --seed -1", {"--seed", "-1"}},
       {"UnknownPolicyToDescribe", "policies nope", {"NAME", "nope"}},
       {"EmptyTraceName", "run --trace ''", {"--trace", "empty"}},

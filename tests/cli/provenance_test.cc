@@ -101,6 +101,9 @@ TEST(Provenance, ConfigFromAnOutputReproducesTheRun) {
       "run --generator flows --flows 200 --servers 20 --slots 50 --topology two-tier "
       "--scheduler neat --network srpt --seed 2");
   ExpectReproduced("run --generator tcds --tcds-group 2 --scheduler tcds --topology two-tier");
+  ExpectReproduced(
+      "run --set workload.generator=tcds --set workload.tcds_interarrival=500ms "
+      "--set workload.tcds_tasks_per_job=3 --seed 4");
 }
 
 TEST(Provenance, ASummaryWithoutASetUpIsRefused) {

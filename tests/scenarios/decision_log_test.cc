@@ -12,9 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "cli/run_spec.h"
 #include "common/event_log.h"
 #include "metrics/report.h"
+#include "run/execute.h"
+#include "run/run_spec.h"
 #include "scenario.h"
 #include "systems/systems.h"
 

@@ -7,7 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "cli/run_spec.h"
+#include "run/execute.h"
+#include "run/run_spec.h"
 #include "systems/systems.h"
 
 namespace slotflow {

@@ -6,7 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "cli/run_spec.h"
+#include "run/config_file.h"
+#include "run/execute.h"
+#include "run/run_spec.h"
 
 namespace slotflow {
 namespace {

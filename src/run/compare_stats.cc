@@ -1,4 +1,4 @@
-#include "cli/compare.h"
+#include "run/compare_stats.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -6,23 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 
-#include "cli/parallel.h"
-#include "cli/progress.h"
+#include "common/output_file.h"
 #include "common/units.h"
+#include "run/run_outputs.h"
 
 namespace slotflow {
-
-std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads, bool quiet) {
-  std::vector<RunResult> results(batch.size());
-  RunProgress progress("compare", batch.size(), !quiet);
-  ParallelFor(batch.size(), threads, [&](size_t i) {
-    results[i] = Execute(*batch[i].spec, *batch[i].run);
-    progress.Done();
-  });
-  return results;
-}
 
 MeanCi MeanAndCi(const std::vector<double>& values) {
   MeanCi m;
@@ -154,6 +145,24 @@ void WriteComparisonSummaryCsv(const std::vector<CompareEntry>& entries,
     }
     out << "\n";
   }
+}
+
+void WriteComparison(const std::string& out, const std::vector<CompareEntry>& entries,
+                     const std::vector<uint64_t>& seeds,
+                     const std::vector<std::vector<RunResult>>& results) {
+  const std::filesystem::path dir(out);
+  for (size_t e = 0; e < entries.size(); ++e) {
+    for (size_t k = 0; k < seeds.size(); ++k) {
+      const std::filesystem::path sub =
+          seeds.size() > 1 ? dir / entries[e].label / fmt::format("seed-{}", seeds[k])
+                           : dir / entries[e].label;
+      WriteRunOutputs(sub.string(), results[e][k]);
+    }
+  }
+  WriteOutputFile(dir / "compare.csv", "--out",
+                  [&](std::ostream& o) { WriteComparisonCsv(entries, seeds, results, o); });
+  WriteOutputFile(dir / "compare_summary.csv", "--out",
+                  [&](std::ostream& o) { WriteComparisonSummaryCsv(entries, results, o); });
 }
 
 }  // namespace slotflow

@@ -9,7 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/run_spec.h"
+#include "run/prepare.h"
+#include "run/run_spec.h"
 
 namespace slotflow {
 

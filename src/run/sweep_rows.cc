@@ -1,4 +1,4 @@
-#include "cli/sweep_rows.h"
+#include "run/sweep_rows.h"
 
 #include <fmt/format.h>
 

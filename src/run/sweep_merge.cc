@@ -6,12 +6,12 @@
 #include <map>
 #include <optional>
 
-#include "cli/sweep.h"
-#include "cli/sweep_plan.h"
-#include "cli/sweep_rows.h"
 #include "common/error.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
+#include "run/sweep.h"
+#include "run/sweep_plan.h"
+#include "run/sweep_rows.h"
 
 namespace slotflow {
 namespace {

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "cli/compare.h"
-
 #include <cmath>
 #include <vector>
+
+#include "run/compare_stats.h"
 
 namespace slotflow {
 namespace {

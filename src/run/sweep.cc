@@ -1,4 +1,4 @@
-#include "cli/sweep.h"
+#include "run/sweep.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -16,16 +16,19 @@
 #include <memory>
 #include <mutex>
 
-#include "cli/parallel.h"
-#include "cli/progress.h"
-#include "cli/run_spec.h"
-#include "cli/setup.h"
-#include "cli/sweep_plan.h"
-#include "cli/sweep_rows.h"
 #include "common/error.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
 #include "common/sha256.h"
+#include "run/execute.h"
+#include "run/parallel.h"
+#include "run/policies.h"
+#include "run/prepare.h"
+#include "run/progress.h"
+#include "run/run_spec.h"
+#include "run/setup.h"
+#include "run/sweep_plan.h"
+#include "run/sweep_rows.h"
 
 namespace slotflow {
 namespace {

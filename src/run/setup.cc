@@ -1,4 +1,4 @@
-#include "cli/setup.h"
+#include "run/setup.h"
 
 #include <cstdint>
 #include <limits>
@@ -6,6 +6,8 @@
 
 #include "common/error.h"
 #include "common/sha256.h"
+#include "run/policies.h"
+#include "workload/generator.h"
 
 namespace slotflow {
 namespace {
@@ -36,6 +38,31 @@ toml::table ClusterTable(const ClusterSpec& c) {
   return t;
 }
 
+// A setting as a TOML value of its type: integers, numbers (sizes, times and rates in bytes,
+// seconds and bytes/s) and words.
+void InsertSetting(toml::table& t, const SettingSpec& spec, const Settings& settings) {
+  switch (spec.kind) {
+    case SettingKind::kInteger:
+      t.insert(spec.name, settings.Integer(spec.name));
+      return;
+    case SettingKind::kNumber:
+    case SettingKind::kBytes:
+    case SettingKind::kSeconds:
+    case SettingKind::kRate:
+      t.insert(spec.name, settings.Number(spec.name));
+      return;
+    case SettingKind::kChoice:
+      t.insert(spec.name, settings.Choice(spec.name));
+      return;
+    case SettingKind::kQueues:
+    case SettingKind::kQueueShares:
+      break;
+  }
+  for (const auto& [key, value] : settings.InForce()) {
+    if (key == spec.name) t.insert(key, value);
+  }
+}
+
 toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with_path) {
   toml::table w;
   if (with_path && !spec.trace.empty()) w.insert("trace", spec.trace);
@@ -46,14 +73,11 @@ toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with
   w.insert("traffic_scale", spec.traffic_scale);
   if (spec.map_input_ratio) w.insert("map_input_ratio", *spec.map_input_ratio);  // else balanced
   w.insert("estimate_error", spec.simulation.estimate_error);
-  w.insert("synthetic_jobs", spec.synthetic_jobs);
-  w.insert("synthetic_interarrival", spec.synthetic_interarrival);
-  w.insert("tcds_group", spec.tcds_group);
-  w.insert("tcds_tasks_per_job", spec.tcds_tasks_per_job);
-  w.insert("tcds_interarrival", spec.tcds_interarrival);
-  w.insert("flow_sizes", spec.flow_sizes);
-  w.insert("flow_load", spec.flow_load);
-  w.insert("flows", spec.flows);
+  // Every generator's settings, whichever runs, so that the set-up reads back the same.
+  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
+    const Settings settings = GeneratorSettings(spec, name);
+    for (const SettingSpec& s : entry.settings) InsertSetting(w, s, settings);
+  }
   return w;
 }
 

@@ -1,4 +1,4 @@
-#include "cli/progress.h"
+#include "run/progress.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_spec.h"
+#include "run/run_spec.h"
 
 namespace slotflow {
 

@@ -1,4 +1,4 @@
-#include "cli/sweep_plan.h"
+#include "run/sweep_plan.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,6 +12,7 @@
 #include "common/input_file.h"
 #include "common/sha256.h"
 #include "common/units.h"
+#include "run/config_file.h"
 #include "systems/systems.h"
 
 namespace slotflow {

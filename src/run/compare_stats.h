@@ -1,6 +1,6 @@
-// `slotflow compare`: one workload under several policies, side by side, at one seed or at
-// seeds 1..N. Independent runs go to a pool of worker threads (one per core); results come back
-// in the order given.
+// The statistics of a comparison (run/compare.h): per entry the mean, median and tail job
+// completion times and their ratios to the first entry's, printed as a table or written as CSV,
+// with each over several seeds as its mean and 95 % confidence interval.
 #pragma once
 
 #include <cstdint>
@@ -8,24 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_spec.h"
+#include "run/compare.h"
+#include "sim/simulator.h"
 
 namespace slotflow {
-
-struct CompareEntry {
-  std::string label;  // e.g. "greedy/fair" — also the sub-directory name under --out
-  RunSpec spec;
-};
-
-// One simulation of a batch: a spec and the prepared workload it runs on.
-struct BatchRun {
-  const RunSpec* spec;
-  const PreparedRun* run;
-};
-// Runs every item on a ParallelFor pool (cli/parallel.h); results in the order given. Shows
-// progress on stderr unless `quiet` (cli/progress.h).
-std::vector<RunResult> RunBatch(const std::vector<BatchRun>& batch, int threads,
-                                bool quiet = true);
 
 // A statistic over seeds: the mean and the half-width of its 95 % confidence interval
 // (Student's t with n − 1 degrees of freedom; NaN, undefined, for one seed).
@@ -47,5 +33,12 @@ void WriteComparisonCsv(const std::vector<CompareEntry>& entries,
 void WriteComparisonSummaryCsv(const std::vector<CompareEntry>& entries,
                                const std::vector<std::vector<RunResult>>& results,
                                std::ostream& out);
+
+// --out of compare: a sub-directory per entry (and per seed, with several) with the run's files
+// (run/run_outputs.h), compare.csv with a row per entry and seed, and compare_summary.csv with
+// each statistic's mean and 95 % CI. InputError naming --out when a file cannot be written.
+void WriteComparison(const std::string& out, const std::vector<CompareEntry>& entries,
+                     const std::vector<uint64_t>& seeds,
+                     const std::vector<std::vector<RunResult>>& results);
 
 }  // namespace slotflow

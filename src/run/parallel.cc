@@ -1,4 +1,4 @@
-#include "cli/parallel.h"
+#include "run/parallel.h"
 
 #include <algorithm>
 #include <atomic>

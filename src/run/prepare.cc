@@ -1,0 +1,186 @@
+#include "run/prepare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "cluster/cluster_config.h"
+#include "common/error.h"
+#include "common/input_file.h"
+#include "common/sha256.h"
+#include "workload/fb_trace.h"
+#include "workload/generator.h"
+#include "workload/job_file.h"
+#include "workload/network_mode.h"
+
+namespace slotflow {
+namespace {
+
+void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
+  if (o.servers) {
+    if (c.classes.size() != 1) {
+      throw InputError("", 0, "--servers",
+                       "cannot set the server count of a heterogeneous cluster (edit its classes)");
+    }
+    c.classes[0].count = *o.servers;
+  }
+  for (ServerClass& sc : c.classes) {
+    if (o.slots) sc.slots = *o.slots;
+    if (o.cpu_speed) sc.cpu_speed = *o.cpu_speed;
+    if (o.nic) sc.nic = *o.nic;
+    if (o.disk) sc.disk = *o.disk;
+  }
+  if (o.replicas) c.replicas = *o.replicas;
+  if (o.servers_per_rack) c.servers_per_rack = *o.servers_per_rack;
+  if (o.oversubscription) c.oversubscription = *o.oversubscription;
+  if (o.slot_rate) c.slot_rate = *o.slot_rate;
+  if (o.topology) c.topology = *o.topology;
+}
+
+// A task that fits no server's memory would wait for ever: refuse the workload instead.
+void CheckTasksFit(const Cluster& cluster, const Workload& workload) {
+  Bytes largest = 0;  // the most memory a task can find on one server; infinite if unmodelled
+  for (const Server& s : cluster.servers()) {
+    if (s.slots <= 0) continue;
+    largest = std::max(largest, s.memory > 0 ? s.memory : kForever);
+  }
+  for (const JobSpec& job : workload.jobs) {
+    for (const StageSpec& st : job.stages) {
+      for (const TaskSpec& t : st.tasks) {
+        if (t.pinned == kNoServer && t.memory > largest) {
+          throw InputError(workload.source, 0,
+                           fmt::format("job '{}' stage '{}' memory", job.name, st.name),
+                           fmt::format("a task needs {} but no server has that much memory",
+                                       FormatBytes(t.memory)));
+        }
+      }
+    }
+  }
+}
+
+// The input file's text, read once for its SHA-256 (checked against the set-up's [workload]
+// sha256 when one is given) and for its reader.
+std::string ReadInput(const RunSpec& spec, const std::string& path, const std::string& field,
+                      std::string& digest_out) {
+  std::string text;
+  try {
+    text = ReadInputFile(path, field);
+  } catch (const InputError& e) {
+    const SettingAssignment& from = spec.input_from;
+    if (from.field.empty()) throw;
+    throw InputError(from.file, from.line, from.field, fmt::format("{}: {}", path, e.message()));
+  }
+  const std::string digest = Sha256Hex(text);
+  if (!spec.input_sha256.empty() && spec.input_sha256 != digest) {
+    throw InputError(spec.input_sha256_from, spec.input_sha256_line, "workload.sha256",
+                     fmt::format("{} has SHA-256 {}, not {}: it is not the input this set-up "
+                                 "was made on (remove this line to run it on another input)",
+                                 path, digest, spec.input_sha256));
+  }
+  digest_out = digest;
+  return text;
+}
+
+// A trace or job file read; a job file's [cluster] becomes `cluster`, with the config files'
+// [cluster] tables over it.
+struct Input {
+  Workload workload;
+  std::string name, sha256;
+  std::optional<int> trace_ports;  // a trace's port count
+};
+Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
+  Input in;
+  if (!spec.trace.empty()) {
+    const FbTraceOptions options{spec.traffic_scale, spec.map_input_ratio};
+    std::istringstream text(ReadInput(spec, spec.trace, "trace", in.sha256));
+    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)
+                                               : ReadFbTraceAsJobs(text, spec.trace, options);
+    in.workload = std::move(t.workload);
+    in.trace_ports = t.ports;
+    in.name = "trace:" + spec.trace;
+    return in;
+  }
+  JobFile jf = ParseJobFile(ReadInput(spec, spec.jobs_file, "jobs", in.sha256), spec.jobs_file);
+  if (jf.cluster) {
+    cluster = *jf.cluster;
+    for (const auto& [file, table] : spec.cluster_layers) ApplyClusterToml(table, file, cluster);
+  }
+  in.workload = std::move(jf.workload);
+  in.name = "jobs:" + spec.jobs_file;
+  return in;
+}
+
+// Pinned coflows: one server per trace port, unless a flag or config file sets the count.
+void FitServersToTrace(const RunSpec& spec, int trace_ports, ClusterSpec& cluster) {
+  std::string given = spec.overrides.servers ? "--servers" : "";
+  for (const auto& [file, table] : spec.cluster_layers) {
+    if (table.contains("servers") || table.contains("class")) given = file + ": cluster";
+  }
+  if (!given.empty() && cluster.ServerCount() < trace_ports) {
+    throw InputError(
+        "", 0, given,
+        fmt::format("the trace uses {} ports; network mode needs at least that many servers",
+                    trace_ports));
+  }
+  if (given.empty() && cluster.classes.size() == 1) cluster.classes[0].count = trace_ports;
+}
+
+// The spec's generator, built with its settings and the seed, run on the settled cluster.
+GeneratedWorkload Generate(const RunSpec& spec, const ClusterSpec& cluster) {
+  const GeneratorRegistry::Entry& entry =
+      GeneratorRegistry::Get().Find(spec.generator, "generator");
+  const std::unique_ptr<WorkloadGenerator> generator =
+      entry.factory(PolicyArgs{GeneratorSettings(spec, spec.generator), spec.simulation.seed, ""});
+  return generator->Generate(GeneratorInput{cluster, spec.traffic_scale, spec.map_input_ratio});
+}
+
+}  // namespace
+
+PreparedRun Prepare(const RunSpec& spec) {
+  const bool generated = spec.trace.empty() && spec.jobs_file.empty();
+  if (!spec.trace.empty() && !spec.jobs_file.empty()) {
+    throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
+  }
+  if (spec.generator != kDefaultGenerator && !generated) {
+    throw InputError(
+        "", 0, "generator",
+        fmt::format("the {} generator makes its own jobs: drop --trace/--jobs", spec.generator));
+  }
+  if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
+  if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))
+    throw InputError("", 0, "map_input_ratio", "must be non-negative");
+  ClusterSpec cluster = spec.cluster;
+  Input in;
+  if (!generated) in = ReadTraceOrJobs(spec, cluster);
+  ApplyOverrides(spec.overrides, cluster);
+  if (in.trace_ports && spec.mode == RunMode::kNetwork) {
+    FitServersToTrace(spec, *in.trace_ports, cluster);
+  }
+  cluster.Validate();
+  std::string name_over_seeds;
+  if (generated) {
+    GeneratedWorkload g = Generate(spec, cluster);
+    in.workload = std::move(g.workload);
+    in.name = std::move(g.name);
+    name_over_seeds = std::move(g.name_over_seeds);
+  }
+  if (spec.mode == RunMode::kNetwork && !in.trace_ports) {
+    in.workload =
+        PinForNetworkMode(std::move(in.workload), cluster.ServerCount(), spec.simulation.seed);
+  }
+  in.workload.Validate(cluster.ServerCount());
+  if (spec.mode == RunMode::kNetwork) in.name += " (network mode)";
+  if (!spec.input_sha256.empty() && in.sha256.empty()) {
+    throw InputError(spec.input_sha256_from, spec.input_sha256_line, "workload.sha256",
+                     "is set but the run reads no trace or job file");
+  }
+  PreparedRun run{Cluster(cluster), std::move(in.workload), std::move(in.name),
+                  std::move(in.sha256), std::move(name_over_seeds)};
+  CheckTasksFit(run.cluster, run.workload);
+  return run;
+}
+
+}  // namespace slotflow

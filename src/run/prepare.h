@@ -1,0 +1,26 @@
+// A set-up made ready to run: its workload loaded or generated and its cluster settled.
+#pragma once
+
+#include <string>
+
+#include "cluster/cluster.h"
+#include "run/run_spec.h"
+#include "workload/job.h"
+
+namespace slotflow {
+
+struct PreparedRun {
+  Cluster cluster;
+  Workload workload;
+  std::string workload_name;  // for summaries: "synthetic(...)", "trace:FILE", "jobs:FILE"
+  std::string input_sha256;   // of the trace or job file; empty for generated workloads
+  // A generated workload's name without its seed ("synthetic(jobs=200)"), when its generator
+  // gives one, for a comparison over several seeds.
+  std::string workload_name_over_seeds;
+};
+// Settles the cluster (job file's [cluster] table, then the overrides; one server per trace
+// port in network mode), loads or generates the workload on it (workload/generator.h) and
+// validates both. Throws InputError.
+PreparedRun Prepare(const RunSpec& spec);
+
+}  // namespace slotflow

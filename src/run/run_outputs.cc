@@ -1,0 +1,39 @@
+#include "run/run_outputs.h"
+
+#include <deque>
+#include <filesystem>
+#include <functional>
+
+#include "common/output_file.h"
+#include "metrics/report.h"
+#include "run/setup.h"
+
+namespace slotflow {
+
+void WriteRunOutputs(const std::string& dir, const RunResult& r, const std::string& field) {
+  const std::filesystem::path d(dir);
+  MakeOutputDirectory(d, field);
+  std::deque<OutputFile> files;
+  auto write = [&](const char* name, const std::function<void(std::ostream&)>& fill) {
+    fill(files.emplace_back(d / name, field).stream());
+  };
+  write("jobs.csv", [&](std::ostream& o) { WriteJobsCsv(r.jobs, o); });
+  write("tasks.csv", [&](std::ostream& o) { WriteTasksCsv(r.tasks, o); });
+  if (!r.utilisation.empty()) {
+    write("utilisation.csv", [&](std::ostream& o) { WriteUtilisationCsv(r.utilisation, o); });
+  }
+  if (!r.summary.setup.empty()) {
+    write("setup.toml", [&](std::ostream& o) { o << SetupTomlFromJson(r.summary.setup); });
+  }
+  write("summary.json", [&](std::ostream& o) { WriteSummaryJson(r.summary, o); });
+  for (OutputFile& f : files) f.Sync();
+  if (r.utilisation.empty()) {
+    std::error_code ec;  // an earlier run's, which this one would seem to have written
+    if (std::filesystem::is_regular_file(d / "utilisation.csv", ec)) {
+      std::filesystem::remove(d / "utilisation.csv", ec);
+    }
+  }
+  for (OutputFile& f : files) f.Commit();
+}
+
+}  // namespace slotflow

@@ -1,0 +1,201 @@
+#include "run/run_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "common/error.h"
+#include "systems/systems.h"
+#include "workload/generator.h"
+
+namespace slotflow {
+
+RunMode ParseRunMode(std::string_view text, std::string_view field) {
+  if (text == "jobs") return RunMode::kJobs;
+  if (text == "network") return RunMode::kNetwork;
+  throw InputError("", 0, std::string(field),
+                   fmt::format("unknown mode '{}' (known: jobs, network)", text));
+}
+
+std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
+
+namespace {
+
+// The values every workload takes, beside its generator's settings; the config file and the
+// flags both go through SetWorkloadValue, so one rule checks them.
+const std::vector<SettingSpec>& WorkloadValues() {
+  static const std::vector<SettingSpec> values = {
+      {.name = "traffic_scale",
+       .kind = SettingKind::kNumber,
+       .default_value = "1",
+       .meaning = "multiplies every byte count of the workload",
+       .min = 0,
+       .max = 1e6,
+       .min_exclusive = true,
+       .choices = {}},
+      {.name = "map_input_ratio",
+       .kind = SettingKind::kNumber,
+       .default_value = "balanced",
+       .meaning = "map input = ratio x job shuffle / maps (default: each job's map stage as "
+                  "long as its reduce stage on an idle 1 Gbps, 1 GB/s-per-slot cluster)",
+       .min = 0,
+       .max = 1e6,
+       .choices = {}},
+      // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
+      {.name = "estimate_error",
+       .kind = SettingKind::kNumber,
+       .default_value = "0",
+       .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
+       .min = 0,
+       .max = 0.999,
+       .choices = {}}};
+  return values;
+}
+
+// The generator's name: one of the registered generators.
+SettingSpec GeneratorChoice() {
+  SettingSpec s{.name = "generator",
+                .kind = SettingKind::kChoice,
+                .default_value = kDefaultGenerator,
+                .meaning = "the embedded workload without a trace or job file",
+                .choices = {}};
+  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) s.choices.push_back(name);
+  return s;
+}
+
+bool Declares(const GeneratorRegistry::Entry& entry, const std::string& key) {
+  return std::any_of(entry.settings.begin(), entry.settings.end(),
+                     [&](const SettingSpec& s) { return s.name == key; });
+}
+
+// A generator's setting: checked against every generator that declares it.
+bool SetGeneratorSetting(RunSpec& spec, const SettingAssignment& given) {
+  bool declared = false;
+  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
+    for (const SettingSpec& s : entry.settings) {
+      if (s.name != given.key) continue;
+      std::string canonical;
+      ParseSetting(s, given, canonical);
+      declared = true;
+    }
+  }
+  if (declared) spec.generator_settings.push_back(given);
+  return declared;
+}
+
+}  // namespace
+
+void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
+                      const std::string& file, int line, const std::string& field) {
+  const SettingAssignment given{key, std::move(text), file, line, field};
+  std::string canonical;
+  if (key == "generator") {
+    ParseSetting(GeneratorChoice(), given, canonical);
+    spec.generator = canonical;
+    return;
+  }
+  if (key == "mode") {
+    try {
+      spec.mode = ParseRunMode(given.value, field);
+    } catch (const InputError& e) {
+      throw InputError(file, line, field, e.message());
+    }
+    return;
+  }
+  for (const SettingSpec& s : WorkloadValues()) {
+    if (s.name != key) continue;
+    const double v = ParseSetting(s, given, canonical);
+    if (key == "traffic_scale") spec.traffic_scale = v;
+    if (key == "map_input_ratio") spec.map_input_ratio = v;
+    if (key == "estimate_error") spec.simulation.estimate_error = v;
+    return;
+  }
+  if (!SetGeneratorSetting(spec, given)) throw InputError(file, line, field, "unknown key");
+}
+
+Settings GeneratorSettings(const RunSpec& spec, const std::string& name) {
+  const GeneratorRegistry::Entry& entry = GeneratorRegistry::Get().Find(name, "generator");
+  std::vector<SettingAssignment> given;
+  for (const SettingAssignment& a : spec.generator_settings) {
+    if (Declares(entry, a.key)) given.push_back(a);
+  }
+  return Settings(entry.settings, given, fmt::format("generator '{}'", name));
+}
+
+uint64_t ParseSeed(std::string_view text, std::string_view field) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+    throw InputError("", 0, std::string(field),
+                     fmt::format("expected a non-negative integer below 2^64, got '{}'", text));
+  }
+  return v;
+}
+
+void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
+                      const std::string& file, int line, const std::string& field) {
+  const size_t dot = dotted_key.find('.');
+  const std::string_view table = dotted_key.substr(0, dot);
+  const std::string key(dot == std::string_view::npos ? "" : dotted_key.substr(dot + 1));
+  if ((table != "scheduler" && table != "network") || key.empty()) {
+    throw InputError(file, line, field,
+                     fmt::format("unknown setting '{}' (settings are scheduler.KEY, "
+                                 "network.KEY or workload.KEY; see `slotflow policies NAME`)",
+                                 dotted_key));
+  }
+  const bool scheduler = table == "scheduler";
+  if (key == "policy") {
+    if (value.empty()) throw InputError(file, line, field, "the policy name is empty");
+    (scheduler ? spec.scheduler_from : spec.network_from) = {key, value, file, line, field};
+    (scheduler ? spec.scheduler_explicit : spec.network_explicit) = true;
+    (scheduler ? spec.scheduler : spec.network) = std::move(value);
+    return;
+  }
+  (scheduler ? spec.scheduler_settings : spec.network_settings)
+      .push_back(SettingAssignment{key, std::move(value), file, line, field});
+}
+
+void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos) {
+    throw InputError(
+        "", 0, "--set",
+        fmt::format("expected KEY=VALUE (e.g. network.queues=8), got '{}'", assignment));
+  }
+  const std::string key(assignment.substr(0, eq));
+  std::string value(assignment.substr(eq + 1));
+  if (key.rfind("workload.", 0) == 0 && key.size() > 9) {
+    SetWorkloadValue(spec, key.substr(9), std::move(value), "", 0, "--set " + key);
+    return;
+  }
+  SetPolicySetting(spec, key, std::move(value), "", 0, "--set " + key);
+}
+
+void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field,
+                 bool replace_policies) {
+  const SystemSpec& system = FindSystem(name, field);
+  if (replace_policies) spec.scheduler_explicit = spec.network_explicit = false;
+  spec.system = system.name;
+  spec.preset_scheduler = system.scheduler;
+  spec.preset_network = system.network;
+  if (!spec.scheduler_explicit) {
+    spec.scheduler = system.scheduler;
+    spec.scheduler_from = {"policy", system.scheduler, "", 0, field};
+  }
+  if (!spec.network_explicit) {
+    spec.network = system.network;
+    spec.network_from = {"policy", system.network, "", 0, field};
+  }
+  RunSpec preset;
+  for (const auto& [key, value] : system.settings) {
+    SetPolicySetting(preset, key, value, "", 0, fmt::format("system {} ({})", name, key));
+  }
+  spec.preset_scheduler_settings = std::move(preset.scheduler_settings);
+  spec.preset_network_settings = std::move(preset.network_settings);
+}
+
+bool WorkloadDependsOnSeed(const RunSpec& spec) {
+  return spec.trace.empty() && (spec.jobs_file.empty() || spec.mode == RunMode::kNetwork);
+}
+}  // namespace slotflow
