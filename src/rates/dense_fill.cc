@@ -44,8 +44,8 @@ void DenseFill::Build(const GroupTable& t, ClassState& cs, std::span<const int32
 void DenseFill::Fill(GroupTable& t, std::vector<double>& residual, ClassState& cs,
                      std::span<const int32_t> groups, bool add, bool continues) {
   // What a later local fill needs is kept only where local fills are used. A class's fill
-  // always goes on from its last one; the explicit-rate backfill only when Solve says so (else
-  // it starts from the explicit rates just set).
+  // always goes on from its last one; the explicit-rate backfill only when ExplicitRates found
+  // it can (continues), else it starts from the explicit rates just set.
   const bool local_ready = cs.rows + cs.cols >= local_fill_min_links_;
   if (local_ready && continues && cs.has_local && cs.has_levels &&
       local_.TryFill(cs, t.shape, residual, level_, reciprocals_)) {
