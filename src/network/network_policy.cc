@@ -1,10 +1,28 @@
 #include "network/network_policy.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace slotflow {
+
+NetworkPolicyTraits DeclareNetworkPolicy(std::string_view policy, std::string_view neat_predictor) {
+  std::string known;
+  for (NeatPolicy p : kAllNeatPolicies) {
+    if (NeatPolicyName(p) == neat_predictor) return NetworkPolicyTraits{.neat_predictor = p};
+    known += (known.empty() ? "" : ", ") + std::string(NeatPolicyName(p));
+  }
+  const std::string given =
+      neat_predictor.empty() ? "no" : fmt::format("the unknown '{}'", neat_predictor);
+  throw std::logic_error(fmt::format(
+      "network policy '{}' is registered with {} NEAT+ predictor: name the one its rule is "
+      "closest to (one of: {})",
+      policy, given, known));
+}
 
 SettingSpec QueuesSetting(std::string_view default_queues) {
   return {.name = "queues",

@@ -1,13 +1,11 @@
 #include "scheduling/neat_predictor.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
 #include <limits>
 #include <string>
 
-#include "common/error.h"
+#include "network/network_policy.h"
 
 namespace slotflow {
 namespace {
@@ -60,46 +58,11 @@ bool IsCoflowPolicy(NeatPolicy policy) {
   }
 }
 
-std::string_view NeatPolicyName(NeatPolicy policy) {
-  switch (policy) {
-    case NeatPolicy::kFcfs:
-      return "fcfs";
-    case NeatPolicy::kFair:
-      return "fair";
-    case NeatPolicy::kLas:
-      return "las";
-    case NeatPolicy::kSrpt:
-      return "srpt";
-    case NeatPolicy::kCoflowFcfs:
-      return "coflow-fcfs";
-    case NeatPolicy::kCoflowFair:
-      return "coflow-fair";
-    case NeatPolicy::kCoflowLas:
-      return "coflow-las";
-    case NeatPolicy::kTcf:
-      return "tcf";
-  }
-  return "?";
-}
-
-NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field) {
-  std::string known;
-  for (NeatPolicy p : kAllNeatPolicies) {
-    if (NeatPolicyName(p) == name) return p;
-    known += (known.empty() ? "" : ", ") + std::string(NeatPolicyName(p));
-  }
-  throw InputError("", 0, std::string(field),
-                   fmt::format("unknown predictor '{}' (known: {})", name, known));
-}
-
 NeatPolicy NeatPolicyForNetwork(std::string_view network_policy) {
-  if (network_policy == "fcfs") return NeatPolicy::kFcfs;
-  if (network_policy == "fair") return NeatPolicy::kFair;
-  if (network_policy == "las") return NeatPolicy::kLas;
-  if (network_policy == "srpt") return NeatPolicy::kSrpt;
-  if (network_policy == "coflow-fifo") return NeatPolicy::kCoflowFcfs;
-  if (network_policy == "aalo") return NeatPolicy::kCoflowLas;
-  return NeatPolicy::kTcf;
+  if (network_policy.empty()) return NeatPolicy::kTcf;
+  return NetworkPolicyRegistry::Get()
+      .Find(std::string(network_policy), "network")
+      .declared.neat_predictor;
 }
 
 Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes new_size) {

@@ -155,7 +155,8 @@ class AaloPolicy : public NetworkPolicy {
 
 }  // namespace
 
+// NEAT+ predicts it as coflow LAS (ours: D-CLAS is coflow LAS with queues).
 SLOTFLOW_REGISTER_NETWORK_POLICY("aalo", "Aalo D-CLAS: coflow queues by bytes sent, FIFO inside",
-                                 ClassSettings("10"), AaloPolicy);
+                                 "coflow-las", ClassSettings("10"), AaloPolicy);
 
 }  // namespace slotflow

@@ -246,9 +246,10 @@ class CansPolicy : public NetworkPolicy {
 
 }  // namespace
 
+// NEAT+ predicts it as TCF (ours: its coflow priority serves the smallest coflow first).
 SLOTFLOW_REGISTER_NETWORK_POLICY("cans",
                                  "Duopoly cans: coflow-size priority when slots suffice, "
                                  "macroflow-size priority when they do not (fixed at flow start)",
-                                 CansSettings(), CansPolicy);
+                                 "tcf", CansSettings(), CansPolicy);
 
 }  // namespace slotflow

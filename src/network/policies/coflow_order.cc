@@ -147,25 +147,27 @@ std::unique_ptr<NetworkPolicy> Make(const PolicyArgs& args, CoflowKey key) {
 
 }  // namespace
 
+// NEAT+'s predictor: coflow FCFS for coflow-fifo, TCF for tcf, and TCF for scf, ncf and lcf too
+// (ours: each serves some smallest coflow first).
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("coflow-fifo", "coflows in arrival order (FIFO)",
-                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                      "coflow-fcfs", ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kArrival);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("scf", "shortest coflow first (largest flow)",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("scf", "shortest coflow first (largest flow)", "tcf",
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kLength);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("ncf", "narrowest coflow first (fewest flows)",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("ncf", "narrowest coflow first (fewest flows)", "tcf",
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kWidth);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("tcf", "smallest total coflow first (total bytes)",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("tcf", "smallest total coflow first (total bytes)", "tcf",
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kTotal);
                                       });
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("lcf",
                                       "lightest-bottleneck coflow first (most bytes on one link)",
-                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                      "tcf", ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kBottleneck);
                                       });
 

@@ -56,7 +56,7 @@ std::vector<SettingSpec> NeatSettings() {
                         .default_value = "auto",
                         .meaning =
                             "the network policy whose completion times are predicted (NEAT+ "
-                            "§V); auto: the one in force (--network), see NeatPolicyForNetwork",
+                            "§V); auto: the one the policy in force (--network) declares",
                         .choices = {"auto"}};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
   SettingSpec state{.name = "state",
