@@ -237,8 +237,32 @@ int64_t Settings::Integer(std::string_view name) const {
   return static_cast<int64_t>(values_[Index(name)].number);
 }
 
-const std::string& Settings::Choice(std::string_view name) const {
-  return values_[Index(name)].text;
+size_t Settings::ChoiceIndex(std::string_view name,
+                             const std::vector<std::string_view>& words) const {
+  const size_t i = Index(name);
+  const SettingSpec& spec = specs_[i];
+  if (spec.kind != SettingKind::kChoice) {
+    throw std::logic_error(fmt::format("setting '{}' is not a choice", name));
+  }
+  for (size_t w = 0; w < words.size(); ++w) {
+    const bool declared =
+        std::find(spec.choices.begin(), spec.choices.end(), words[w]) != spec.choices.end();
+    const bool repeated =
+        std::find(words.begin(), words.begin() + w, words[w]) != words.begin() + w;
+    if (!declared || repeated) {
+      throw std::logic_error(fmt::format(
+          "setting '{}' ({}): the policy reads '{}', which {}", name, SettingRange(spec), words[w],
+          repeated ? "it lists twice" : "is not one of its choices"));
+    }
+  }
+  for (const std::string& c : spec.choices) {
+    if (std::find(words.begin(), words.end(), c) == words.end()) {
+      throw std::logic_error(fmt::format("setting '{}' ({}): the policy does not read '{}'", name,
+                                         SettingRange(spec), c));
+    }
+  }
+  return static_cast<size_t>(std::find(words.begin(), words.end(), values_[i].text) -
+                             words.begin());
 }
 
 int Settings::Queues(std::string_view name) const {

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace slotflow {
@@ -86,7 +87,18 @@ class Settings {
   // Typed reads; the name must be declared (std::logic_error otherwise: a policy bug).
   double Number(std::string_view name) const;  // kInteger, kNumber, kBytes, kSeconds, kRate
   int64_t Integer(std::string_view name) const;
-  const std::string& Choice(std::string_view name) const;
+  // kChoice: the value `table` gives the word in force, e.g.
+  //   Choice<Which>("priority", {{"by-mode", Which::kByMode}, {"coflow", Which::kCoflow}, ...}).
+  // Read once, when the policy is built. The table must give every choice the setting declares
+  // exactly once and nothing else, whatever the word in force: std::logic_error otherwise, so
+  // a misspelt or missing word fails the first time the policy is built.
+  template <class E>
+  E Choice(std::string_view name, const std::vector<std::pair<std::string_view, E>>& table) const {
+    std::vector<std::string_view> words;
+    words.reserve(table.size());
+    for (const auto& entry : table) words.push_back(entry.first);
+    return table[ChoiceIndex(name, words)].second;
+  }
   // kQueues: the count, or 0 for "unlimited".
   int Queues(std::string_view name) const;
   // kQueueShares.
@@ -101,6 +113,9 @@ class Settings {
     double number = 0;
   };
   size_t Index(std::string_view name) const;
+  // The position in `words` of the word in force; std::logic_error unless `words` are the
+  // setting's choices, each once.
+  size_t ChoiceIndex(std::string_view name, const std::vector<std::string_view>& words) const;
   std::vector<SettingSpec> specs_;
   std::vector<Value> values_;  // parallel to specs_
 };

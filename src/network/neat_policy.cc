@@ -1,11 +1,5 @@
 #include "network/neat_policy.h"
 
-#include <fmt/format.h>
-
-#include <string>
-
-#include "common/error.h"
-
 namespace slotflow {
 
 std::string_view NeatPolicyName(NeatPolicy policy) {
@@ -28,16 +22,6 @@ std::string_view NeatPolicyName(NeatPolicy policy) {
       return "tcf";
   }
   return "?";
-}
-
-NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field) {
-  std::string known;
-  for (NeatPolicy p : kAllNeatPolicies) {
-    if (NeatPolicyName(p) == name) return p;
-    known += (known.empty() ? "" : ", ") + std::string(NeatPolicyName(p));
-  }
-  throw InputError("", 0, std::string(field),
-                   fmt::format("unknown predictor '{}' (known: {})", name, known));
 }
 
 }  // namespace slotflow

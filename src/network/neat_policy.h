@@ -26,7 +26,5 @@ inline constexpr NeatPolicy kAllNeatPolicies[] = {
 
 // "fcfs", "fair", "las", "srpt", "coflow-fcfs", "coflow-fair", "coflow-las", "tcf".
 std::string_view NeatPolicyName(NeatPolicy policy);
-// The policy named `name` (as NeatPolicyName spells it); InputError naming `field` otherwise.
-NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field);
 
 }  // namespace slotflow

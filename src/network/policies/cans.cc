@@ -43,12 +43,6 @@ namespace {
 
 enum class Which { kByMode, kCoflow, kMacroflow };
 
-Which ParseWhich(const std::string& priority) {
-  if (priority == "coflow") return Which::kCoflow;
-  if (priority == "macroflow") return Which::kMacroflow;
-  return Which::kByMode;
-}
-
 // Thresholds (ours; Duopoly gives 8 queues on its testbed but no thresholds): each unit's 7
 // thresholds grow geometrically from 10 MiB so that its 8 classes span the sizes that unit takes
 // in the FB trace — coflows 1 MB to 8.9 TB (× 8: 10 MiB .. 2.6 TiB), macroflows 1 MB to 243 GB
@@ -105,8 +99,11 @@ class CansPolicy : public NetworkPolicy {
                       args.settings.Number("coflow_multiplier")},
         macroflow_scale_{args.settings.Number("macroflow_first_threshold"),
                          args.settings.Number("macroflow_multiplier")},
-        which_(ParseWhich(args.settings.Choice("priority"))),
-        block_reads_last_(args.settings.Choice("block_reads") == "last") {}
+        which_(args.settings.Choice<Which>("priority", {{"by-mode", Which::kByMode},
+                                                        {"coflow", Which::kCoflow},
+                                                        {"macroflow", Which::kMacroflow}})),
+        block_reads_last_(
+            args.settings.Choice<bool>("block_reads", {{"own-coflow", false}, {"last", true}})) {}
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     const bool unlimited = queues_ == kUnlimitedQueues;

@@ -39,7 +39,7 @@ class CapacityScheduler : public TaskScheduler {
  public:
   explicit CapacityScheduler(const PolicyArgs& args)
       : queues_(args.settings.QueueShares("queues")),
-        one_per_queue_(args.settings.Choice("per_queue") == "one"),
+        one_per_queue_(OnePerQueue(args.settings)),
         rng_(args.seed ^ kSeedSalt) {}
 
   Decision Next(const SimState& state) override {

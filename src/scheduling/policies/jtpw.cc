@@ -122,13 +122,17 @@ class JtpwScheduler : public TaskScheduler {
     load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
     CheckSum(load_w_.cpu + load_w_.mem + load_w_.disk + load_w_.net,
              "scheduler.w_cpu + w_mem + w_disk + w_net", "eq. (4)");
-    prio_w_ = {s.Number("w_time"), s.Number("w_pcpu"),         s.Number("w_pmem"),
-               s.Number("w_prio"), s.Number("wait_threshold"), s.Choice("weight_form") == "p-plus"};
+    prio_w_ = {s.Number("w_time"),
+               s.Number("w_pcpu"),
+               s.Number("w_pmem"),
+               s.Number("w_prio"),
+               s.Number("wait_threshold"),
+               s.Choice<bool>("weight_form", {{"sum", false}, {"p-plus", true}})};
     CheckSum(prio_w_.time + prio_w_.cpu + prio_w_.mem + prio_w_.prio,
              "scheduler.w_time + w_pcpu + w_pmem + w_prio", "eq. (7)");
-    whole_task_ = s.Choice("map_time") == "task";
-    one_per_queue_ = s.Choice("per_queue") == "one";
-    locality_first_ = s.Choice("locality") == "first";
+    whole_task_ = s.Choice<bool>("map_time", {{"compute", false}, {"task", true}});
+    one_per_queue_ = OnePerQueue(s);
+    locality_first_ = s.Choice<bool>("locality", {{"first", true}, {"tie-break", false}});
     const double io = s.Number("io_share"), max = s.Number("max_share");
     if (io <= 0 || io >= 1 || max < std::max(io, 1 - io)) {
       throw InputError("", 0, "scheduler.io_share",
