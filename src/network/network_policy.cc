@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "network/class_key.h"
 
 namespace slotflow {
 
@@ -50,11 +51,8 @@ std::vector<SettingSpec> ClassSettings(std::string_view default_queues) {
 }
 
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier) {
-  if (queues == kUnlimitedQueues) {
-    // The bit pattern of a non-negative double orders like the value itself, so every
-    // distinct key, fractional or not, gets its own class in the right order.
-    return std::bit_cast<FlowClass>(std::max(0.0, key));
-  }
+  static const ClassKeys sizes(1, ClassKeys::Key::kSize);
+  if (queues == kUnlimitedQueues) return sizes.Size(0, std::max(0.0, key));
   double threshold = first_threshold;
   for (int k = 0; k < queues - 1; ++k) {
     if (key < threshold) return k;

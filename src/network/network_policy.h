@@ -62,8 +62,8 @@ using NetworkPolicyRegistry = Registry<NetworkPolicy, NetworkPolicyTraits>;
 
 // Maps a non-negative key to one of `queues` classes by exponentially spaced thresholds:
 // class 0 holds keys below T, class k keys in [T·E^(k−1), T·E^k), the last class the rest.
-// queues == kUnlimitedQueues → an order-preserving encoding of the key: every distinct key its own
-// class.
+// queues == kUnlimitedQueues → the key itself as a class (ClassKeys' size key, class_key.h): every
+// distinct key its own class.
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier);
 // The threshold at which a key moves to the next class (kForever if in the last class).
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier);

@@ -18,8 +18,8 @@
 // frees a slot at t = 1). Among equal sizes the one seen first (first flow started earlier)
 // goes first, and among those seen in the same pass the lower macroflow (task) / coflow id;
 // this is first-come-first-served among equals, so an equal newcomer never pre-empts.
-// Class = floor(size) · 2^16 + tie index (size capped at 2^47 bytes; beyond 2^16 − 1 equals of
-// one size the rest share the last index).
+// Class: level floor(size), key the tie index (network/class_key.h; size capped at 2^47 bytes;
+// beyond 2^16 − 1 equals of one size the rest share the last index).
 //
 // Flows without a coflow (map-input block reads, SPEC §4) are a coflow of their own whose size
 // is the flow's size: a block read is a one-flow stage, and ranking it by its own bytes puts
@@ -36,6 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "network/class_key.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
@@ -87,9 +88,9 @@ std::vector<SettingSpec> CansSettings() {
            .choices = {"by-mode", "coflow", "macroflow"}}};
 }
 
-constexpr int kTieBits = 16;
-constexpr int64_t kMaxTie = (int64_t{1} << kTieBits) - 1;
-constexpr double kMaxSizeKey = static_cast<double>((int64_t{1} << 47) - 1);
+constexpr int64_t kMaxTie = (int64_t{1} << 16) - 1;
+constexpr int64_t kSizeLevels = int64_t{1} << 47;  // whole bytes, the levels of unlimited queues
+constexpr double kMaxSizeKey = static_cast<double>(kSizeLevels - 1);
 
 class CansPolicy : public NetworkPolicy {
  public:
@@ -170,7 +171,7 @@ class CansPolicy : public NetworkPolicy {
     if (queues_ != kUnlimitedQueues) {
       return ThresholdClass(size, queues_, scale.first_threshold, scale.multiplier);
     }
-    return (SizeKey(size) << kTieBits) + tie;
+    return kSizeThenTie.Count(SizeKey(size), tie);
   }
 
   static int64_t SizeKey(Bytes size) {
@@ -225,6 +226,8 @@ class CansPolicy : public NetworkPolicy {
     }
   }
 
+  static inline const ClassKeys kSizeThenTie{kSizeLevels, ClassKeys::Key::kCount,
+                                             kMaxTie + 1};  // unlimited queues
   const int queues_;
   const Scale coflow_scale_, macroflow_scale_;
   const Which which_;
