@@ -146,6 +146,7 @@ void ApplyWorkloadTable(const toml::node& node, const std::string& path, RunSpec
       std::string value = StringOf(wn, path, f);
       if (value.empty()) throw InputError(path, Line(wn), f, "is empty");
       if (wk != "sha256") spec.input_from = {std::string(wk.str()), value, path, Line(wn), f};
+      spec.given_at[f] = {std::string(wk.str()), value, path, Line(wn), f};
       (wk == "trace"  ? spec.trace
        : wk == "jobs" ? spec.jobs_file
                       : spec.input_sha256) = std::move(value);
@@ -183,6 +184,11 @@ void ApplyConfigTable(const toml::table& root, const std::string& path, RunSpec&
       if (!node.is_table()) throw InputError(path, Line(node), "cluster", "expected a table");
       ApplyClusterToml(*node.as_table(), path, spec.cluster);
       spec.cluster_layers.emplace_back(path, *node.as_table());
+      for (const char* ck : {"servers", "class"}) {
+        const std::string f = "cluster." + std::string(ck);
+        if (const toml::node* n = node.as_table()->get(ck))
+          spec.given_at[f] = {ck, "", path, Line(*n), f};
+      }
     } else if (k == "workload") {
       ApplyWorkloadTable(node, path, spec);
     } else if (k == "scheduler" || k == "network") {
@@ -227,6 +233,19 @@ std::string ReadInput(const RunSpec& spec, const std::string& path, const std::s
   return text;
 }
 
+// Where a value was given, for a message: "file:line", or its flag.
+std::string WhereGiven(const SettingAssignment& a) {
+  if (a.file.empty()) return a.field;
+  return a.line > 0 ? fmt::format("{}:{}", a.file, a.line) : a.file;
+}
+
+// Where `dotted_key` was given; for a value never given, the key itself as its field.
+SettingAssignment GivenAt(const RunSpec& spec, const std::string& dotted_key) {
+  const auto it = spec.given_at.find(dotted_key);
+  return it != spec.given_at.end() ? it->second
+                                   : SettingAssignment{dotted_key, "", "", 0, dotted_key};
+}
+
 Workload GenerateFlows(const RunSpec& spec, const ClusterSpec& cluster) {
   FlowWorkloadOptions o;
   o.sizes = ParseFlowSizes(spec.flow_sizes, "flow_sizes");
@@ -242,12 +261,24 @@ Workload GenerateFlows(const RunSpec& spec, const ClusterSpec& cluster) {
 
 PreparedRun Prepare(const RunSpec& spec) {
   if (!spec.trace.empty() && !spec.jobs_file.empty()) {
-    throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
+    // At the one named last; the other was named in the config file.
+    const SettingAssignment& at = spec.input_from;
+    const SettingAssignment other =
+        GivenAt(spec, at.key == "trace" ? "workload.jobs" : "workload.trace");
+    throw InputError(
+        at.file, at.line, at.field.empty() ? "--trace/--jobs" : at.field,
+        other.value.empty() || WhereGiven(other) == WhereGiven(at)
+            ? "give a trace or a job file, not both"
+            : fmt::format("give a trace or a job file, not both ({} names the {})",
+                          WhereGiven(other), other.key == "trace" ? "trace" : "job file"));
   }
   if (spec.generator != "synthetic" && (!spec.trace.empty() || !spec.jobs_file.empty())) {
-    throw InputError(
-        "", 0, "generator",
-        fmt::format("the {} generator makes its own jobs: drop --trace/--jobs", spec.generator));
+    const SettingAssignment at = GivenAt(spec, "workload.generator");
+    throw InputError(at.file, at.line, at.field,
+                     fmt::format("the {} generator makes its own jobs: drop it or the {} ({})",
+                                 spec.generator, spec.trace.empty() ? "job file" : "trace",
+                                 spec.input_from.field.empty() ? "--trace/--jobs"
+                                                               : WhereGiven(spec.input_from)));
   }
   if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
   if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))
@@ -291,23 +322,38 @@ PreparedRun Prepare(const RunSpec& spec) {
     so.traffic_scale = spec.traffic_scale;
     so.map_input_ratio = spec.map_input_ratio;
     if (so.jobs <= 0) throw InputError("", 0, "synthetic_jobs", "must be at least 1");
-    workload = GenerateSynthetic(so);
+    try {
+      workload = GenerateSynthetic(so);
+    } catch (const InputError& e) {
+      // Sizes past the limit come from traffic_scale and map_input_ratio together: at the
+      // second if given, naming where the first was.
+      if (!e.file().empty() || e.field() != "traffic_scale/map_input_ratio") throw;
+      const SettingAssignment scale = GivenAt(spec, "workload.traffic_scale");
+      const SettingAssignment ratio = GivenAt(spec, "workload.map_input_ratio");
+      const SettingAssignment& at = ratio.value.empty() ? scale : ratio;
+      throw InputError(
+          at.file, at.line, at.field,
+          &at == &ratio && !scale.value.empty()
+              ? fmt::format("{} (with traffic_scale from {})", e.message(), WhereGiven(scale))
+              : e.message());
+    }
     name = fmt::format("synthetic(jobs={}, seed={})", so.jobs, so.seed);
   }
   ApplyOverrides(spec.overrides, cluster);
   if (trace_ports && spec.mode == RunMode::kNetwork) {
     // Pinned coflows: one server per trace port, unless a flag or config file sets the count.
-    std::string given = spec.overrides.servers ? "--servers" : "";
-    for (const auto& [file, table] : spec.cluster_layers) {
-      if (table.contains("servers") || table.contains("class")) given = file + ": cluster";
+    SettingAssignment given;  // where: the flag, else the config file's line
+    if (spec.overrides.servers) given.field = "--servers";
+    for (const char* key : {"cluster.class", "cluster.servers"}) {
+      if (given.field.empty() && spec.given_at.contains(key)) given = spec.given_at.at(key);
     }
-    if (!given.empty() && cluster.ServerCount() < *trace_ports) {
+    if (!given.field.empty() && cluster.ServerCount() < *trace_ports) {
       throw InputError(
-          "", 0, given,
+          given.file, given.line, given.field,
           fmt::format("the trace uses {} ports; network mode needs at least that many servers",
                       *trace_ports));
     }
-    if (given.empty() && cluster.classes.size() == 1) cluster.classes[0].count = *trace_ports;
+    if (given.field.empty() && cluster.classes.size() == 1) cluster.classes[0].count = *trace_ports;
   }
   cluster.Validate();
   if (spec.generator == "flows" && spec.trace.empty() && spec.jobs_file.empty()) {
@@ -428,6 +474,7 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     if (s.name != key) continue;
     std::string canonical;
     const double v = ParseSetting(s, given, canonical);
+    spec.given_at["workload." + key] = given;
     if (key == "traffic_scale") spec.traffic_scale = v;
     if (key == "map_input_ratio") spec.map_input_ratio = v;
     if (key == "synthetic_jobs") spec.synthetic_jobs = static_cast<int>(v);
@@ -557,11 +604,11 @@ ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
       Settings(schedulers.Find(spec.scheduler, sf.field, sf.file, sf.line).settings,
                Layered(spec.scheduler, spec.preset_scheduler, spec.preset_scheduler_settings,
                        spec.scheduler_settings),
-               PolicyWhat("scheduler", spec.scheduler, sf)),
+               PolicyWhat("scheduler", spec.scheduler, sf), "scheduler."),
       Settings(networks.Find(spec.network, nf.field, nf.file, nf.line).settings,
                Layered(spec.network, spec.preset_network, spec.preset_network_settings,
                        spec.network_settings),
-               PolicyWhat("network policy", spec.network, nf))};
+               PolicyWhat("network policy", spec.network, nf), "network.")};
 }
 
 BuiltPolicies BuildPolicies(const RunSpec& spec) {

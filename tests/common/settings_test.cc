@@ -107,6 +107,32 @@ TEST(Settings, AChoiceTableMustGiveExactlyTheDeclaredWords) {
   }
 }
 
+// Settings that contradict each other are reported where the last of them was given, with
+// where the others given came from; defaults are named by their field.
+TEST(Settings, AConflictIsReportedWhereTheLastOfItsSettingsWasGiven) {
+  const Settings s(
+      Specs(),
+      std::vector<SettingAssignment>{{"count", "5", "a.toml", 4, "scheduler.count"},
+                                     {"weight", "0.9", "a.toml", 3, "scheduler.weight"},
+                                     {"count", "7", "", 0, "--set scheduler.count"}},
+      "p", "scheduler.");
+  EXPECT_EQ(s.Source("weight").line, 3);
+  EXPECT_EQ(s.Source("count").field, "--set scheduler.count");
+  EXPECT_EQ(s.Source("threshold").field, "scheduler.threshold");
+  EXPECT_TRUE(s.Source("threshold").file.empty());
+
+  const InputError flag = s.Conflict({"weight", "count", "threshold"}, "too much");
+  EXPECT_EQ(flag.file(), "");
+  EXPECT_EQ(flag.field(), "--set scheduler.count");
+  EXPECT_EQ(flag.message(), "too much (with weight from a.toml:3)");
+
+  const InputError file = s.Conflict({"threshold", "weight"}, "too much");
+  EXPECT_EQ(std::string(file.what()), "a.toml:3: field 'scheduler.weight': too much");
+
+  const InputError defaults = s.Conflict({"threshold", "interval"}, "too much");
+  EXPECT_EQ(std::string(defaults.what()), "field 'scheduler.threshold': too much");
+}
+
 TEST(Settings, UnknownKeyNamesTheSourceAndListsTheKnownOnes) {
   const std::string e = ErrorOf({{"queus", "3", "my.toml", 7, "network.queus"}});
   EXPECT_NE(e.find("my.toml:7"), std::string::npos) << e;

@@ -75,7 +75,7 @@ std::vector<SettingSpec> TcdsSettings() {
 
 TcdsParams ParamsOf(const Settings& s) {
   if (s.Number("k1") > s.Number("k2")) {
-    throw InputError("", 0, "scheduler.k1",
+    throw s.Conflict({"k1", "k2"},
                      fmt::format("k1 ({}) must not exceed k2 ({}): eq. (1) needs k1 <= k2",
                                  s.Number("k1"), s.Number("k2")));
   }
