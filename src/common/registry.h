@@ -1,6 +1,9 @@
 // A name → factory table. Each policy registers itself from its own file with one line, so
 // the rest of the code never names a concrete policy (cf. LevelDB's NewBloomFilterPolicy).
-// An entry carries the policy's description and the settings it declares (common/settings.h).
+// An entry carries the policy's description, the settings it declares (common/settings.h) and,
+// in a registry that asks for one, a `Declared` value: what every policy of that kind must
+// state about itself (a network policy: the predictor NEAT+ uses for it). Such a registry
+// refuses an entry without it: Add then takes it as a required argument.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,6 +13,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "common/error.h"
@@ -22,27 +27,31 @@
 #define SLOTFLOW_UNIQUE_NAME(prefix) SLOTFLOW_CONCAT(prefix, __COUNTER__)
 
 // Registers a factory (PolicyArgs → std::unique_ptr<product>) in `registry` under `name`, with
-// the settings the policy declares. The policy interfaces wrap these in their own macros.
-#define SLOTFLOW_REGISTER_WITH(registry, name, description, settings, factory) \
-  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_) =               \
-      registry::Get().Add(name, description, settings, factory)
+// the settings the policy declares and, after them, the registry's Declared value if it has
+// one. The policy interfaces wrap these in their own macros.
+#define SLOTFLOW_REGISTER_WITH(registry, name, description, settings, factory, ...) \
+  static const bool SLOTFLOW_UNIQUE_NAME(slotflow_registered_) =                    \
+      registry::Get().Add(name, description, settings, factory __VA_OPT__(, ) __VA_ARGS__)
 // The same for a type constructed from a PolicyArgs.
-#define SLOTFLOW_REGISTER_TYPE(registry, product, name, description, settings, type) \
-  SLOTFLOW_REGISTER_WITH(                                                            \
-      registry, name, description, settings,                                         \
-      [](const ::slotflow::PolicyArgs& args) { return std::unique_ptr<product>(new type(args)); })
+#define SLOTFLOW_REGISTER_TYPE(registry, product, name, description, settings, type, ...) \
+  SLOTFLOW_REGISTER_WITH(registry, name, description, settings,                           \
+                         [](const ::slotflow::PolicyArgs& args) {                         \
+                           return std::unique_ptr<product>(new type(args));               \
+                         } __VA_OPT__(, ) __VA_ARGS__)
 
 namespace slotflow {
 
-// `kind` names the product in messages: "scheduler", "network policy".
-template <class Product>
+// `Declared`: what each entry must state besides its settings; std::monostate for nothing.
+template <class Product, class Declared = std::monostate>
 class Registry {
  public:
   using Factory = std::function<std::unique_ptr<Product>(const PolicyArgs&)>;
+  static constexpr bool kDeclares = !std::is_same_v<Declared, std::monostate>;
   struct Entry {
     std::string description;
     std::vector<SettingSpec> settings;
     Factory factory;
+    Declared declared;
   };
 
   static Registry& Get() {
@@ -51,8 +60,14 @@ class Registry {
   }
 
   bool Add(const std::string& name, std::string description, std::vector<SettingSpec> settings,
-           Factory factory) {
-    entries_[name] = Entry{std::move(description), std::move(settings), std::move(factory)};
+           Factory factory) requires(!kDeclares) {
+    entries_[name] = Entry{std::move(description), std::move(settings), std::move(factory), {}};
+    return true;
+  }
+  bool Add(const std::string& name, std::string description, std::vector<SettingSpec> settings,
+           Factory factory, Declared declared) requires kDeclares {
+    entries_[name] =
+        Entry{std::move(description), std::move(settings), std::move(factory), std::move(declared)};
     return true;
   }
 

@@ -189,7 +189,8 @@ std::string SettingRange(const SettingSpec& spec) {
 }
 
 Settings::Settings(const std::vector<SettingSpec>& specs,
-                   const std::vector<SettingAssignment>& given, std::string_view what)
+                   const std::vector<SettingAssignment>& given, std::string_view what,
+                   std::string_view field_prefix)
     : specs_(specs), values_(specs.size()) {
   for (size_t i = 0; i < specs_.size(); ++i) {
     const SettingSpec& s = specs_[i];
@@ -198,6 +199,7 @@ Settings::Settings(const std::vector<SettingSpec>& specs,
     } catch (const InputError& e) {
       throw std::logic_error(fmt::format("default of setting '{}': {}", s.name, e.what()));
     }
+    values_[i].from = {s.name, s.default_value, "", 0, std::string(field_prefix) + s.name};
   }
   for (const SettingAssignment& a : given) {
     size_t i = 0;
@@ -210,6 +212,8 @@ Settings::Settings(const std::vector<SettingSpec>& specs,
                                    known.empty() ? "none" : known));
     }
     values_[i].number = ParseSetting(specs_[i], a, values_[i].text);
+    values_[i].from = a;
+    values_[i].order = static_cast<int>(&a - given.data());
   }
 }
 
@@ -237,8 +241,32 @@ int64_t Settings::Integer(std::string_view name) const {
   return static_cast<int64_t>(values_[Index(name)].number);
 }
 
-const std::string& Settings::Choice(std::string_view name) const {
-  return values_[Index(name)].text;
+size_t Settings::ChoiceIndex(std::string_view name,
+                             const std::vector<std::string_view>& words) const {
+  const size_t i = Index(name);
+  const SettingSpec& spec = specs_[i];
+  if (spec.kind != SettingKind::kChoice) {
+    throw std::logic_error(fmt::format("setting '{}' is not a choice", name));
+  }
+  for (size_t w = 0; w < words.size(); ++w) {
+    const bool declared =
+        std::find(spec.choices.begin(), spec.choices.end(), words[w]) != spec.choices.end();
+    const bool repeated =
+        std::find(words.begin(), words.begin() + w, words[w]) != words.begin() + w;
+    if (!declared || repeated) {
+      throw std::logic_error(fmt::format(
+          "setting '{}' ({}): the policy reads '{}', which {}", name, SettingRange(spec), words[w],
+          repeated ? "it lists twice" : "is not one of its choices"));
+    }
+  }
+  for (const std::string& c : spec.choices) {
+    if (std::find(words.begin(), words.end(), c) == words.end()) {
+      throw std::logic_error(fmt::format("setting '{}' ({}): the policy does not read '{}'", name,
+                                         SettingRange(spec), c));
+    }
+  }
+  return static_cast<size_t>(std::find(words.begin(), words.end(), values_[i].text) -
+                             words.begin());
 }
 
 int Settings::Queues(std::string_view name) const {
@@ -248,6 +276,34 @@ int Settings::Queues(std::string_view name) const {
 std::vector<QueueShare> Settings::QueueShares(std::string_view name) const {
   const size_t i = Index(name);
   return ParseQueueShares(values_[i].text, specs_[i].name);
+}
+
+const SettingAssignment& Settings::Source(std::string_view name) const {
+  return values_[Index(name)].from;
+}
+
+InputError Settings::Conflict(std::initializer_list<std::string_view> names,
+                              std::string_view message) const {
+  if (names.size() == 0) throw std::logic_error("Settings::Conflict names no setting");
+  size_t at = Index(*names.begin());
+  for (std::string_view name : names) {
+    const size_t i = Index(name);
+    if (values_[i].order > values_[at].order) at = i;
+  }
+  std::string others;
+  for (std::string_view name : names) {
+    const Value& v = values_[Index(name)];
+    if (&v == &values_[at] || v.order < 0) continue;
+    const SettingAssignment& f = v.from;
+    const std::string where = f.file.empty() ? f.field
+                              : f.line > 0   ? fmt::format("{}:{}", f.file, f.line)
+                                             : f.file;
+    others += fmt::format("{}{} from {}", others.empty() ? "" : ", ", name, where);
+  }
+  const SettingAssignment& f = values_[at].from;
+  return InputError(
+      f.file, f.line, f.field,
+      others.empty() ? std::string(message) : fmt::format("{} (with {})", message, others));
 }
 
 std::vector<std::pair<std::string, std::string>> Settings::InForce() const {

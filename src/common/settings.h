@@ -6,11 +6,15 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "common/error.h"
 
 namespace slotflow {
 
@@ -76,9 +80,10 @@ class Settings {
  public:
   Settings() = default;
   // Throws InputError naming the assignment's source and field on an unknown key (listing the
-  // known ones, under `what`, e.g. "network policy 'aalo'") or a bad value.
+  // known ones, under `what`, e.g. "network policy 'aalo'") or a bad value. `field_prefix`
+  // ("scheduler.", "network.") names a setting left at its default in later errors.
   Settings(const std::vector<SettingSpec>& specs, const std::vector<SettingAssignment>& given,
-           std::string_view what);
+           std::string_view what, std::string_view field_prefix = "");
   // A convenience for tests and presets: key → value text, the field is the key.
   Settings(const std::vector<SettingSpec>& specs, const std::map<std::string, std::string>& given,
            std::string_view what);
@@ -86,7 +91,18 @@ class Settings {
   // Typed reads; the name must be declared (std::logic_error otherwise: a policy bug).
   double Number(std::string_view name) const;  // kInteger, kNumber, kBytes, kSeconds, kRate
   int64_t Integer(std::string_view name) const;
-  const std::string& Choice(std::string_view name) const;
+  // kChoice: the value `table` gives the word in force, e.g.
+  //   Choice<Which>("priority", {{"by-mode", Which::kByMode}, {"coflow", Which::kCoflow}, ...}).
+  // Read once, when the policy is built. The table must give every choice the setting declares
+  // exactly once and nothing else, whatever the word in force: std::logic_error otherwise, so
+  // a misspelt or missing word fails the first time the policy is built.
+  template <class E>
+  E Choice(std::string_view name, const std::vector<std::pair<std::string_view, E>>& table) const {
+    std::vector<std::string_view> words;
+    words.reserve(table.size());
+    for (const auto& entry : table) words.push_back(entry.first);
+    return table[ChoiceIndex(name, words)].second;
+  }
   // kQueues: the count, or 0 for "unlimited".
   int Queues(std::string_view name) const;
   // kQueueShares.
@@ -95,12 +111,27 @@ class Settings {
   // Every setting in force, in declaration order, as canonical text (for summaries).
   std::vector<std::pair<std::string, std::string>> InForce() const;
 
+  // Where the value in force came from: the assignment that set it last (a file and line, or
+  // no file and the flag or preset in `field`), or for a default no file and the field
+  // `field_prefix` + name. For an error about this value that a policy finds later.
+  const SettingAssignment& Source(std::string_view name) const;
+  // The error for settings that contradict each other (k1 above k2, weights that do not sum to
+  // 1), to throw: at the source of the one of `names` given last, `message` followed by where
+  // each other one given came from; at the first of `names` when all are defaults.
+  InputError Conflict(std::initializer_list<std::string_view> names,
+                      std::string_view message) const;
+
  private:
   struct Value {
     std::string text;  // canonical: a choice, "unlimited", or the number's shortest form
     double number = 0;
+    SettingAssignment from;  // see Source
+    int order = -1;          // its position among the assignments given; -1: the default
   };
   size_t Index(std::string_view name) const;
+  // The position in `words` of the word in force; std::logic_error unless `words` are the
+  // setting's choices, each once.
+  size_t ChoiceIndex(std::string_view name, const std::vector<std::string_view>& words) const;
   std::vector<SettingSpec> specs_;
   std::vector<Value> values_;  // parallel to specs_
 };

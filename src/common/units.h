@@ -11,6 +11,9 @@ namespace slotflow {
 
 using Bytes = double;
 using Seconds = double;
+// The engine stops before an event later than this: past 2^40 s (35,000 years) a double no
+// longer resolves a tenth of a millisecond, so later times would be silently inexact.
+inline constexpr Seconds kMaxSimulatedTime = 1099511627776.0;
 using BytesPerSecond = double;
 
 inline constexpr Seconds kForever = std::numeric_limits<double>::infinity();

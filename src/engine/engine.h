@@ -29,10 +29,6 @@ struct ContinuousProcess {
   std::function<void(Seconds)> advance_to;   // called with the step's time, never beyond it
 };
 
-// The loop stops before an event later than this: past 2^40 s (35,000 years) a double no longer
-// resolves a tenth of a millisecond, so later times would be silently inexact.
-inline constexpr Seconds kMaxSimulatedTime = 1099511627776.0;
-
 class Engine {
  public:
   using Handler = std::function<void(int64_t subject)>;

@@ -1,10 +1,29 @@
 #include "network/network_policy.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "network/policy_helpers/class_key.h"
 
 namespace slotflow {
+
+NetworkPolicyTraits DeclareNetworkPolicy(std::string_view policy, std::string_view neat_predictor) {
+  std::string known;
+  for (NeatPolicy p : kAllNeatPolicies) {
+    if (NeatPolicyName(p) == neat_predictor) return NetworkPolicyTraits{.neat_predictor = p};
+    known += (known.empty() ? "" : ", ") + std::string(NeatPolicyName(p));
+  }
+  const std::string given =
+      neat_predictor.empty() ? "no" : fmt::format("the unknown '{}'", neat_predictor);
+  throw std::logic_error(fmt::format(
+      "network policy '{}' is registered with {} NEAT+ predictor: name the one its rule is "
+      "closest to (one of: {})",
+      policy, given, known));
+}
 
 SettingSpec QueuesSetting(std::string_view default_queues) {
   return {.name = "queues",
@@ -32,11 +51,8 @@ std::vector<SettingSpec> ClassSettings(std::string_view default_queues) {
 }
 
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier) {
-  if (queues == kUnlimitedQueues) {
-    // The bit pattern of a non-negative double orders like the value itself, so every
-    // distinct key, fractional or not, gets its own class in the right order.
-    return std::bit_cast<FlowClass>(std::max(0.0, key));
-  }
+  static const ClassKeys sizes(1, ClassKeys::Key::kSize);
+  if (queues == kUnlimitedQueues) return sizes.Size(0, std::max(0.0, key));
   double threshold = first_threshold;
   for (int k = 0; k < queues - 1; ++k) {
     if (key < threshold) return k;

@@ -13,6 +13,7 @@
 #include "common/settings.h"
 #include "common/units.h"
 #include "network/flow_view.h"
+#include "network/neat_policy.h"
 
 namespace slotflow {
 
@@ -46,22 +47,38 @@ class NetworkPolicy {
   virtual void OnSlotMode(const FlowView& /*net*/, ClassSink& /*out*/, SlotMode /*mode*/) {}
 };
 
-using NetworkPolicyRegistry = Registry<NetworkPolicy>;
+// What every network policy states on its registry entry besides its settings.
+struct NetworkPolicyTraits {
+  // How NEAT+ predicts completion times under this policy: the modelled policy its rule is
+  // closest to. NEAT's `predictor = auto` takes it from the entry of the policy in force.
+  NeatPolicy neat_predictor = NeatPolicy::kTcf;
+};
+// The traits of network policy `policy` whose predictor is named `neat_predictor` (as
+// NeatPolicyName spells it). std::logic_error naming the policy when the name is empty or
+// unknown: a registration without its predictor stops the program at start-up.
+NetworkPolicyTraits DeclareNetworkPolicy(std::string_view policy, std::string_view neat_predictor);
+
+using NetworkPolicyRegistry = Registry<NetworkPolicy, NetworkPolicyTraits>;
 
 // Maps a non-negative key to one of `queues` classes by exponentially spaced thresholds:
 // class 0 holds keys below T, class k keys in [T·E^(k−1), T·E^k), the last class the rest.
-// queues == kUnlimitedQueues → an order-preserving encoding of the key: every distinct key its own
-// class.
+// queues == kUnlimitedQueues → the key itself as a class (ClassKeys' size key, class_key.h): every
+// distinct key its own class.
 FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double multiplier);
 // The threshold at which a key moves to the next class (kForever if in the last class).
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier);
 
 }  // namespace slotflow
 
-// Registers `type` (constructed from a PolicyArgs) under `name` with its declared settings.
-#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, settings, type)                  \
+// Registers `type` (constructed from a PolicyArgs) under `name` with NEAT+'s predictor for it
+// (`neat_predictor`, a name such as "fair", "tcf", "coflow-las": see NetworkPolicyTraits) and
+// its declared settings.
+#define SLOTFLOW_REGISTER_NETWORK_POLICY(name, description, neat_predictor, settings, type)  \
   SLOTFLOW_REGISTER_TYPE(::slotflow::NetworkPolicyRegistry, ::slotflow::NetworkPolicy, name, \
-                         description, settings, type)
+                         description, settings, type,                                        \
+                         ::slotflow::DeclareNetworkPolicy(name, neat_predictor))
 // The same with any factory: PolicyArgs → std::unique_ptr<NetworkPolicy>.
-#define SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(name, description, settings, factory) \
-  SLOTFLOW_REGISTER_WITH(::slotflow::NetworkPolicyRegistry, name, description, settings, factory)
+#define SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(name, description, neat_predictor, settings,        \
+                                              factory)                                            \
+  SLOTFLOW_REGISTER_WITH(::slotflow::NetworkPolicyRegistry, name, description, settings, factory, \
+                         ::slotflow::DeclareNetworkPolicy(name, neat_predictor))

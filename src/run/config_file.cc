@@ -84,6 +84,7 @@ void ApplyWorkloadTable(const toml::node& node, const std::string& path, RunSpec
       std::string value = StringOf(wn, path, f);
       if (value.empty()) throw InputError(path, Line(wn), f, "is empty");
       if (wk != "sha256") spec.input_from = {std::string(wk.str()), value, path, Line(wn), f};
+      spec.given_at[f] = {std::string(wk.str()), value, path, Line(wn), f};
       (wk == "trace"  ? spec.trace
        : wk == "jobs" ? spec.jobs_file
                       : spec.input_sha256) = std::move(value);
@@ -121,6 +122,11 @@ void ApplyConfigTable(const toml::table& root, const std::string& path, RunSpec&
       if (!node.is_table()) throw InputError(path, Line(node), "cluster", "expected a table");
       ApplyClusterToml(*node.as_table(), path, spec.cluster);
       spec.cluster_layers.emplace_back(path, *node.as_table());
+      for (const char* ck : {"servers", "class"}) {
+        const std::string f = "cluster." + std::string(ck);
+        if (const toml::node* n = node.as_table()->get(ck))
+          spec.given_at[f] = {ck, "", path, Line(*n), f};
+      }
     } else if (k == "workload") {
       ApplyWorkloadTable(node, path, spec);
     } else if (k == "scheduler" || k == "network") {

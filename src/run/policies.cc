@@ -46,11 +46,11 @@ ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
       Settings(schedulers.Find(spec.scheduler, sf.field, sf.file, sf.line).settings,
                Layered(spec.scheduler, spec.preset_scheduler, spec.preset_scheduler_settings,
                        spec.scheduler_settings),
-               PolicyWhat("scheduler", spec.scheduler, sf)),
+               PolicyWhat("scheduler", spec.scheduler, sf), "scheduler."),
       Settings(networks.Find(spec.network, nf.field, nf.file, nf.line).settings,
                Layered(spec.network, spec.preset_network, spec.preset_network_settings,
                        spec.network_settings),
-               PolicyWhat("network policy", spec.network, nf))};
+               PolicyWhat("network policy", spec.network, nf), "network.")};
 }
 
 BuiltPolicies BuildPolicies(const RunSpec& spec) {

@@ -84,6 +84,19 @@ std::string ReadInput(const RunSpec& spec, const std::string& path, const std::s
   return text;
 }
 
+// Where a value was given, for a message: "file:line", or its flag.
+std::string WhereGiven(const SettingAssignment& a) {
+  if (a.file.empty()) return a.field;
+  return a.line > 0 ? fmt::format("{}:{}", a.file, a.line) : a.file;
+}
+
+// Where `dotted_key` was given; for a value never given, the key itself as its field.
+SettingAssignment GivenAt(const RunSpec& spec, const std::string& dotted_key) {
+  const auto it = spec.given_at.find(dotted_key);
+  return it != spec.given_at.end() ? it->second
+                                   : SettingAssignment{dotted_key, "", "", 0, dotted_key};
+}
+
 // A trace or job file read; a job file's [cluster] becomes `cluster`, with the config files'
 // [cluster] tables over it.
 struct Input {
@@ -115,17 +128,18 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
 
 // Pinned coflows: one server per trace port, unless a flag or config file sets the count.
 void FitServersToTrace(const RunSpec& spec, int trace_ports, ClusterSpec& cluster) {
-  std::string given = spec.overrides.servers ? "--servers" : "";
-  for (const auto& [file, table] : spec.cluster_layers) {
-    if (table.contains("servers") || table.contains("class")) given = file + ": cluster";
+  SettingAssignment given;  // where: the flag, else the config file's line
+  if (spec.overrides.servers) given.field = "--servers";
+  for (const char* key : {"cluster.class", "cluster.servers"}) {
+    if (given.field.empty() && spec.given_at.contains(key)) given = spec.given_at.at(key);
   }
-  if (!given.empty() && cluster.ServerCount() < trace_ports) {
+  if (!given.field.empty() && cluster.ServerCount() < trace_ports) {
     throw InputError(
-        "", 0, given,
+        given.file, given.line, given.field,
         fmt::format("the trace uses {} ports; network mode needs at least that many servers",
                     trace_ports));
   }
-  if (given.empty() && cluster.classes.size() == 1) cluster.classes[0].count = trace_ports;
+  if (given.field.empty() && cluster.classes.size() == 1) cluster.classes[0].count = trace_ports;
 }
 
 // The spec's generator, built with its settings and the seed, run on the settled cluster.
@@ -134,7 +148,21 @@ GeneratedWorkload Generate(const RunSpec& spec, const ClusterSpec& cluster) {
       GeneratorRegistry::Get().Find(spec.generator, "generator");
   const std::unique_ptr<WorkloadGenerator> generator =
       entry.factory(PolicyArgs{GeneratorSettings(spec, spec.generator), spec.simulation.seed, ""});
-  return generator->Generate(GeneratorInput{cluster, spec.traffic_scale, spec.map_input_ratio});
+  try {
+    return generator->Generate(GeneratorInput{cluster, spec.traffic_scale, spec.map_input_ratio});
+  } catch (const InputError& e) {
+    // Sizes past the limit come from traffic_scale and map_input_ratio together: at the second
+    // if given, naming where the first was.
+    if (!e.file().empty() || e.field() != "traffic_scale/map_input_ratio") throw;
+    const SettingAssignment scale = GivenAt(spec, "workload.traffic_scale");
+    const SettingAssignment ratio = GivenAt(spec, "workload.map_input_ratio");
+    const SettingAssignment& at = ratio.value.empty() ? scale : ratio;
+    throw InputError(at.file, at.line, at.field,
+                     &at == &ratio && !scale.value.empty()
+                         ? fmt::format("{} (with traffic_scale from {})", e.message(),
+                                       WhereGiven(scale))
+                         : e.message());
+  }
 }
 
 }  // namespace
@@ -142,12 +170,24 @@ GeneratedWorkload Generate(const RunSpec& spec, const ClusterSpec& cluster) {
 PreparedRun Prepare(const RunSpec& spec) {
   const bool generated = spec.trace.empty() && spec.jobs_file.empty();
   if (!spec.trace.empty() && !spec.jobs_file.empty()) {
-    throw InputError("", 0, "--trace/--jobs", "give a trace or a job file, not both");
+    // At the one named last; the other was named in the config file.
+    const SettingAssignment& at = spec.input_from;
+    const SettingAssignment other =
+        GivenAt(spec, at.key == "trace" ? "workload.jobs" : "workload.trace");
+    throw InputError(
+        at.file, at.line, at.field.empty() ? "--trace/--jobs" : at.field,
+        other.value.empty() || WhereGiven(other) == WhereGiven(at)
+            ? "give a trace or a job file, not both"
+            : fmt::format("give a trace or a job file, not both ({} names the {})",
+                          WhereGiven(other), other.key == "trace" ? "trace" : "job file"));
   }
   if (spec.generator != kDefaultGenerator && !generated) {
-    throw InputError(
-        "", 0, "generator",
-        fmt::format("the {} generator makes its own jobs: drop --trace/--jobs", spec.generator));
+    const SettingAssignment at = GivenAt(spec, "workload.generator");
+    throw InputError(at.file, at.line, at.field,
+                     fmt::format("the {} generator makes its own jobs: drop it or the {} ({})",
+                                 spec.generator, spec.trace.empty() ? "job file" : "trace",
+                                 spec.input_from.field.empty() ? "--trace/--jobs"
+                                                               : WhereGiven(spec.input_from)));
   }
   if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
   if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))

@@ -89,6 +89,7 @@ bool SetGeneratorSetting(RunSpec& spec, const SettingAssignment& given) {
 void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field) {
   const SettingAssignment given{key, std::move(text), file, line, field};
+  spec.given_at["workload." + key] = given;
   std::string canonical;
   if (key == "generator") {
     ParseSetting(GeneratorChoice(), given, canonical);

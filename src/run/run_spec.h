@@ -6,6 +6,8 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +40,10 @@ struct RunSpec {
   // Where the trace or job file was named (file:line and key, or the flag), for the error a
   // missing or unreadable file raises.
   SettingAssignment input_from;
+  // Where [workload] values and the [cluster]'s servers and classes were last given (file:line
+  // or the flag), by dotted key ("workload.generator", "cluster.servers"), for the errors of
+  // values that contradict each other.
+  std::map<std::string, SettingAssignment> given_at;
   RunMode mode = RunMode::kJobs;
   double traffic_scale = 1.0;
   std::optional<double> map_input_ratio =

@@ -51,9 +51,7 @@ void InsertSetting(toml::table& t, const SettingSpec& spec, const Settings& sett
     case SettingKind::kRate:
       t.insert(spec.name, settings.Number(spec.name));
       return;
-    case SettingKind::kChoice:
-      t.insert(spec.name, settings.Choice(spec.name));
-      return;
+    case SettingKind::kChoice:  // its word, as below
     case SettingKind::kQueues:
     case SettingKind::kQueueShares:
       break;

@@ -36,6 +36,10 @@ SettingSpec PerQueueSetting() {
           .choices = {"many", "one"}};
 }
 
+bool OnePerQueue(const Settings& settings) {
+  return settings.Choice<bool>("per_queue", {{"many", false}, {"one", true}});
+}
+
 void KeepStartedJobs(const SimState& state, bool one, std::vector<JobIndex>& jobs) {
   if (!one) return;
   const bool any = std::any_of(jobs.begin(), jobs.end(),

@@ -34,6 +34,8 @@ bool PriorityThenSubmission(const JobRuntime& a, const JobRuntime& b);
 
 // The `per_queue` setting: how many of a queue's jobs may run at once.
 SettingSpec PerQueueSetting();
+// Whether it is one (else many).
+bool OnePerQueue(const Settings& settings);
 // With per_queue = one, keeps of a queue's ordered jobs only those already started, when there
 // are any (JTPW §1: "resources go to a new job only after the running one has ended");
 // with many, keeps them all.

@@ -1,8 +1,9 @@
 #include "scheduling/job_order.h"
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace slotflow {
 namespace {
@@ -21,11 +22,9 @@ SettingSpec JobOrderSetting() {
 }
 
 JobOrder JobOrderOf(const Settings& settings) {
-  const std::string& name = settings.Choice("order");  // one of the setting's choices
-  for (JobOrder order : kJobOrders) {
-    if (JobOrderName(order) == name) return order;
-  }
-  throw std::logic_error("order setting '" + name + "' names no job order");
+  std::vector<std::pair<std::string_view, JobOrder>> table;
+  for (JobOrder order : kJobOrders) table.emplace_back(JobOrderName(order), order);
+  return settings.Choice("order", table);
 }
 
 std::string_view JobOrderName(JobOrder order) {

@@ -1,13 +1,10 @@
 #include "scheduling/neat_predictor.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
 #include <limits>
 #include <string>
 
-#include "common/error.h"
 
 namespace slotflow {
 namespace {
@@ -58,48 +55,6 @@ bool IsCoflowPolicy(NeatPolicy policy) {
     default:
       return false;
   }
-}
-
-std::string_view NeatPolicyName(NeatPolicy policy) {
-  switch (policy) {
-    case NeatPolicy::kFcfs:
-      return "fcfs";
-    case NeatPolicy::kFair:
-      return "fair";
-    case NeatPolicy::kLas:
-      return "las";
-    case NeatPolicy::kSrpt:
-      return "srpt";
-    case NeatPolicy::kCoflowFcfs:
-      return "coflow-fcfs";
-    case NeatPolicy::kCoflowFair:
-      return "coflow-fair";
-    case NeatPolicy::kCoflowLas:
-      return "coflow-las";
-    case NeatPolicy::kTcf:
-      return "tcf";
-  }
-  return "?";
-}
-
-NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field) {
-  std::string known;
-  for (NeatPolicy p : kAllNeatPolicies) {
-    if (NeatPolicyName(p) == name) return p;
-    known += (known.empty() ? "" : ", ") + std::string(NeatPolicyName(p));
-  }
-  throw InputError("", 0, std::string(field),
-                   fmt::format("unknown predictor '{}' (known: {})", name, known));
-}
-
-NeatPolicy NeatPolicyForNetwork(std::string_view network_policy) {
-  if (network_policy == "fcfs") return NeatPolicy::kFcfs;
-  if (network_policy == "fair") return NeatPolicy::kFair;
-  if (network_policy == "las") return NeatPolicy::kLas;
-  if (network_policy == "srpt") return NeatPolicy::kSrpt;
-  if (network_policy == "coflow-fifo") return NeatPolicy::kCoflowFcfs;
-  if (network_policy == "aalo") return NeatPolicy::kCoflowLas;
-  return NeatPolicy::kTcf;
 }
 
 Bytes InterferingBytes(NeatPolicy policy, const LinkTransfer& existing, Bytes new_size) {

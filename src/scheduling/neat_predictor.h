@@ -36,29 +36,11 @@
 #include "cluster/cluster.h"
 #include "common/units.h"
 #include "network/flow_view.h"
+#include "network/neat_policy.h"
 
 namespace slotflow {
 
-// The network scheduling policy the predictor assumes (NEAT+ §IV-A, §IV-B).
-enum class NeatPolicy {
-  kFcfs,        // per-flow first come first served
-  kFair,        // per-flow fair sharing (DCTCP)
-  kLas,         // least attained service (L2DCT): predicted as Fair (NEAT+ §IV-A2)
-  kSrpt,        // shortest remaining first (pFabric, PASE)
-  kCoflowFcfs,  // coflows in arrival order
-  kCoflowFair,  // coflows share fairly, each coflow's flows progress in proportion
-  kCoflowLas,   // coflow LAS (Aalo-like): predicted as coflow Fair (NEAT+ §IV-B2)
-  kTcf,         // smallest total coflow first (the permutation-scheduling case, §IV-B3)
-};
-
-inline constexpr NeatPolicy kAllNeatPolicies[] = {
-    NeatPolicy::kFcfs,       NeatPolicy::kFair,       NeatPolicy::kLas,       NeatPolicy::kSrpt,
-    NeatPolicy::kCoflowFcfs, NeatPolicy::kCoflowFair, NeatPolicy::kCoflowLas, NeatPolicy::kTcf};
-
 bool IsCoflowPolicy(NeatPolicy policy);
-std::string_view NeatPolicyName(NeatPolicy policy);
-// The policy named `name` (as NeatPolicyName spells it); InputError naming `field` otherwise.
-NeatPolicy ParseNeatPolicy(std::string_view name, std::string_view field);
 
 // A transfer on one link. For flow policies a flow: size = its remaining bytes s_f, and
 // on_link = size. For coflow policies (part of) a coflow: size = its total size s_c and
@@ -154,13 +136,6 @@ class CompressedLinkState {
 // read, is a coflow of its own of its original size, as cans treats it), flow policies its
 // remaining bytes. on_link = its remaining bytes.
 LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f);
-
-// The predictor for a network policy named as slotflow's --network names it (NEAT+ §IV: place by
-// the policy in force). Where NEAT+ has no predictor of its own for a policy (ours, see
-// docs/readings.md): Aalo → coflow LAS (D-CLAS is coflow LAS with queues), Varys, scf, ncf, lcf
-// and cans → TCF (each serves some smallest coflow first), an unknown or empty name → TCF (NEAT
-// as Duopoly compares it, Duopoly §6.1).
-NeatPolicy NeatPolicyForNetwork(std::string_view network_policy);
 
 // Per-server edge-link summaries for one query (a new transfer of size `new_size` under
 // `policy`), built in one pass over the network's active flows: for every server its uplink's

@@ -12,6 +12,7 @@ SettingSpec TieSetting() {
 }
 
 TieBreak::TieBreak(const Settings& settings, uint64_t seed, uint64_t salt)
-    : random_(settings.Choice("ties") == "random"), rng_(seed ^ salt) {}
+    : random_(settings.Choice<bool>("ties", {{"random", true}, {"first", false}})),
+      rng_(seed ^ salt) {}
 
 }  // namespace slotflow

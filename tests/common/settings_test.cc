@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,12 @@
 
 namespace slotflow {
 namespace {
+
+enum class Order { kFifo, kSjf };
+
+Order OrderOf(const Settings& s) {
+  return s.Choice<Order>("order", {{"fifo", Order::kFifo}, {"sjf", Order::kSjf}});
+}
 
 std::vector<SettingSpec> Specs() {
   return {{.name = "queues", .kind = SettingKind::kQueues, .default_value = "8", .meaning = "q"},
@@ -62,7 +69,7 @@ TEST(Settings, DefaultsAreParsedWithTheirUnits) {
   EXPECT_DOUBLE_EQ(s.Number("interval"), 0.1);
   EXPECT_DOUBLE_EQ(s.Number("weight"), 0.5);
   EXPECT_EQ(s.Integer("count"), 3);
-  EXPECT_EQ(s.Choice("order"), "fifo");
+  EXPECT_EQ(OrderOf(s), Order::kFifo);
 }
 
 TEST(Settings, LaterAssignmentsWin) {
@@ -74,11 +81,56 @@ TEST(Settings, LaterAssignmentsWin) {
                    "p");
   EXPECT_EQ(s.Queues("queues"), 0);  // unlimited
   EXPECT_DOUBLE_EQ(s.Number("threshold"), 1e6);
-  EXPECT_EQ(s.Choice("order"), "sjf");
+  EXPECT_EQ(OrderOf(s), Order::kSjf);
   const auto in_force = s.InForce();
   ASSERT_EQ(in_force.size(), 6u);
   EXPECT_EQ(in_force[0], (std::pair<std::string, std::string>{"queues", "unlimited"}));
   EXPECT_EQ(in_force[5], (std::pair<std::string, std::string>{"order", "sjf"}));
+}
+
+// A choice is read through a table of every word the setting declares: a table that misses
+// one, adds one (a typo) or repeats one is refused whatever the word in force.
+TEST(Settings, AChoiceTableMustGiveExactlyTheDeclaredWords) {
+  const Settings s(Specs(), std::vector<SettingAssignment>{}, "p");
+  EXPECT_EQ(s.Choice<int>("order", {{"sjf", 2}, {"fifo", 1}}), 1);  // any order
+  EXPECT_THROW(s.Choice<int>("order", {{"fifo", 1}}), std::logic_error);
+  EXPECT_THROW(s.Choice<int>("order", {{"fifo", 1}, {"sjf", 2}, {"ljf", 3}}), std::logic_error);
+  EXPECT_THROW(s.Choice<int>("order", {{"fifo", 1}, {"sfj", 2}}), std::logic_error);
+  EXPECT_THROW(s.Choice<int>("order", {{"fifo", 1}, {"sjf", 2}, {"sjf", 3}}), std::logic_error);
+  EXPECT_THROW(s.Choice<int>("weight", {{"fifo", 1}, {"sjf", 2}}), std::logic_error);
+  EXPECT_THROW(s.Choice<int>("ordr", {{"fifo", 1}, {"sjf", 2}}), std::logic_error);
+  try {
+    s.Choice<int>("order", {{"fifo", 1}, {"sjf ", 2}});
+    ADD_FAILURE() << "a misspelt word accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'sjf '"), std::string::npos) << e.what();
+  }
+}
+
+// Settings that contradict each other are reported where the last of them was given, with
+// where the others given came from; defaults are named by their field.
+TEST(Settings, AConflictIsReportedWhereTheLastOfItsSettingsWasGiven) {
+  const Settings s(
+      Specs(),
+      std::vector<SettingAssignment>{{"count", "5", "a.toml", 4, "scheduler.count"},
+                                     {"weight", "0.9", "a.toml", 3, "scheduler.weight"},
+                                     {"count", "7", "", 0, "--set scheduler.count"}},
+      "p", "scheduler.");
+  EXPECT_EQ(s.Source("weight").line, 3);
+  EXPECT_EQ(s.Source("count").field, "--set scheduler.count");
+  EXPECT_EQ(s.Source("threshold").field, "scheduler.threshold");
+  EXPECT_TRUE(s.Source("threshold").file.empty());
+
+  const InputError flag = s.Conflict({"weight", "count", "threshold"}, "too much");
+  EXPECT_EQ(flag.file(), "");
+  EXPECT_EQ(flag.field(), "--set scheduler.count");
+  EXPECT_EQ(flag.message(), "too much (with weight from a.toml:3)");
+
+  const InputError file = s.Conflict({"threshold", "weight"}, "too much");
+  EXPECT_EQ(std::string(file.what()), "a.toml:3: field 'scheduler.weight': too much");
+
+  const InputError defaults = s.Conflict({"threshold", "interval"}, "too much");
+  EXPECT_EQ(std::string(defaults.what()), "field 'scheduler.threshold': too much");
 }
 
 TEST(Settings, UnknownKeyNamesTheSourceAndListsTheKnownOnes) {

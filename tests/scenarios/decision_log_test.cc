@@ -316,7 +316,8 @@ TEST(DecisionLogFig2, TheModeSwitchReclassesTheShuffleWithItsReason) {
 }
 
 // Aalo demotes a coflow the moment its sent bytes cross Q1·E^k: with Q1 = 10 B, E = 10 and one
-// 25-byte flow at 1 B/s, at 10 s into queue 1; it never reaches 100 B.
+// 25-byte flow at 1 B/s, at 10 s into queue 1 (class 2^60: network/policy_helpers/class_key.h); it never
+// reaches 100 B.
 TEST(DecisionLog, AaloDemotionIsLoggedWithItsThreshold) {
   testing::Scenario s;
   s.cluster = testing::UnitCluster(2, 1);
@@ -331,9 +332,10 @@ TEST(DecisionLog, AaloDemotionIsLoggedWithItsThreshold) {
   s.simulation.log = &log;
   s.Run();
   log.Flush();
-  EXPECT_EQ(Events(testing::Lines(text.str()), "class"),
-            (std::vector<std::string>{
-                R"({"t":10,"event":"class","flow":0,"task":1,"from":0,"to":1099511627776,"why":{"rule":"demotion","queue":1,"sent_bytes":10}})"}));
+  EXPECT_EQ(
+      Events(testing::Lines(text.str()), "class"),
+      (std::vector<std::string>{
+          R"({"t":10,"event":"class","flow":0,"task":1,"from":0,"to":1152921504606846976,"why":{"rule":"demotion","queue":1,"sent_bytes":10}})"}));
 }
 
 // The same run logged twice gives the identical file.

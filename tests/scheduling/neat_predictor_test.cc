@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "network/network.h"
 #include "network/network_policy.h"
+#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {
@@ -377,9 +378,9 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
 namespace slotflow {
 namespace {
 
-// predictor = auto follows the network policy in force; every registered policy maps to the
+// predictor = auto follows the network policy in force: every registered policy declares the
 // predictor its rule is closest to (a new policy must be added here on purpose).
-TEST(NeatPredictor, EveryNetworkPolicyHasItsPredictor) {
+TEST(NeatPredictor, EveryNetworkPolicyDeclaresItsPredictor) {
   const std::map<std::string, NeatPolicy> expected = {
       {"fcfs", NeatPolicy::kFcfs},         {"fair", NeatPolicy::kFair},
       {"las", NeatPolicy::kLas},           {"srpt", NeatPolicy::kSrpt},
@@ -389,9 +390,34 @@ TEST(NeatPredictor, EveryNetworkPolicyHasItsPredictor) {
       {"lcf", NeatPolicy::kTcf},           {"cans", NeatPolicy::kTcf}};
   for (const auto& [name, entry] : NetworkPolicyRegistry::Get().entries()) {
     ASSERT_TRUE(expected.contains(name)) << name << " has no predictor chosen for it";
+    EXPECT_EQ(entry.declared.neat_predictor, expected.at(name)) << name;
     EXPECT_EQ(NeatPolicyForNetwork(name), expected.at(name)) << name;
   }
   EXPECT_EQ(NeatPolicyForNetwork(""), NeatPolicy::kTcf);
+  EXPECT_THROW(NeatPolicyForNetwork("no-such-policy"), InputError);
+}
+
+// A network policy cannot be registered without its predictor: the registry's Add takes one
+// (no overload without it), and an empty or unknown name stops the program at start-up.
+template <class R>
+concept AddsWithoutDeclaring = requires(R& r, typename R::Factory f) {
+  r.Add("p", "d", std::vector<SettingSpec>{}, f);
+};
+static_assert(!AddsWithoutDeclaring<NetworkPolicyRegistry>);
+static_assert(AddsWithoutDeclaring<TaskSchedulerRegistry>);
+
+TEST(NeatPredictor, ARegistrationWithoutAPredictorIsRefused) {
+  EXPECT_EQ(DeclareNetworkPolicy("new", "coflow-las").neat_predictor, NeatPolicy::kCoflowLas);
+  try {
+    DeclareNetworkPolicy("new", "");
+    ADD_FAILURE() << "no predictor accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("network policy 'new' is registered with no NEAT+ "
+                                         "predictor"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(DeclareNetworkPolicy("new", "coflow-lsa"), std::logic_error);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "common/tolerance.h"
+#include "network/policy_helpers/class_key.h"
 #include "network/network_policy.h"
 #include "network/policy_helpers/coflow_tracker.h"
 #include "network/policy_helpers/threshold_watch.h"
@@ -32,7 +33,8 @@ class AaloPolicy : public NetworkPolicy {
         multiplier_(args.settings.Number("multiplier")),
         queues_(args.settings.Queues("queues") == kUnlimitedQueues
                     ? kUnlimitedAaloQueues
-                    : args.settings.Queues("queues")) {}
+                    : args.settings.Queues("queues")),
+        keys_(queues_, ClassKeys::Key::kTime) {}
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     if (total_capacity_ == 0) {
@@ -134,17 +136,17 @@ class AaloPolicy : public NetworkPolicy {
     return q;
   }
 
-  // Queue first, then arrival (µs) for FIFO inside the queue.
+  // Queue first, then arrival for FIFO inside the queue.
   FlowClass ClassOf(const FlowView& net, CoflowTracker::Key k, int queue) {
     const Seconds arrival =
         k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
-    return (static_cast<FlowClass>(queue) << 40) +
-           static_cast<FlowClass>(std::floor(arrival * 1e6));
+    return keys_.Time(queue, arrival);
   }
 
   Bytes first_threshold_;
   double multiplier_;
   int queues_;
+  ClassKeys keys_;  // by queue, then arrival
   CoflowTracker tracker_;
   std::unordered_map<CoflowTracker::Key, int> queue_of_;
   std::vector<CoflowTracker::Key> emptied_;
@@ -155,7 +157,8 @@ class AaloPolicy : public NetworkPolicy {
 
 }  // namespace
 
+// NEAT+ predicts it as coflow LAS (ours: D-CLAS is coflow LAS with queues).
 SLOTFLOW_REGISTER_NETWORK_POLICY("aalo", "Aalo D-CLAS: coflow queues by bytes sent, FIFO inside",
-                                 ClassSettings("10"), AaloPolicy);
+                                 "coflow-las", ClassSettings("10"), AaloPolicy);
 
 }  // namespace slotflow

@@ -18,8 +18,8 @@
 // frees a slot at t = 1). Among equal sizes the one seen first (first flow started earlier)
 // goes first, and among those seen in the same pass the lower macroflow (task) / coflow id;
 // this is first-come-first-served among equals, so an equal newcomer never pre-empts.
-// Class = floor(size) · 2^16 + tie index (size capped at 2^47 bytes; beyond 2^16 − 1 equals of
-// one size the rest share the last index).
+// Class: level floor(size), key the tie index (network/policy_helpers/class_key.h; size capped at 2^47 bytes;
+// beyond 2^16 − 1 equals of one size the rest share the last index).
 //
 // Flows without a coflow (block reads, docs/readings.md) are a coflow of their own whose size
 // is the flow's size: a block read is a one-flow stage, and ranking it by its own bytes puts
@@ -36,18 +36,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "network/policy_helpers/class_key.h"
 #include "network/network_policy.h"
 
 namespace slotflow {
 namespace {
 
 enum class Which { kByMode, kCoflow, kMacroflow };
-
-Which ParseWhich(const std::string& priority) {
-  if (priority == "coflow") return Which::kCoflow;
-  if (priority == "macroflow") return Which::kMacroflow;
-  return Which::kByMode;
-}
 
 // Thresholds (ours; Duopoly gives 8 queues on its testbed but no thresholds): each unit's 7
 // thresholds grow geometrically from 10 MiB so that its 8 classes span the sizes that unit takes
@@ -93,9 +88,9 @@ std::vector<SettingSpec> CansSettings() {
            .choices = {"by-mode", "coflow", "macroflow"}}};
 }
 
-constexpr int kTieBits = 16;
-constexpr int64_t kMaxTie = (int64_t{1} << kTieBits) - 1;
-constexpr double kMaxSizeKey = static_cast<double>((int64_t{1} << 47) - 1);
+constexpr int64_t kMaxTie = (int64_t{1} << 16) - 1;
+constexpr int64_t kSizeLevels = int64_t{1} << 47;  // whole bytes, the levels of unlimited queues
+constexpr double kMaxSizeKey = static_cast<double>(kSizeLevels - 1);
 
 class CansPolicy : public NetworkPolicy {
  public:
@@ -105,8 +100,11 @@ class CansPolicy : public NetworkPolicy {
                       args.settings.Number("coflow_multiplier")},
         macroflow_scale_{args.settings.Number("macroflow_first_threshold"),
                          args.settings.Number("macroflow_multiplier")},
-        which_(ParseWhich(args.settings.Choice("priority"))),
-        block_reads_last_(args.settings.Choice("block_reads") == "last") {}
+        which_(args.settings.Choice<Which>("priority", {{"by-mode", Which::kByMode},
+                                                        {"coflow", Which::kCoflow},
+                                                        {"macroflow", Which::kMacroflow}})),
+        block_reads_last_(
+            args.settings.Choice<bool>("block_reads", {{"own-coflow", false}, {"last", true}})) {}
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     const bool unlimited = queues_ == kUnlimitedQueues;
@@ -173,7 +171,7 @@ class CansPolicy : public NetworkPolicy {
     if (queues_ != kUnlimitedQueues) {
       return ThresholdClass(size, queues_, scale.first_threshold, scale.multiplier);
     }
-    return (SizeKey(size) << kTieBits) + tie;
+    return kSizeThenTie.Count(SizeKey(size), tie);
   }
 
   static int64_t SizeKey(Bytes size) {
@@ -228,6 +226,8 @@ class CansPolicy : public NetworkPolicy {
     }
   }
 
+  static inline const ClassKeys kSizeThenTie{kSizeLevels, ClassKeys::Key::kCount,
+                                             kMaxTie + 1};  // unlimited queues
   const int queues_;
   const Scale coflow_scale_, macroflow_scale_;
   const Which which_;
@@ -246,9 +246,10 @@ class CansPolicy : public NetworkPolicy {
 
 }  // namespace
 
+// NEAT+ predicts it as TCF (ours: its coflow priority serves the smallest coflow first).
 SLOTFLOW_REGISTER_NETWORK_POLICY("cans",
                                  "Duopoly cans: coflow-size priority when slots suffice, "
                                  "macroflow-size priority when they do not (fixed at flow start)",
-                                 CansSettings(), CansPolicy);
+                                 "tcf", CansSettings(), CansPolicy);
 
 }  // namespace slotflow

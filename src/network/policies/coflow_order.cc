@@ -8,15 +8,17 @@
 //                (ours: a static form of Varys' smallest-bottleneck, computed from the flows
 //                started so far; none of the papers defines LCF: docs/readings.md)
 // A flow without a coflow (a map input read) is its own coflow of one flow.
-// Classes: with unlimited queues every distinct key is its own class (arrival in µs for
-// coflow-fifo); with Q queues, size keys are bucketed by exponential thresholds (first
-// threshold and multiplier from the config; for ncf the first threshold is 10 flows), and
-// coflow-fifo gives the Q−1 earliest active coflows classes 0..Q−2 and the rest class Q−1.
+// Classes: with unlimited queues every distinct key is its own class (arrival to the µs for
+// coflow-fifo, network/policy_helpers/class_key.h); with Q queues, size keys are bucketed by exponential
+// thresholds (first threshold and multiplier from the config; for ncf the first threshold is 10
+// flows), and coflow-fifo gives the Q−1 earliest active coflows classes 0..Q−2 and the rest class
+// Q−1.
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <unordered_map>
 
+#include "network/policy_helpers/class_key.h"
 #include "network/network_policy.h"
 #include "network/policy_helpers/coflow_tracker.h"
 
@@ -108,7 +110,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     const FlowId single = real ? -1 : static_cast<FlowId>(-k - 1);
     switch (key_) {
       case CoflowKey::kArrival:
-        return std::floor(Arrival(net, k) * 1e6);
+        return Arrival(net, k);
       case CoflowKey::kLength:
         return real ? net.coflow(k).length : net.flow(single).spec.size;
       case CoflowKey::kWidth:
@@ -121,13 +123,16 @@ class CoflowOrderPolicy : public NetworkPolicy {
     return 0;
   }
 
+  // coflow-fifo with limited queues ranks in BeforeSolve instead.
   FlowClass ClassOf(const FlowView& net, CoflowTracker::Key k) {
     const double key = KeyValue(net, k);
+    if (key_ == CoflowKey::kArrival) return kArrivals.Time(0, key);
     if (queues_ == kUnlimitedQueues) return ThresholdClass(key, queues_, 0, 0);
     const double first = key_ == CoflowKey::kWidth ? kFirstWidthThreshold : first_threshold_;
     return ThresholdClass(key, queues_, first, multiplier_);
   }
 
+  static inline const ClassKeys kArrivals{1, ClassKeys::Key::kTime};  // coflow-fifo, unlimited
   CoflowKey key_;
   int queues_;
   Bytes first_threshold_;
@@ -147,25 +152,27 @@ std::unique_ptr<NetworkPolicy> Make(const PolicyArgs& args, CoflowKey key) {
 
 }  // namespace
 
+// NEAT+'s predictor: coflow FCFS for coflow-fifo, TCF for tcf, and TCF for scf, ncf and lcf too
+// (ours: each serves some smallest coflow first).
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("coflow-fifo", "coflows in arrival order (FIFO)",
-                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                      "coflow-fcfs", ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kArrival);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("scf", "shortest coflow first (largest flow)",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("scf", "shortest coflow first (largest flow)", "tcf",
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kLength);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("ncf", "narrowest coflow first (fewest flows)",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("ncf", "narrowest coflow first (fewest flows)", "tcf",
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kWidth);
                                       });
-SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("tcf", "smallest total coflow first (total bytes)",
+SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("tcf", "smallest total coflow first (total bytes)", "tcf",
                                       ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kTotal);
                                       });
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("lcf",
                                       "lightest-bottleneck coflow first (most bytes on one link)",
-                                      ClassSettings("8"), [](const PolicyArgs& a) {
+                                      "tcf", ClassSettings("8"), [](const PolicyArgs& a) {
                                         return Make(a, CoflowKey::kBottleneck);
                                       });
 

@@ -12,6 +12,7 @@ class FairPolicy : public NetworkPolicy {
 
 }  // namespace
 
-SLOTFLOW_REGISTER_NETWORK_POLICY("fair", "per-flow max-min fair sharing (DCTCP)", {}, FairPolicy);
+SLOTFLOW_REGISTER_NETWORK_POLICY("fair", "per-flow max-min fair sharing (DCTCP)", "fair", {},
+                                 FairPolicy);
 
 }  // namespace slotflow

@@ -57,7 +57,7 @@ class FcfsPolicy : public NetworkPolicy {
 
 }  // namespace
 
-SLOTFLOW_REGISTER_NETWORK_POLICY("fcfs", "per-flow first come first served (by flow start)",
+SLOTFLOW_REGISTER_NETWORK_POLICY("fcfs", "per-flow first come first served (by flow start)", "fcfs",
                                  {QueuesSetting("8")}, FcfsPolicy);
 
 }  // namespace slotflow

@@ -8,7 +8,7 @@ namespace slotflow {
 SLOTFLOW_REGISTER_NETWORK_POLICY_WITH("las",
                                       "per-flow least attained service (L2DCT): fewest bytes sent "
                                       "first, demoted at exponentially spaced thresholds",
-                                      ClassSettings("8"), [](const PolicyArgs& args) {
+                                      "las", ClassSettings("8"), [](const PolicyArgs& args) {
                                         return std::unique_ptr<NetworkPolicy>(
                                             new FlowThresholdPolicy(
                                                 args, FlowThresholdPolicy::Rank::kSent));

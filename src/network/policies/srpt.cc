@@ -10,7 +10,7 @@ SLOTFLOW_REGISTER_NETWORK_POLICY_WITH(
     "srpt",
     "per-flow shortest remaining first (pFabric/PASE), "
     "promoted the moment its bytes left cross exponentially spaced thresholds",
-    ClassSettings("8"), [](const PolicyArgs& args) {
+    "srpt", ClassSettings("8"), [](const PolicyArgs& args) {
       return std::unique_ptr<NetworkPolicy>(
           new FlowThresholdPolicy(args, FlowThresholdPolicy::Rank::kRemaining));
     });

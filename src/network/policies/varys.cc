@@ -233,6 +233,6 @@ class VarysPolicy : public NetworkPolicy {
 SLOTFLOW_REGISTER_NETWORK_POLICY("varys",
                                  "Varys: coflows by smallest effective bottleneck first (SEBF), "
                                  "MADD rates, max-min backfill",
-                                 {}, VarysPolicy);
+                                 "tcf", {}, VarysPolicy);
 
 }  // namespace slotflow

@@ -39,7 +39,8 @@ class CapacityScheduler : public TaskScheduler {
  public:
   explicit CapacityScheduler(const PolicyArgs& args)
       : queues_(args.settings.QueueShares("queues")),
-        one_per_queue_(args.settings.Choice("per_queue") == "one"),
+        queues_from_(args.settings.Source("queues")),
+        one_per_queue_(OnePerQueue(args.settings)),
         rng_(args.seed ^ kSeedSalt) {}
 
   Decision Next(const SimState& state) override {
@@ -74,7 +75,7 @@ class CapacityScheduler : public TaskScheduler {
     if (q < 0) {
       std::string known;
       for (const QueueShare& s : queues_) known += (known.empty() ? "" : ", ") + s.name;
-      throw InputError("", 0, "scheduler.queues",
+      throw InputError(queues_from_.file, queues_from_.line, queues_from_.field,
                        fmt::format("job '{}' is submitted to queue '{}', which is not configured "
                                    "(queues: {})",
                                    job.spec->name, job.spec->queue, known));
@@ -102,6 +103,7 @@ class CapacityScheduler : public TaskScheduler {
   }
 
   std::vector<QueueShare> queues_;
+  SettingAssignment queues_from_;  // where they were set, for a job naming another queue
   bool one_per_queue_ = false;
   Rng rng_;
   std::vector<int> job_queue_;

@@ -36,6 +36,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <string>
+#include <string_view>
 
 #include "common/error.h"
 #include "scheduling/capacity_queues.h"
@@ -102,9 +105,16 @@ std::vector<SettingSpec> JtpwSettings() {
 }
 
 // Eqs. (4) and (7): each set of weights must sum to 1.
-void CheckSum(double sum, const char* field, const char* eq) {
+void CheckSum(const Settings& s, std::initializer_list<std::string_view> weights, const char* eq) {
+  double sum = 0;
+  std::string names;
+  for (std::string_view w : weights) {
+    sum += s.Number(w);
+    names += (names.empty() ? "" : " + ") + std::string(w);
+  }
   if (std::fabs(sum - 1) > 1e-6) {
-    throw InputError("", 0, field, fmt::format("the weights sum to {:g}; {} needs 1", sum, eq));
+    throw s.Conflict(weights,
+                     fmt::format("the weights {} sum to {:g}; {} needs 1", names, sum, eq));
   }
 }
 
@@ -122,18 +132,20 @@ class JtpwScheduler : public TaskScheduler {
     const Settings& s = args.settings;
     refresh_ = s.Number("refresh");
     load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
-    CheckSum(load_w_.cpu + load_w_.mem + load_w_.disk + load_w_.net,
-             "scheduler.w_cpu + w_mem + w_disk + w_net", "JTPW eq. (5)");
-    prio_w_ = {s.Number("w_time"), s.Number("w_pcpu"),         s.Number("w_pmem"),
-               s.Number("w_prio"), s.Number("wait_threshold"), s.Choice("weight_form") == "p-plus"};
-    CheckSum(prio_w_.time + prio_w_.cpu + prio_w_.mem + prio_w_.prio,
-             "scheduler.w_time + w_pcpu + w_pmem + w_prio", "JTPW eq. (8)");
-    whole_task_ = s.Choice("map_time") == "task";
-    one_per_queue_ = s.Choice("per_queue") == "one";
-    locality_first_ = s.Choice("locality") == "first";
+    CheckSum(s, {"w_cpu", "w_mem", "w_disk", "w_net"}, "JTPW eq. (5)");
+    prio_w_ = {s.Number("w_time"),
+               s.Number("w_pcpu"),
+               s.Number("w_pmem"),
+               s.Number("w_prio"),
+               s.Number("wait_threshold"),
+               s.Choice<bool>("weight_form", {{"sum", false}, {"p-plus", true}})};
+    CheckSum(s, {"w_time", "w_pcpu", "w_pmem", "w_prio"}, "JTPW eq. (8)");
+    whole_task_ = s.Choice<bool>("map_time", {{"compute", false}, {"task", true}});
+    one_per_queue_ = OnePerQueue(s);
+    locality_first_ = s.Choice<bool>("locality", {{"first", true}, {"tie-break", false}});
     const double io = s.Number("io_share"), max = s.Number("max_share");
     if (io <= 0 || io >= 1 || max < std::max(io, 1 - io)) {
-      throw InputError("", 0, "scheduler.io_share",
+      throw s.Conflict({"io_share", "max_share"},
                        fmt::format("needs 0 < io_share < 1 and max_share >= both shares, got "
                                    "io_share {:g}, max_share {:g}",
                                    io, max));

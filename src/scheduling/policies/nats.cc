@@ -98,11 +98,6 @@ std::vector<SettingSpec> NatsSettings() {
 
 // The mode signal (setting mode_signal).
 enum class Signal { kL0, kFirstReady, kAllReady };
-Signal SignalOf(const std::string& name) {
-  if (name == "first-ready") return Signal::kFirstReady;
-  if (name == "all-ready") return Signal::kAllReady;
-  return Signal::kL0;
-}
 
 // The branches of Alg. 3/4 a decision can come from, for the log and summary.json.
 enum Branch {
@@ -126,11 +121,17 @@ class NatsScheduler : public TaskScheduler {
  public:
   explicit NatsScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        signal_(SignalOf(args.settings.Choice("mode_signal"))),
-        refresh_every_round_(args.settings.Choice("mode_refresh") == "every-round"),
-        random_idle_(args.settings.Choice("idle_server") == "random"),
-        congested_local_only_(args.settings.Choice("congested_maps") == "local-only"),
-        all_downlinks_(args.settings.Choice("congestion_measure") == "all-downlinks"),
+        signal_(args.settings.Choice<Signal>("mode_signal", {{"l0", Signal::kL0},
+                                                             {"first-ready", Signal::kFirstReady},
+                                                             {"all-ready", Signal::kAllReady}})),
+        refresh_every_round_(args.settings.Choice<bool>(
+            "mode_refresh", {{"monitor", false}, {"every-round", true}})),
+        random_idle_(args.settings.Choice<bool>("idle_server",
+                                                {{"random", true}, {"fewest-running", false}})),
+        congested_local_only_(
+            args.settings.Choice<bool>("congested_maps", {{"local-only", true}, {"any", false}})),
+        all_downlinks_(args.settings.Choice<bool>(
+            "congestion_measure", {{"busy-downlinks", false}, {"all-downlinks", true}})),
         monitor_interval_(args.settings.Number("monitor_interval")),
         congestion_threshold_(args.settings.Number("congestion_threshold")),
         rng_(args.seed ^ kSeedSalt) {}

@@ -33,6 +33,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/tolerance.h"
 #include "scheduling/job_order.h"
@@ -56,7 +60,7 @@ std::vector<SettingSpec> NeatSettings() {
                         .default_value = "auto",
                         .meaning =
                             "the network policy whose completion times are predicted (NEAT+ "
-                            "§IV); auto: the one in force (--network), see NeatPolicyForNetwork",
+                            "§IV); auto: the one the policy in force (--network) declares",
                         .choices = {"auto"}};
   for (NeatPolicy p : kAllNeatPolicies) predictor.choices.emplace_back(NeatPolicyName(p));
   SettingSpec state{.name = "state",
@@ -92,17 +96,26 @@ std::vector<SettingSpec> NeatSettings() {
   return {JobOrderSetting(), predictor, objective, state, agreement, near_input, TieSetting()};
 }
 
+// Setting `predictor`: a modelled policy, or auto for the one the network policy in force
+// declares.
+NeatPolicy PredictorOf(const PolicyArgs& args) {
+  std::vector<std::pair<std::string_view, std::optional<NeatPolicy>>> table = {
+      {"auto", std::nullopt}};
+  for (NeatPolicy p : kAllNeatPolicies) table.emplace_back(NeatPolicyName(p), p);
+  const std::optional<NeatPolicy> chosen = args.settings.Choice("predictor", table);
+  return chosen ? *chosen : NeatPolicyForNetwork(args.network_policy);
+}
+
 class NeatScheduler : public TaskScheduler {
  public:
   explicit NeatScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        policy_(args.settings.Choice("predictor") == "auto"
-                    ? NeatPolicyForNetwork(args.network_policy)
-                    : ParseNeatPolicy(args.settings.Choice("predictor"), "predictor")),
-        full_objective_(args.settings.Choice("objective") == "full"),
-        compressed_(args.settings.Choice("state") == "compressed"),
-        agreement_(compressed_ && args.settings.Choice("agreement") == "on"),
-        near_rack_(args.settings.Choice("near_input") == "rack"),
+        policy_(PredictorOf(args)),
+        full_objective_(args.settings.Choice<bool>("objective", {{"own", false}, {"full", true}})),
+        compressed_(args.settings.Choice<bool>("state", {{"exact", false}, {"compressed", true}})),
+        agreement_(args.settings.Choice<bool>("agreement", {{"on", true}, {"off", false}}) &&
+                   compressed_),
+        near_rack_(args.settings.Choice<bool>("near_input", {{"any", false}, {"rack", true}})),
         tie_(args.settings, args.seed, kSeedSalt) {}
 
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {

@@ -75,7 +75,7 @@ std::vector<SettingSpec> TcdsSettings() {
 
 TcdsParams ParamsOf(const Settings& s) {
   if (s.Number("k1") > s.Number("k2")) {
-    throw InputError("", 0, "scheduler.k1",
+    throw s.Conflict({"k1", "k2"},
                      fmt::format("k1 ({}) must not exceed k2 ({}): TCDS eq. (1) needs k1 <= k2",
                                  s.Number("k1"), s.Number("k2")));
   }
@@ -91,7 +91,8 @@ TcdsParams ParamsOf(const Settings& s) {
 
 std::unique_ptr<TaskScheduler> MakeTcds(const PolicyArgs& args) {
   auto waits = [p = ParamsOf(args.settings),
-                at_once = args.settings.Choice("very_short") == "at-once"](const TaskRuntime& t) {
+                at_once = args.settings.Choice<bool>(
+                    "very_short", {{"eq2", false}, {"at-once", true}})](const TaskRuntime& t) {
     const double beta = LengthCoefficient(t.spec->input, p);
     const TaskClass c = ClassOf(beta, p);
     LevelWaits w = WaitsOf(c, beta, p);

@@ -35,7 +35,8 @@ std::vector<SettingSpec> FlowSettings() {
 class FlowGenerator : public WorkloadGenerator {
  public:
   explicit FlowGenerator(const PolicyArgs& args) {
-    options_.sizes = ParseFlowSizes(args.settings.Choice("flow_sizes"), "flow_sizes");
+    options_.sizes = args.settings.Choice<FlowSizes>(
+        "flow_sizes", {{"websearch", FlowSizes::kWebSearch}, {"datamining", FlowSizes::kDataMining}});
     options_.load = args.settings.Number("flow_load");
     options_.flows = static_cast<int>(args.settings.Integer("flows"));
     options_.seed = args.seed;
