@@ -4,25 +4,30 @@ several seeds, on the cluster of tcds.toml.
 
     experiments/tcds/run.py [--slotflow build/slotflow] [--seeds 10] [--out experiments/tcds/results]
                             [--jobs 2] [--set KEY=VALUE ...] [--arg=--FLAG=VALUE ...]
+    experiments/tcds/run.py --from-runs [--out experiments/tcds/results]
 
 writes OUT/runs.csv (one row per group, scheduler and seed: mean job response time, per class,
 the node / rack / off-rack shares of the tasks and their mean wait from ready to placed),
 OUT/summary.csv (per group and scheduler: the mean over seeds and its 95 % confidence
-half-width), OUT/paired.csv (per group, the paired differences between schedulers) and the plots OUT/response.png (beside
-the paper's Fig. 2) and OUT/locality.png (beside its Fig. 3). --set passes a policy setting to
-every run (e.g. scheduler.heartbeat=1s); --arg passes any other flag of `slotflow run` (e.g.
---arg=--nic=100Mbps). Each run is bounded by a 120 s timeout; runs go --jobs at
-a time. Needs Debian's python3-matplotlib (/usr/bin/python3).
+half-width, Student's t with seeds − 1 degrees of freedom: experiments/confidence.py),
+OUT/paired.csv (per group, the paired differences between schedulers) and the plots
+OUT/response.png (beside the paper's Fig. 2) and OUT/locality.png (beside its Fig. 3).
+--from-runs runs nothing: it reads OUT/runs.csv and writes the rest from it again. --set
+passes a policy setting to every run (e.g. scheduler.heartbeat=1s); --arg passes any other flag
+of `slotflow run` (e.g. --arg=--nic=100Mbps). Each run is bounded by a 120 s timeout; runs go
+--jobs at a time. Needs Debian's python3-matplotlib (/usr/bin/python3).
 """
 import argparse
 import concurrent.futures
 import csv
-import math
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from confidence import ci95  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -68,9 +73,7 @@ def summarise(rows):
             for k in keys:
                 vals = [r[k] for r in mine if r[k] != ""]
                 srow[k] = statistics.fmean(vals) if vals else ""
-                # 95 % half-width, normal approximation (t would widen it by ~10 % at 10 seeds).
-                srow[k + "_ci95"] = (1.96 * statistics.stdev(vals) / math.sqrt(len(vals))
-                                     if len(vals) > 1 else "")
+                srow[k + "_ci95"] = ci95(vals) if len(vals) > 1 else ""
             out.append(srow)
     return out
 
@@ -86,9 +89,26 @@ def paired(rows):
         for a, b in [("tcds", "delay"), ("tcds", "fifo"), ("delay", "fifo")]:
             d = [by[(g, a, s)] - by[(g, b, s)] for s in seeds]
             prow[f"{a}_minus_{b}_s"] = statistics.fmean(d)
-            prow[f"{a}_minus_{b}_ci95"] = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
+            prow[f"{a}_minus_{b}_ci95"] = ci95(d)
         out.append(prow)
     return out
+
+
+def read_runs(path):
+    """runs.csv as run_one returned its rows (numbers as numbers, "" where a class had no job)."""
+    rows = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            row = {}
+            for k, v in r.items():
+                if k in ("group", "seed", "jobs"):
+                    row[k] = int(v)
+                elif k == "scheduler" or v == "":
+                    row[k] = v
+                else:
+                    row[k] = float(v)
+            rows.append(row)
+    return rows
 
 
 def write_csv(path, rows):
@@ -158,22 +178,31 @@ def main():
     p.add_argument("--jobs", type=int, default=2, help="runs at a time (default 2: both cores)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--arg", action="append", default=[], metavar="--FLAG=VALUE")
+    p.add_argument("--from-runs", action="store_true",
+                   help="run nothing: summarise OUT/runs.csv again")
     a = p.parse_args()
-    if a.seeds < 2:
-        sys.exit("run.py: --seeds must be at least 2 (for a confidence interval)")
-    os.makedirs(a.out, exist_ok=True)
-    work = [(g, s, seed) for g in GROUPS for s in SCHEDULERS for seed in range(1, a.seeds + 1)]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        extra = [x for kv in a.set for x in ("--set", kv)] + a.arg
-        rows = list(pool.map(lambda w: run_one(a.slotflow, *w, extra), work))
-    write_csv(os.path.join(a.out, "runs.csv"), rows)
+    if a.from_runs:
+        rows = read_runs(os.path.join(a.out, "runs.csv"))
+        if len({r["seed"] for r in rows}) < 2:
+            sys.exit("run.py: runs.csv needs at least 2 seeds (for a confidence interval)")
+    else:
+        if a.seeds < 2:
+            sys.exit("run.py: --seeds must be at least 2 (for a confidence interval)")
+        os.makedirs(a.out, exist_ok=True)
+        work = [(g, s, seed) for g in GROUPS for s in SCHEDULERS
+                for seed in range(1, a.seeds + 1)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+            extra = [x for kv in a.set for x in ("--set", kv)] + a.arg
+            rows = list(pool.map(lambda w: run_one(a.slotflow, *w, extra), work))
+        write_csv(os.path.join(a.out, "runs.csv"), rows)
     summary = summarise(rows)
     write_csv(os.path.join(a.out, "summary.csv"), summary)
     diffs = paired(rows)
     write_csv(os.path.join(a.out, "paired.csv"), diffs)
     plot(summary, a.out)
-    print(f"{len(rows)} runs; wrote runs.csv, summary.csv, paired.csv, response.png, "
-          f"locality.png in {a.out}")
+    wrote = "" if a.from_runs else "runs.csv, "
+    print(f"{len(rows)} runs; wrote {wrote}summary.csv, paired.csv, response.png, locality.png "
+          f"in {a.out}")
     for r in summary:
         print(f"group {r['group']} {LABEL[r['scheduler']]:5} JCT {r['mean_jct_s']:7.2f} s "
               f"± {r['mean_jct_s_ci95']:5.2f}  node {r['node_share']:.3f} rack "

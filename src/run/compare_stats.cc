@@ -11,6 +11,7 @@
 
 #include "common/output_file.h"
 #include "common/units.h"
+#include "metrics/student_t.h"
 #include "run/run_outputs.h"
 
 namespace slotflow {
@@ -27,12 +28,7 @@ MeanCi MeanAndCi(const std::vector<double>& values) {
   double ss = 0;
   for (double v : values) ss += (v - m.mean) * (v - m.mean);
   const size_t df = values.size() - 1;
-  // Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom, then the normal's.
-  static constexpr std::array<double, 30> kT = {
-      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  const double t = df <= kT.size() ? kT[df - 1] : 1.96;
+  const double t = StudentT95(static_cast<double>(df));
   m.ci =
       t * std::sqrt(ss / static_cast<double>(df)) / std::sqrt(static_cast<double>(values.size()));
   return m;
