@@ -85,7 +85,9 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
   cmd.add_option("--traffic-scale", f.traffic_scale,
                  "multiply every byte count of the workload (default 1)");
   cmd.add_option("--map-input-ratio", f.map_input_ratio,
-                 "trace/synthetic jobs: map input = ratio x job shuffle / maps (default 1)");
+                 "trace/synthetic jobs: map input = ratio x job shuffle / maps (default: "
+                 "balanced, each job's map stage as long as its reduce stage on an idle 1 Gbps, "
+                 "1 GB/s-per-slot cluster, Duopoly §6.1)");
   cmd.add_option("--synthetic-jobs", f.synthetic_jobs,
                  "same as --set workload.synthetic_jobs=N: jobs of the synthetic generator "
                  "(default 200)");

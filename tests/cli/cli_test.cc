@@ -39,6 +39,18 @@ TEST(Cli, HelpExplainsEveryFlag) {
   }
 }
 
+// The default of --map-input-ratio is no ratio but the balanced rule (Duopoly §6.1,
+// workload/job.h MapInputPerTask), as the meaning of workload.map_input_ratio says.
+TEST(Cli, HelpGivesTheMapInputRatiosBalancedDefault) {
+  const Result r = Slotflow("run --help");
+  ASSERT_EQ(r.exit_code, 0);
+  const size_t at = r.out.find("--map-input-ratio");
+  ASSERT_NE(at, std::string::npos);
+  const std::string help = r.out.substr(at, r.out.find("\n  -", at) - at);
+  EXPECT_NE(help.find("default: balanced"), std::string::npos) << help;
+  EXPECT_EQ(help.find("default 1"), std::string::npos) << help;
+}
+
 TEST(Cli, OutWritesSummaryJsonAndJobsCsv) {
   const fs::path out = TempDir("outputs");
   const Result r = Slotflow("run --synthetic-jobs 20 --quiet --out " + out.string());
