@@ -36,14 +36,14 @@ double NodeLoad(const LoadWeights& w, double u_cpu, double u_mem, double u_disk,
 struct PriorityWeights {
   double time = 0.2, cpu = 0.3, mem = 0.3, prio = 0.2;
   Seconds threshold = 30;  // T (§3.2: 30 s)
-  // Eq. (7)'s second case: false = slotflow's default reading (docs/readings.md), w_time·T_wait/T
-  // + w_cpu·P_cpu + w_mem·P_mem + w_prio·P; true = P plus that sum, as the garbled text of
-  // eq. (7) shows it.
-  bool plus_p = false;
+  // Eq. (7)'s second case: true (the default) = P + w_time·T_wait/T + w_cpu·P_cpu + w_mem·P_mem
+  // + w_prio·P, as eq. (7) is printed, so waiting past T only ever raises a job (§2.3:
+  // "通过提高其权重实现作业优先级提升"); false = the weighted sum without the leading P.
+  bool plus_p = true;
 };
-// §2.3 eq. (7): P_w = P while T_wait < T, else the weighted sum. P is the initial priority
-// 1..5, T_wait the time since submission, P_cpu and P_mem the job's shares of the cluster's
-// slots and memory in [0, 1].
+// §2.3 eq. (7): P_w = P while T_wait < T, else P plus the weighted sum (or the sum alone, with
+// plus_p false). P is the initial priority 1..5, T_wait the time since submission, P_cpu and
+// P_mem the job's shares of the cluster's slots and memory in [0, 1].
 double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu, double p_mem);
 
 }  // namespace slotflow

@@ -52,16 +52,22 @@ TEST(JtpwRules, NodeLoadIsTheWeightedSumOfUtilisations) {
 }
 
 // Eq. (7) with §3.2's weights and T = 30 s. Before T: P. After: a job of priority 1 that has
-// waited 60 s holding half the slots and a quarter of the memory:
-// 0.2·2 + 0.3·0.5 + 0.3·0.25 + 0.2·1 = 0.825; read as P plus that sum, 1.825.
-TEST(JtpwRules, PriorityWeightIsPBeforeTAndTheWeightedSumAfter) {
+// waited 60 s holding half the slots and a quarter of the memory: P + 0.2·2 + 0.3·0.5 +
+// 0.3·0.25 + 0.2·1 = 1 + 0.825 = 1.825 (eq. (7) as printed, the default); the sum alone 0.825.
+TEST(JtpwRules, PriorityWeightIsPBeforeTAndPPlusTheWeightedSumAfter) {
   PriorityWeights w;
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 4, 29.9, 0.5, 0.5), 4);
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 60, 0.5, 0.25), 1.825);
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30, 0, 0), 5 + 0.2 + 1.0);
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 10, 0.5, 0.25), 1);
+  // Waiting past T never lowers a job (§2.3): P_w >= P for every wait.
+  for (Seconds waited : {0.0, 29.0, 30.0, 31.0, 300.0}) {
+    for (int p = 1; p <= 5; ++p) EXPECT_GE(PriorityWeight(w, p, waited, 0, 0), p);
+  }
+  w.plus_p = false;
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 60, 0.5, 0.25), 0.825);
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30, 0, 0), 0.2 + 1.0);
-  w.plus_p = true;
-  EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 60, 0.5, 0.25), 1.825);
-  EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 10, 0.5, 0.25), 1);
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 4, 29.9, 0.5, 0.5), 4);
 }
 
 // The place lines of a run's decision log.
@@ -201,9 +207,10 @@ TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
 }
 
 // P_w (§2.3): one slot, held by X until 40. Y (priority 5) came at 1, Z (priority 4) at 39.5.
-// At 40 Y has waited 39 s >= T = 30: P_w = 0.2·39/30 + 0.2·5 = 1.26, while Z (0.5 s) keeps
-// P_w = 4, so Z runs 40 → 41 and Y 41 → 42. With T = 60 s both still have P_w = P and Y goes
-// first; so it does with P_w read as P plus the sum (6.26).
+// At 40 Y has waited 39 s >= T = 30: P_w = 5 + 0.2·39/30 + 0.2·5 = 6.26 (the default, eq. (7)
+// as printed), above Z's P_w = 4 (0.5 s waited), so Y runs 40 → 41 and Z 41 → 42. With the
+// weighted sum alone Y's P_w drops to 1.26 and Z goes first. With T = 60 s both still have
+// P_w = P and Y goes first.
 TEST(Jtpw, JobsInAQueueGoByPriorityWeight) {
   Scenario s;
   s.cluster = UnitCluster(1, 1);
@@ -216,17 +223,43 @@ TEST(Jtpw, JobsInAQueueGoByPriorityWeight) {
   s.workload.jobs = {one("X", 0, 3, 40), one("Y", 1, 5, 1), one("Z", 39.5, 4, 1)};
   s.scheduler = "jtpw";
   auto f = s.Finishes();
+  EXPECT_DOUBLE_EQ(f.at("Y"), 41);
+  EXPECT_DOUBLE_EQ(f.at("Z"), 42);
+  s.scheduler_settings["weight_form"] = "sum";
+  f = s.Finishes();
   EXPECT_DOUBLE_EQ(f.at("Z"), 41);
   EXPECT_DOUBLE_EQ(f.at("Y"), 42);
-  s.scheduler_settings["wait_threshold"] = "60s";
+  s.scheduler_settings = {{"wait_threshold", "60s"}};
   f = s.Finishes();
   EXPECT_DOUBLE_EQ(f.at("Y"), 41);
   EXPECT_DOUBLE_EQ(f.at("Z"), 42);
-  s.scheduler_settings = {{"weight_form", "p-plus"}};
-  EXPECT_DOUBLE_EQ(s.Finishes().at("Y"), 41);
 }
 
-// Eqs. (4) and (7): weights that do not sum to 1 are input errors naming the settings.
+// Waiting raises a job past a higher initial priority (§2.3, eq. (7) as printed): X holds the
+// one slot until 91. Y (priority 3) came at 1, Z (priority 4) at 90.5. At 91 Y has waited
+// 90 s = 3T: P_w = 3 + 0.2·3 + 0.2·3 = 4.2 > Z's 4, so Y runs first (91 → 92, Z → 93). With
+// the weighted sum alone Y's P_w is 1.2 and Z goes first.
+TEST(Jtpw, WaitingPastTRaisesAJobAboveAHigherPriority) {
+  Scenario s;
+  s.cluster = UnitCluster(1, 1);
+  s.workload.source = "raised";
+  auto one = [](std::string name, Seconds submit, int priority, Seconds compute) {
+    JobSpec j = Job(std::move(name), submit, {StageSpec{"map", {}, {Task(0, compute)}}});
+    j.priority = priority;
+    return j;
+  };
+  s.workload.jobs = {one("X", 0, 3, 91), one("Y", 1, 3, 1), one("Z", 90.5, 4, 1)};
+  s.scheduler = "jtpw";
+  auto f = s.Finishes();
+  EXPECT_DOUBLE_EQ(f.at("Y"), 92);
+  EXPECT_DOUBLE_EQ(f.at("Z"), 93);
+  s.scheduler_settings["weight_form"] = "sum";
+  f = s.Finishes();
+  EXPECT_DOUBLE_EQ(f.at("Z"), 92);
+  EXPECT_DOUBLE_EQ(f.at("Y"), 93);
+}
+
+// Eqs. (5) and (8): weights that do not sum to 1 are input errors naming the settings.
 TEST(Jtpw, WeightsMustSumToOne) {
   Scenario s;
   s.cluster = UnitCluster(1, 1);

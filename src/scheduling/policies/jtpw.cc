@@ -24,12 +24,11 @@
 //    then the least loaded of all. (On the paper's cluster every block is on every worker, so
 //    this never binds there.) Ties: a node holding the block, then the lowest id.
 //  - §2.3 priority weight: P_w = P while the job has waited less than T since submission, else
-//    eq. (7)'s weighted sum of T_wait/T, its share of the slots (P_cpu), its share of the
-//    memory (P_mem) and P, with §3.2's T = 30 s and weights 0.2 / 0.3 / 0.3 / 0.2; jobs in a
-//    queue by P_w (higher first), then submission. The garbled eq. (7) shows "P +" before that
-//    sum, which would make waiting only ever raise P_w, as §2.3's text says it should
-//    ("通过提高其权重实现作业优先级提升"); slotflow's default reads it without. Setting
-//    weight_form.
+//    eq. (7)'s second case, P + w_time·T_wait/T + w_cpu·P_cpu + w_mem·P_mem + w_prio·P (P_cpu
+//    its share of the slots, P_mem its share of the memory), with §3.2's T = 30 s and weights
+//    0.2 / 0.3 / 0.3 / 0.2; jobs in a queue by P_w (higher first), then submission. Eq. (7) as
+//    printed starts with "P +", so waiting past T only ever raises a job, as §2.3's text says
+//    ("通过提高其权重实现作业优先级提升"). Setting weight_form = sum drops that P.
 // Queues: io and cpu with shares io_share and 1 − io_share, each allowed up to max_share
 // (ours: the paper does not give them). per_queue as in capacity.cc (§1: one job per queue).
 #include <fmt/format.h>
@@ -82,10 +81,11 @@ std::vector<SettingSpec> JtpwSettings() {
           Weight("w_prio", "0.2", "P_w weight of the initial priority (JTPW eq. (7), §3.2)"),
           {.name = "weight_form",
            .kind = SettingKind::kChoice,
-           .default_value = "sum",
-           .meaning = "P_w after T: sum (the weighted sum, slotflow's reading) or p-plus (P + "
-                      "that sum, as JTPW eq. (7)'s garbled text reads)",
-           .choices = {"sum", "p-plus"}},
+           .default_value = "p-plus",
+           .meaning = "P_w once a job has waited T: p-plus, P + the weighted sum (JTPW eq. (7) "
+                      "as printed starts with P +, so waiting only raises a job, JTPW §2.3), "
+                      "or sum, the weighted sum alone (a job can fall below its P)",
+           .choices = {"p-plus", "sum"}},
           {.name = "map_time",
            .kind = SettingKind::kChoice,
            .default_value = "compute",
@@ -104,7 +104,7 @@ std::vector<SettingSpec> JtpwSettings() {
            .choices = {"first", "tie-break"}}};
 }
 
-// Eqs. (4) and (7): each set of weights must sum to 1.
+// Eqs. (5) and (8): each set of weights must sum to 1.
 void CheckSum(const Settings& s, std::initializer_list<std::string_view> weights, const char* eq) {
   double sum = 0;
   std::string names;
@@ -138,7 +138,7 @@ class JtpwScheduler : public TaskScheduler {
                s.Number("w_pmem"),
                s.Number("w_prio"),
                s.Number("wait_threshold"),
-               s.Choice<bool>("weight_form", {{"sum", false}, {"p-plus", true}})};
+               s.Choice<bool>("weight_form", {{"p-plus", true}, {"sum", false}})};
     CheckSum(s, {"w_time", "w_pcpu", "w_pmem", "w_prio"}, "JTPW eq. (8)");
     whole_task_ = s.Choice<bool>("map_time", {{"compute", false}, {"task", true}});
     one_per_queue_ = OnePerQueue(s);
