@@ -15,7 +15,7 @@ BytesPerSecond MapDataRate(int n, double rho, Bytes d_in, Seconds t_map) {
 
 JobClass ClassifyByRate(BytesPerSecond v, BytesPerSecond disk) {
   if (disk <= 0) return JobClass::kCpu;
-  return v >= disk ? JobClass::kIo : JobClass::kCpu;
+  return v > disk ? JobClass::kIo : JobClass::kCpu;
 }
 
 double MapOutputRatio(const JobSpec& job) {

@@ -15,10 +15,9 @@ const char* JobClassName(JobClass c);  // "io", "cpu"
 // node move data, V = N·(1+ρ)·D_in / T_map (ρ = map output / map input, eq. (1)). Infinite
 // when T_map is 0 and there is data to move.
 BytesPerSecond MapDataRate(int n, double rho, Bytes d_in, Seconds t_map);
-// §2.1 eqs. (3)-(4): IO-bound iff V >= the disk rate, CPU-bound otherwise. A disk that is not
-// modelled (rate 0) never limits: CPU-bound. (§2.1's prose says "大于", greater than; the
-// relation signs of eqs. (3)-(4) are garbled. slotflow takes >=, which also classes a job that
-// just saturates the disk as IO-bound: docs/readings.md.)
+// §2.1 eqs. (3)-(4): IO-bound iff V is greater than the disk rate ("大于"), CPU-bound
+// otherwise, so a job whose maps just saturate the disk is CPU-bound. A disk that is not
+// modelled (rate 0) never limits: CPU-bound.
 JobClass ClassifyByRate(BytesPerSecond v, BytesPerSecond disk);
 
 // ρ of a job's map (root) stages from its spec: what they write over what they read (0 when

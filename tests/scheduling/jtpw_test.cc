@@ -3,6 +3,7 @@
 // where or when a task runs, disk contention included.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,8 +19,9 @@ constexpr double kMB = 1e6;
 
 // Eqs. (2)-(4). IO-bound: 2 maps of 128 MB, ρ = 1, 2 s of compute each: V = 2·2·128 MB / 2 s =
 // 256 MB/s, above a 100 MB/s disk. CPU-bound: ρ = 0.01 and 8 s: V = 2·1.01·128/8 = 32.32 MB/s.
-// At the boundary: 1 map of 50 MB, ρ = 1, 1 s: V = 100 MB/s, IO-bound (V >= disk rate) against
-// 100 MB/s and CPU-bound against a disk a hair faster.
+// At the boundary: 1 map of 50 MB, ρ = 1, 1 s: V = 100 MB/s, CPU-bound against a 100 MB/s disk
+// (IO-bound needs V greater than the disk rate, "大于", eq. (3)), IO-bound against a disk a hair
+// slower.
 TEST(JtpwRules, ClassifiesByTheMapDataRateAgainstTheDisk) {
   const double io = MapDataRate(2, 1, 128 * kMB, 2);
   EXPECT_DOUBLE_EQ(io, 256 * kMB);
@@ -29,8 +31,9 @@ TEST(JtpwRules, ClassifiesByTheMapDataRateAgainstTheDisk) {
   EXPECT_EQ(ClassifyByRate(cpu, 100 * kMB), JobClass::kCpu);
   const double edge = MapDataRate(1, 1, 50 * kMB, 1);
   EXPECT_DOUBLE_EQ(edge, 100 * kMB);
-  EXPECT_EQ(ClassifyByRate(edge, 100 * kMB), JobClass::kIo);
-  EXPECT_EQ(ClassifyByRate(edge, 100.001 * kMB), JobClass::kCpu);
+  EXPECT_EQ(ClassifyByRate(edge, 100 * kMB), JobClass::kCpu);
+  EXPECT_EQ(ClassifyByRate(edge, 99.999 * kMB), JobClass::kIo);
+  EXPECT_EQ(ClassifyByRate(std::nextafter(edge, 1e300), 100 * kMB), JobClass::kIo);
   // No modelled disk never limits; no data moved is never IO-bound.
   EXPECT_EQ(ClassifyByRate(io, 0), JobClass::kCpu);
   EXPECT_EQ(ClassifyByRate(MapDataRate(4, 1, 0, 0), 1), JobClass::kCpu);
@@ -172,18 +175,20 @@ TEST(Jtpw, DiskAndNetworkLoadsAreThoseOfTheLastRefresh) {
   EXPECT_EQ(server_of_b(), 0);
 }
 
-// Re-evaluation (§2.1): servers of 1 slot with CPU speeds 1 and 4, disks of 10 B/s. Three maps
+// Re-evaluation (§2.1): servers of 1 slot with CPU speeds 1 and 5, disks of 10 B/s. Three maps
 // of 10 bytes (blocks on both servers), 4 s of compute at speed 1, writing nothing (ρ = 0).
-// Predicted at submission with the mean speed 2.5: V = 1·10/1.6 = 6.25 < 10, CPU-bound. The
-// map on server 1 reads 1 s and computes 1 s: V = 1·10/1 = 10 >= 10, IO-bound from 2 on, when
-// the third map is placed (it ends at 4: IO-bound still). The map on server 0 computes 4 s
-// (V = 2.5) and ends the job at 5; no decision comes after it, so the job stays IO-bound.
+// Predicted at submission with the mean speed 3: V = 1·10/(4/3) = 7.5 < 10, CPU-bound. The map
+// on server 1 reads 1 s and computes 0.8 s: V = 1·10/0.8 = 12.5 > 10, IO-bound from 1.8 on,
+// when the third map is placed (it ends at 3.6: IO-bound still). The map on server 0 computes
+// 4 s (V = 2.5) and ends the job at 5; no decision comes after it, so the job stays IO-bound.
+// With speed 4 instead of 5 the fast map's V is exactly 10, not greater: the job stays
+// CPU-bound.
 TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
   s.cluster.classes = {
       ServerClass{.name = "slow", .count = 1, .slots = 1, .nic = 1e9, .disk = 10},
-      ServerClass{.name = "fast", .count = 1, .slots = 1, .cpu_speed = 4, .nic = 1e9, .disk = 10}};
+      ServerClass{.name = "fast", .count = 1, .slots = 1, .cpu_speed = 5, .nic = 1e9, .disk = 10}};
   s.workload.source = "reclassify";
   TaskSpec map = Task(10, 4);
   map.output = 0;
@@ -196,7 +201,7 @@ TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
   EXPECT_NE(placed[0].find(R"("t":0,)"), std::string::npos) << placed[0];
   EXPECT_NE(placed[0].find(R"("class":"cpu")"), std::string::npos) << placed[0];
   EXPECT_NE(placed[1].find(R"("class":"cpu")"), std::string::npos) << placed[1];
-  EXPECT_NE(placed[2].find(R"({"t":2,)"), std::string::npos) << placed[2];
+  EXPECT_NE(placed[2].find(R"({"t":1.8,)"), std::string::npos) << placed[2];
   EXPECT_NE(placed[2].find(R"("server":1,)"), std::string::npos) << placed[2];
   EXPECT_NE(placed[2].find(R"("queue":"io","class":"io")"), std::string::npos) << placed[2];
   const RunResult r = s.Run();
@@ -204,6 +209,11 @@ TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
   const auto& stats = r.summary.scheduler_stats;
   EXPECT_EQ(stats, (std::vector<std::pair<std::string, double>>{
                        {"jobs_io", 1}, {"jobs_cpu", 0}, {"class_changes", 1}}));
+  s.cluster.classes[1].cpu_speed = 4;
+  const RunResult boundary = s.Run();
+  EXPECT_EQ(boundary.summary.scheduler_stats,
+            (std::vector<std::pair<std::string, double>>{
+                {"jobs_io", 0}, {"jobs_cpu", 1}, {"class_changes", 0}}));
 }
 
 // P_w (§2.3): one slot, held by X until 40. Y (priority 5) came at 1, Z (priority 4) at 39.5.

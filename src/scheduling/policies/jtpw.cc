@@ -1,8 +1,8 @@
 // jtpw — JTPW, the capacity scheduler with job types and priority weights (JTPW §2). The
 // readings it takes where the paper is silent or garbled are in docs/readings.md.
 // Hadoop's capacity scheduler (capacity.cc) with two queues and three changes:
-//  - §2.1 job types: a job is IO-bound iff its map tasks on a node move data at least as fast
-//    as the node's disk, V = N·(1+ρ)·D_in / T_map ≥ disk rate (eqs. (1)-(4)), else CPU-bound;
+//  - §2.1 job types: a job is IO-bound iff its map tasks on a node move data faster than the
+//    node's disk ("大于"), V = N·(1+ρ)·D_in / T_map > disk rate (eqs. (1)-(4)), else CPU-bound;
 //    IO-bound jobs go to the IO queue, the others to the CPU/memory queue ("内存队列").
 //    At submission (ours) V is predicted from the job's spec: its ρ and mean D_in, T_map its
 //    mean map compute at the cluster's mean CPU speed, N as many maps as a node has slots
