@@ -31,6 +31,10 @@ void CheckServers(const Cluster& cluster, const SimState& state) {
       Fail(state.now(), fmt::format("server {} has {} running and {} free of {} slots", sv.id,
                                     rt.running, rt.free_slots, sv.slots));
     }
+    if (rt.computing < 0 || rt.computing > rt.running) {
+      Fail(state.now(), fmt::format("server {} has {} tasks computing of {} running", sv.id,
+                                    rt.computing, rt.running));
+    }
     if (sv.memory > 0 && rt.free_memory < -kRelTolerance * sv.memory) {
       Fail(state.now(), fmt::format("server {} has promised {} B of memory over its {} B", sv.id,
                                     -rt.free_memory, sv.memory));

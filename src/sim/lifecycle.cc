@@ -27,6 +27,14 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimSt
   }
 }
 
+void TaskLifecycle::Accrue(ServerId s) {
+  ServerRuntime& rt = s_.servers_[s];
+  const SimState::BusyTotals b = s_.ServerBusyTotals(s);
+  rt.compute_slot_seconds = b.compute_slot_seconds;
+  rt.memory_byte_seconds = b.memory_byte_seconds;
+  rt.totals_at = s_.now();
+}
+
 void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
   ServerRuntime& sv = s_.servers_[s];
   const bool had = sv.free_slots > 0;
@@ -230,6 +238,7 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
     }
   }
   if (task.HoldsSlot()) {
+    Accrue(s);
     if (cluster_.server(s).memory > 0) s_.servers_[s].free_memory -= task.spec->memory;
     job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
     --s_.ready_total_;
@@ -349,6 +358,10 @@ Seconds TaskLifecycle::ComputeSeconds(TaskId t) const {
 
 void TaskLifecycle::StartCompute(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
+  if (task.HoldsSlot()) {
+    Accrue(task.server);
+    ++s_.servers_[task.server].computing;
+  }
   task.state = TaskState::kComputing;
   task.compute_at = s_.now();
   if (engine_ != nullptr) engine_->Schedule(s_.now() + ComputeSeconds(t), compute_done_kind_, t);
@@ -357,6 +370,10 @@ void TaskLifecycle::StartCompute(TaskId t) {
 // The output goes to the local disk when it is modelled: a flow over that disk alone.
 void TaskLifecycle::OnComputeDone(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
+  if (task.HoldsSlot()) {
+    Accrue(task.server);
+    --s_.servers_[task.server].computing;
+  }
   task.computed_at = s_.now();
   if (cluster_.Disk(task.server) < 0 || output_[t] <= 0) {
     Complete(t);
@@ -375,6 +392,7 @@ void TaskLifecycle::Complete(TaskId t) {
     log->Line(s_.now(), "task_done").Int("task", t).Int("job", task.job).Int("server", task.server);
   }
   if (task.HoldsSlot()) {
+    Accrue(task.server);
     if (cluster_.server(task.server).memory > 0) {
       s_.servers_[task.server].free_memory += task.spec->memory;
     }

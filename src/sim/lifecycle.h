@@ -78,6 +78,9 @@ class TaskLifecycle {
 
  private:
   void AddFreeSlots(ServerId s, int delta);
+  // Brings server s's busy totals (ServerRuntime::compute_slot_seconds, memory_byte_seconds)
+  // up to now; called before its computing count or free memory changes.
+  void Accrue(ServerId s);
   void MakeReady(TaskId t);
   void Occupy(TaskId t, ServerId s);
   void LogPlace(TaskId t, const Why& why);

@@ -123,6 +123,8 @@ void TaskLifecycle::ResetTask(TaskId t, ServerLoss& loss) {
     if (task.state == TaskState::kReading && task.pending_flows > 0) --s_.servers_[at].receiving;
     if (task.HoldsSlot()) {
       busy_slot_seconds_ += s_.now() - task.placed_at;
+      Accrue(at);
+      if (task.state == TaskState::kComputing) --s_.servers_[at].computing;
       --s_.servers_[at].running;
       if (!s_.servers_[at].lost) {
         if (cluster_.server(at).memory > 0) s_.servers_[at].free_memory += task.spec->memory;

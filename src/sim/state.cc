@@ -33,6 +33,16 @@ SimState::Utilisation SimState::ServerUtilisation(ServerId s) const {
   return u;
 }
 
+SimState::BusyTotals SimState::ServerBusyTotals(ServerId s) const {
+  const ServerRuntime& rt = servers_[s];
+  const Server& sv = cluster_.server(s);
+  const Seconds since = now() - rt.totals_at;
+  BusyTotals b{rt.compute_slot_seconds, rt.memory_byte_seconds};
+  b.compute_slot_seconds += rt.computing * since;
+  if (sv.memory > 0) b.memory_byte_seconds += (sv.memory - rt.free_memory) * since;
+  return b;
+}
+
 std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
   const TaskRuntime& task = tasks_[t];
   const JobRuntime& job = jobs_[task.job];

@@ -73,8 +73,13 @@ struct ServerRuntime {
   int free_slots = 0;
   Bytes free_memory = kForever;  // infinite when the server's memory is not modelled
   int running = 0;               // slot-holding tasks placed here and not done
+  int computing = 0;             // of those, the ones computing (not reading or writing)
   int receiving = 0;             // tasks here fetching input over the network
   bool lost = false;             // gone for good (TaskLifecycle::LoseServer): hosts nothing
+  // Running totals up to totals_at (SimState::ServerBusyTotals adds the time since): slot-
+  // seconds spent computing, and byte-seconds of memory in use (0 when not modelled).
+  double compute_slot_seconds = 0, memory_byte_seconds = 0;
+  Seconds totals_at = 0;
 };
 
 class SimState {
@@ -110,6 +115,15 @@ class SimState {
     double cpu = 0, memory = 0, disk = 0, uplink = 0, downlink = 0;
   };
   Utilisation ServerUtilisation(ServerId s) const;
+  // What server s has used since the run began, summed over time: slot-seconds of computing
+  // (its slot-holding tasks in their compute phase, not reading or writing) and byte-seconds
+  // of memory in use. Their growth between two readings, over the interval and the server's
+  // slots or memory, is its mean CPU or memory utilisation over that interval. (What its disk
+  // and NIC carried over an interval follows from the flows' bytes sent, FlowView::Sent.)
+  struct BusyTotals {
+    double compute_slot_seconds = 0, memory_byte_seconds = 0;
+  };
+  BusyTotals ServerBusyTotals(ServerId s) const;
   // Servers with at least one free slot, in increasing id order.
   const std::vector<ServerId>& servers_with_free_slots() const { return free_servers_; }
   int free_slots() const { return free_slot_total_; }

@@ -90,12 +90,14 @@ std::vector<std::string> Placements(const Scenario& s) {
 }
 
 // Two servers of 2 slots, unit disk and NIC. One job, two maps, each reading a 1-byte block
-// held by both servers, computing 1 s and writing 1 byte: V = 2·(1+1)·1/1 = 4 >= 1, IO-bound.
+// held by both servers, computing 1 s and writing 1 byte: V = 2·(1+1)·1/1 = 4 > 1, IO-bound.
 //  - capacity takes the first replica holder with room: both maps on server 0. Their reads
 //    share disk 0 (1/2 each) → 2, compute → 3, their writes share disk 0 again → 5.
-//  - jtpw: the first map goes to server 0 (both loads 0, the lower id); server 0's load is then
-//    0.25·1/2, so the second goes to idle server 1. Each reads and writes its own disk: read
-//    → 1, compute → 2, write → 3.
+//  - jtpw, node_load slots: the first map goes to server 0 (both loads 0, the lower id);
+//    server 0's load is then 0.25·1/2 (a slot in use), so the second goes to idle server 1.
+//    Each reads and writes its own disk: read → 1, compute → 2, write → 3.
+//  - jtpw, node_load measured (the default): at 0 no node has been busy yet, and the ranking
+//    holds until the next refresh (1 s), so both maps go to server 0, as under capacity → 5.
 // Without modelled disks nothing but the compute takes time: both end at 1.
 Scenario DiskBed(std::string scheduler) {
   Scenario s;
@@ -111,9 +113,12 @@ Scenario DiskBed(std::string scheduler) {
   return s;
 }
 
-TEST(Jtpw, LeastLoadedNodesSpreadDiskHeavyMapsAndFinishSooner) {
+TEST(Jtpw, SlotsInUseSpreadMapsAtOnceMeasuredUseOnlyFromTheNextRefresh) {
   EXPECT_DOUBLE_EQ(DiskBed("capacity").Finishes().at("A"), 5);
-  EXPECT_DOUBLE_EQ(DiskBed("jtpw").Finishes().at("A"), 3);
+  EXPECT_DOUBLE_EQ(DiskBed("jtpw").Finishes().at("A"), 5);
+  Scenario slots = DiskBed("jtpw");
+  slots.scheduler_settings["node_load"] = "slots";
+  EXPECT_DOUBLE_EQ(slots.Finishes().at("A"), 3);
   for (const char* scheduler : {"capacity", "jtpw"}) {
     Scenario s = DiskBed(scheduler);
     s.cluster.classes[0].disk = 0;
@@ -122,12 +127,14 @@ TEST(Jtpw, LeastLoadedNodesSpreadDiskHeavyMapsAndFinishSooner) {
 }
 
 // Locality first (the default): a node holding the block beats a less loaded one. Blocks on
-// server 0 only: jtpw puts both maps there, as capacity does (5); with locality only breaking
-// ties, the second map goes to idle server 1 and reads remotely: the reads share disk 0 → 2,
-// compute → 3, each writes its own disk → 4.
+// server 0 only, node_load slots (so that server 1 is less loaded at once): jtpw puts both maps
+// on server 0, as capacity does (5); with locality only breaking ties, the second map goes to
+// idle server 1 and reads remotely: the reads share disk 0 → 2, compute → 3, each writes its
+// own disk → 4.
 TEST(Jtpw, LocalityComesBeforeLoadUnlessSetOtherwise) {
   Scenario s = DiskBed("jtpw");
   s.workload.jobs[0].stages[0].replicas = {{0}, {0}};
+  s.scheduler_settings["node_load"] = "slots";
   EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 5);
   s.scheduler_settings["locality"] = "tie-break";
   EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 4);
@@ -140,39 +147,124 @@ TEST(Jtpw, TheDecisionLogShowsQueueClassWeightAndLoad) {
                            R"("queue":"io","class":"io","p_w":3,"waited_s":0})"),
             std::string::npos)
       << placed[0];
-  EXPECT_NE(placed[1].find(R"("server":1,"free_slots_left":1,"why":{"load":0,"local":1,)"),
+  EXPECT_NE(placed[1].find(R"("server":0,"free_slots_left":0,"why":{"load":0,"local":1,)"),
             std::string::npos)
       << placed[1];
+  Scenario slots = DiskBed("jtpw");
+  slots.scheduler_settings["node_load"] = "slots";
+  const std::vector<std::string> spread = Placements(slots);
+  ASSERT_EQ(spread.size(), 2u);
+  EXPECT_NE(spread[1].find(R"("server":1,"free_slots_left":1,"why":{"load":0,"local":1,)"),
+            std::string::npos)
+      << spread[1];
 }
 
 // Refresh (§2.2): server 0 (4 slots) reads a 10-byte block on its unit disk from 0 to 10 for
 // job A; server 1 (2 slots) computes job C's 100 s task. B's compute-only task comes at 2.5.
-// Refreshed every second, server 0 reports its disk busy: L = 0.25·1/4 + 0.25·1 = 0.3125
-// against server 1's 0.25·1/2 = 0.125, so B goes to server 1. Refreshed every 100 s, the last
-// report (at 0, before any read started) says the disk is idle: L = 0.0625 < 0.125, server 0.
+// Refreshed every second, server 0's disk is busy: with node_load slots, L = 0.25·1/4 (a slot
+// in use) + 0.25·1 (the disk at the refresh at 2) = 0.3125 against server 1's 0.25·1/2 =
+// 0.125; measured over [1, 2], L = 0.25·1 (the disk; A's task reads, it does not compute)
+// against server 1's 0.25·1/2 (one slot of 2 computing) = 0.125. Either way B goes to server 1.
+// Refreshed every 100 s, the last refresh (at 0, before any read started) saw the disk idle:
+// slots, L = 0.0625 < 0.125; measured, nothing used yet, both 0, the lower id: server 0.
 TEST(Jtpw, DiskAndNetworkLoadsAreThoseOfTheLastRefresh) {
+  for (const char* node_load : {"measured", "slots"}) {
+    Scenario s;
+    s.cluster = UnitCluster(2, 1);
+    s.cluster.classes = {
+        ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
+        ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
+    s.workload.source = "refresh";
+    TaskSpec read = Task(10, 0);
+    read.output = 0;
+    StageSpec a{"map", {}, {read}};
+    a.replicas = {{0}};
+    s.workload.jobs = {Job("A", 0, {a}), Job("C", 0, {StageSpec{"map", {}, {Task(0, 100)}}}),
+                       Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
+    s.scheduler = "jtpw";
+    s.scheduler_settings["node_load"] = node_load;
+    s.simulation.collect_tasks = true;
+    auto server_of_b = [&] {
+      for (const TaskResult& t : s.Run().tasks) {
+        if (t.job == "B") return t.server;
+      }
+      return -1;
+    };
+    EXPECT_EQ(server_of_b(), 1) << node_load;
+    s.scheduler_settings["refresh"] = "100s";
+    EXPECT_EQ(server_of_b(), 0) << node_load;
+  }
+}
+
+// Measured CPU use is the share of slots computing, not of slots held (§2.2: "使用率"). Two
+// servers of 2 slots, disks of 1 B/s, L from the CPU alone (w_cpu 1). Job A's compute-only
+// task goes to server 0 (no use yet anywhere, the lower id) and computes from 0 to 100; job
+// R's task (block on server 1 only, 100 bytes) reads its block from disk 1 from 0 to 100,
+// holding a slot but not computing. Job B's compute-only task comes at 2.5. Each server has
+// one of its two slots in use: with node_load slots both loads are 0.5 and the lower id,
+// server 0, takes B. Measured over [1, 2], server 0 computed on one slot of two, 0.5, server 1
+// on none, 0: B goes to server 1.
+TEST(Jtpw, MeasuredCpuUseCountsComputingNotSlotsHeld) {
+  Scenario s;
+  s.cluster = UnitCluster(2, 2);
+  s.cluster.classes[0].disk = 1;
+  s.workload.source = "cpu use";
+  StageSpec a{"map", {}, {Task(0, 100)}};
+  TaskSpec read = Task(100, 1);
+  read.output = 0;
+  StageSpec r{"map", {}, {read}};
+  r.replicas = {{1}};
+  s.workload.jobs = {Job("A", 0, {a}), Job("R", 0, {r}),
+                     Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
+  s.scheduler = "jtpw";
+  s.scheduler_settings = {{"w_cpu", "1"}, {"w_mem", "0"}, {"w_disk", "0"}, {"w_net", "0"}};
+  s.simulation.collect_tasks = true;
+  auto server_of = [&](const std::string& job) {
+    for (const TaskResult& t : s.Run().tasks) {
+      if (t.job == job) return t.server;
+    }
+    return -1;
+  };
+  EXPECT_EQ(server_of("A"), 0);
+  EXPECT_EQ(server_of("R"), 1);
+  EXPECT_EQ(server_of("B"), 1);
+  s.scheduler_settings["node_load"] = "slots";
+  EXPECT_EQ(server_of("B"), 0);
+}
+
+// Measured disk use is the mean over the refresh interval, not the load at its end. Server 1's
+// disk (1 B/s) reads A's 1.5-byte block (held there only) from 0 to 1.5, then A is done; C's
+// compute-only task goes to server 0 (4 slots; no use yet anywhere, the lower id) and computes
+// from 0 to 100. B's compute-only task comes at 2.5. Measured over [1, 2]: server 1's disk
+// carried 0.5 bytes of 1, L = 0.25·0.5 = 0.125, against server 0's 0.25·1/4 (one slot of 4
+// computing) = 0.0625: server 0. With node_load slots server 1's disk was idle at the refresh
+// at 2 and nothing runs there, L = 0 < 0.0625: server 1.
+TEST(Jtpw, MeasuredDiskUseIsTheMeanOverTheRefreshInterval) {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
-  s.cluster.classes = {ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
-                       ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
-  s.workload.source = "refresh";
-  TaskSpec read = Task(10, 0);
+  s.cluster.classes = {
+      ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
+      ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
+  s.workload.source = "disk use";
+  TaskSpec read = Task(1.5, 0);
   read.output = 0;
   StageSpec a{"map", {}, {read}};
-  a.replicas = {{0}};
+  a.replicas = {{1}};
   s.workload.jobs = {Job("A", 0, {a}), Job("C", 0, {StageSpec{"map", {}, {Task(0, 100)}}}),
                      Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
   s.scheduler = "jtpw";
   s.simulation.collect_tasks = true;
-  auto server_of_b = [&] {
+  auto server_of = [&](const std::string& job) {
     for (const TaskResult& t : s.Run().tasks) {
-      if (t.job == "B") return t.server;
+      if (t.job == job) return t.server;
     }
     return -1;
   };
-  EXPECT_EQ(server_of_b(), 1);
-  s.scheduler_settings["refresh"] = "100s";
-  EXPECT_EQ(server_of_b(), 0);
+  EXPECT_EQ(server_of("A"), 1);
+  EXPECT_EQ(server_of("C"), 0);
+  EXPECT_EQ(server_of("B"), 0);
+  s.scheduler_settings["node_load"] = "slots";
+  EXPECT_EQ(server_of("B"), 1);
 }
 
 // Re-evaluation (§2.1): servers of 1 slot with CPU speeds 1 and 5, disks of 10 B/s. Three maps

@@ -15,10 +15,17 @@
 //    maps ask of the disk, which is what §2.1 compares ("the job needs a lot of I/O").
 //  - §2.2 node load: L = w_cpu·U_cpu + w_mem·U_mem + w_disk·U_disk + w_net·U_net (eqs. (5)-(6),
 //    equal weights by default, ours); nodes are ranked by L, refreshed every heartbeat
-//    (setting refresh), and a task goes to the least loaded node that can take it. Between
-//    refreshes U_cpu and U_mem follow the scheduler's own placements at once (the resource
-//    manager knows what it allocated); U_disk and U_net are as last reported (ours). U_net is
-//    the busier of the node's uplink and downlink (ours). Locality (ours, setting locality):
+//    (setting refresh), and a task goes to the least loaded node that can take it. §2.2 defines
+//    the U as the node's utilisation of its CPU, memory, disk and network ("使用率"), collected
+//    in real time, and re-sorts the nodes every few heartbeats. So by default (node_load
+//    measured) each U is the node's mean use over the last refresh interval (NodeMeter): the
+//    share of its slots computing, of its memory in use, of what its disk and its NIC could
+//    carry; the ranking holds until the next refresh, so the tasks placed between two refreshes
+//    go to the nodes that were least loaded at the last one. node_load = slots is the reading
+//    slotflow had before: U_cpu and U_mem are the slots and memory allocated now, following the
+//    scheduler's own placements at once; U_disk and U_net the disk's and NIC's load at the last
+//    refresh. U_net is the busier of the node's uplink and downlink (ours). Locality (ours,
+//    setting locality):
 //    JTPW extends the capacity scheduler, which places node-local first, and §2.2 does not say
 //    it gives that up; so the least loaded of the nodes holding a task's block comes first,
 //    then the least loaded of all. (On the paper's cluster every block is on every worker, so
@@ -42,6 +49,7 @@
 #include "common/error.h"
 #include "scheduling/capacity_queues.h"
 #include "scheduling/jtpw_rules.h"
+#include "scheduling/node_meter.h"
 
 namespace slotflow {
 namespace {
@@ -59,11 +67,21 @@ std::vector<SettingSpec> JtpwSettings() {
   return {{.name = "refresh",
            .kind = SettingKind::kSeconds,
            .default_value = "1s",
-           .meaning = "how often node loads are refreshed (JTPW §2.2: every heartbeat; YARN's "
+           .meaning = "how often node loads are refreshed, and with node_load measured the "
+                      "interval they are measured over (JTPW §2.2: every heartbeat; YARN's "
                       "NodeManager heartbeat is 1 s in Hadoop 2.7)",
            .min = 1e-3,
            .max = 3600},
-          Weight("w_cpu", "0.25", "node load weight of slots in use (JTPW eq. (6); ours)"),
+          {.name = "node_load",
+           .kind = SettingKind::kChoice,
+           .default_value = "measured",
+           .meaning = "the utilisations in JTPW eq. (6): measured, each node's mean use over the "
+                      "last refresh interval (share of slots computing, of memory in use, of "
+                      "what its disk and NIC could carry), ranked until the next refresh (JTPW "
+                      "§2.2); or slots, the slots and memory allocated now and the disk's and "
+                      "NIC's load at the last refresh",
+           .choices = {"measured", "slots"}},
+          Weight("w_cpu", "0.25", "node load weight of CPU use (JTPW eq. (6); ours)"),
           Weight("w_mem", "0.25", "node load weight of memory in use (JTPW eq. (6); ours)"),
           Weight("w_disk", "0.25", "node load weight of disk utilisation (JTPW eq. (6); ours)"),
           Weight("w_net", "0.25", "node load weight of NIC utilisation (JTPW eq. (6); ours)"),
@@ -131,6 +149,7 @@ class JtpwScheduler : public TaskScheduler {
   explicit JtpwScheduler(const PolicyArgs& args) {
     const Settings& s = args.settings;
     refresh_ = s.Number("refresh");
+    measured_ = s.Choice<bool>("node_load", {{"measured", true}, {"slots", false}});
     load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
     CheckSum(s, {"w_cpu", "w_mem", "w_disk", "w_net"}, "JTPW eq. (5)");
     prio_w_ = {s.Number("w_time"),
@@ -182,6 +201,8 @@ class JtpwScheduler : public TaskScheduler {
   Decision PlaceRanked(const SimState& state, JobIndex j);
 
   Seconds refresh_ = 1;
+  bool measured_ = true;
+  NodeMeter meter_;
   LoadWeights load_w_;
   PriorityWeights prio_w_;
   bool whole_task_ = false;
@@ -189,24 +210,37 @@ class JtpwScheduler : public TaskScheduler {
   bool locality_first_ = true;
   std::vector<QueueShare> queues_;
   std::vector<JobType> types_;
-  std::vector<double> reported_;  // per server: w_disk·U_disk + w_net·U_net at the last refresh
+  // Per server at the last refresh: L (node_load measured), or w_disk·U_disk + w_net·U_net
+  // (slots).
+  std::vector<double> reported_;
   std::vector<std::vector<JobIndex>> members_;
   std::vector<QueueLoad> load_;
   std::vector<double> weight_;  // P_w of each job at this decision
   std::vector<TaskId> finished_;
 };
 
-// §2.2: the disk and network parts of each node's load, as its heartbeat reports them.
+// §2.2: each node's load as its heartbeat reports it: measured, its mean use since the last
+// refresh; slots, the disk and network parts as they are now.
 void JtpwScheduler::Refresh(const SimState& state) {
   reported_.resize(state.cluster().size());
+  if (measured_) {
+    const std::vector<NodeMeter::Use>& use = meter_.Read(state);
+    for (ServerId s = 0; s < state.cluster().size(); ++s) {
+      const NodeMeter::Use& u = use[s];
+      reported_[s] = NodeLoad(load_w_, u.cpu, u.memory, u.disk, u.net);
+    }
+    return;
+  }
   for (ServerId s = 0; s < state.cluster().size(); ++s) {
     const SimState::Utilisation u = state.ServerUtilisation(s);
     reported_[s] = NodeLoad(load_w_, 0, 0, u.disk, std::max(u.uplink, u.downlink));
   }
 }
 
-// Eq. (5) with U_cpu and U_mem as allocated now and U_disk, U_net as last reported.
+// Eq. (6): measured, L as last refreshed; slots, with U_cpu and U_mem as allocated now and
+// U_disk, U_net as last refreshed.
 double JtpwScheduler::Load(const SimState& state, ServerId s) const {
+  if (measured_) return reported_[s];
   const SimState::Utilisation u = state.ServerUtilisation(s);
   return NodeLoad(load_w_, u.cpu, u.memory, 0, 0) + reported_[s];
 }
