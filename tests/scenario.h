@@ -40,6 +40,19 @@ inline JobSpec Job(std::string name, Seconds submit, std::vector<StageSpec> stag
   return j;
 }
 
+// What a run's scheduler reported of itself, without the slot-mode times and switches every
+// run reports after them.
+inline std::vector<std::pair<std::string, double>> OwnStats(const RunSummary& summary) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [key, value] : summary.scheduler_stats) {
+    if (key != "sufficient_s" && key != "insufficient_s" && key != "insufficient_share" &&
+        key != "mode_switches") {
+      out.emplace_back(key, value);
+    }
+  }
+  return out;
+}
+
 // The lines of a text (a decision log, a CSV), without their line breaks.
 inline std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;

@@ -79,6 +79,9 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
                  "compute rate of one slot in input bytes/s (default 1GB/s)");
   cmd.add_option("--replicas", f.replicas, "replicas of each input block (default 3)");
   cmd.add_option("--topology", f.topology, "big-switch (default) or two-tier");
+  cmd.add_option("--map-reads", f.map_reads,
+                 "how a map task away from its block reads it: network (default) or "
+                 "compute-only (Duopoly §2.1: no network use)");
   cmd.add_option("--servers-per-rack", f.servers_per_rack, "servers per rack (default 10)");
   cmd.add_option("--oversubscription", f.oversubscription,
                  "two-tier rack uplink oversubscription (default 1)");
@@ -155,6 +158,7 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
   }
   SetClusterFlags(f, spec.overrides);
   if (!f.topology.empty()) spec.overrides.topology = ParseTopology(f.topology, "--topology");
+  if (!f.map_reads.empty()) spec.overrides.map_reads = ParseMapReads(f.map_reads, "--map-reads");
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   spec.simulation.check = f.check;
   spec.simulation.collect_tasks = !f.out.empty();

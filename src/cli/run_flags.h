@@ -14,7 +14,7 @@ namespace slotflow {
 // The flags as given; BuildSpec checks and applies them.
 struct RunFlags {
   std::string command_line;  // how slotflow was invoked, for summary.json
-  std::string config, mode, order, queues, nic, disk, slot_rate, topology, out, log;
+  std::string config, mode, order, queues, nic, disk, slot_rate, topology, map_reads, out, log;
   std::optional<int> servers, slots, replicas, servers_per_rack;
   std::optional<double> cpu_speed, oversubscription;
   std::string seed;

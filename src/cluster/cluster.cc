@@ -82,6 +82,7 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
   }
   bool any_disk = false;
   for (const auto& s : servers_) any_disk |= s.disk > 0;
+  network_links_ = LinkCount();
   if (any_disk) {
     for (const auto& s : servers_) {
       if (s.disk > 0) {

@@ -24,6 +24,12 @@ struct ServerClass {
 
 enum class TopologyKind { kBigSwitch, kTwoTier };
 
+// How a map task that does not run where its block is reads it. kNetwork: the block crosses the
+// network from a holder. kComputeOnly: no network use (Duopoly §2.1: map reads are 99 % local
+// and their output can use idle network, so map tasks are modelled as compute only); the read
+// still counts as remote for locality.
+enum class MapReads { kNetwork, kComputeOnly };
+
 // Limits on what one cluster description may ask for, checked before anything is allocated:
 // far beyond the papers' clusters (at most a few hundred servers) yet small enough that a
 // typo cannot exhaust memory.
@@ -38,6 +44,7 @@ struct ClusterSpec {
   BytesPerSecond rack_link = 0;    // two-tier: explicit rack up/down capacity, overrides above
   BytesPerSecond slot_rate = 1e9;  // compute speed of one slot, bytes of input per second
   int replicas = 3;                // input block replicas on distinct servers
+  MapReads map_reads = MapReads::kNetwork;
 
   int ServerCount() const;
   // Throws InputError (field names as in the config file) on impossible clusters.
@@ -69,6 +76,9 @@ class Cluster {
   // Links: every server has an uplink and a downlink; two-tier adds one uplink and one
   // downlink per rack; a modelled disk is one more link per server.
   int LinkCount() const { return static_cast<int>(link_capacity_.size()); }
+  // The links of the network (server and rack links) are 0 .. NetworkLinkCount() − 1; the
+  // disks come after them.
+  int NetworkLinkCount() const { return network_links_; }
   BytesPerSecond LinkCapacity(LinkId l) const { return link_capacity_[l]; }
   const std::vector<BytesPerSecond>& link_capacities() const { return link_capacity_; }
   LinkId Uplink(ServerId s) const { return 2 * s; }
@@ -91,6 +101,7 @@ class Cluster {
   int racks_ = 1;
   int64_t total_slots_ = 0;
   LinkId first_rack_link_ = 0;
+  int network_links_ = 0;
 };
 
 }  // namespace slotflow

@@ -182,6 +182,21 @@ TopologyKind ParseTopology(std::string_view text, std::string_view field) {
                    fmt::format("unknown topology '{}' (known: big-switch, two-tier)", text));
 }
 
+std::string_view TopologyName(TopologyKind t) {
+  return t == TopologyKind::kTwoTier ? "two-tier" : "big-switch";
+}
+
+MapReads ParseMapReads(std::string_view text, std::string_view field) {
+  if (text == "network") return MapReads::kNetwork;
+  if (text == "compute-only") return MapReads::kComputeOnly;
+  throw InputError("", 0, std::string(field),
+                   fmt::format("unknown map reads '{}' (known: network, compute-only)", text));
+}
+
+std::string_view MapReadsName(MapReads m) {
+  return m == MapReads::kComputeOnly ? "compute-only" : "network";
+}
+
 namespace {
 
 // The per-server keys shared by the [cluster] table and its [[cluster.class]] entries; unset
@@ -232,7 +247,7 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
   CheckKeys(
       t, file, "cluster",
       {"servers", "slots", "cpu_speed", "nic", "disk", "memory", "topology", "servers_per_rack",
-       "oversubscription", "rack_link", "slot_rate", "replicas", "class"});
+       "oversubscription", "rack_link", "slot_rate", "replicas", "map_reads", "class"});
 
   const ServerKeys defaults = ReadServerKeys(t, file, "cluster");
   const toml::node* servers = t.get("servers");
@@ -305,6 +320,14 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
   }
   if (const auto* n = t.get("replicas")) {
     spec.replicas = static_cast<int>(GetInt(*n, file, "cluster.replicas", 1, kMaxServers));
+  }
+  if (const auto* n = t.get("map_reads")) {
+    const std::string text = GetString(*n, file, "cluster.map_reads");
+    try {
+      spec.map_reads = ParseMapReads(text, "cluster.map_reads");
+    } catch (const InputError& e) {
+      Fail(file, Line(*n), "cluster.map_reads", MessageOf(e));
+    }
   }
 }
 

@@ -15,6 +15,7 @@
 //   rack_link         rate >= 0      explicit rack up/down capacity (0 = from oversubscription)
 //   slot_rate         rate > 0       compute speed of one slot (bytes of input per second)
 //   replicas          int >= 1       input block replicas
+//   map_reads         "network" | "compute-only"   how a non-local map task reads its block
 //   [[cluster.class]] heterogeneous clusters: each entry has `count` (int >= 1, required) and
 //                     optional name, slots, cpu_speed, nic, disk, memory. The list replaces
 //                     the spec's classes; server ids are assigned class by class in list order.
@@ -44,6 +45,10 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
 
 // "big-switch" or "two-tier"; anything else throws InputError naming `field`.
 TopologyKind ParseTopology(std::string_view text, std::string_view field);
+std::string_view TopologyName(TopologyKind t);
+// "network" or "compute-only"; anything else throws InputError naming `field`.
+MapReads ParseMapReads(std::string_view text, std::string_view field);
+std::string_view MapReadsName(MapReads m);
 
 // Typed access to TOML values for slotflow's input readers. Every function throws InputError
 // carrying `file`, the node's line and `field` when the value has the wrong type or range.

@@ -38,6 +38,7 @@ void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
   if (o.oversubscription) c.oversubscription = *o.oversubscription;
   if (o.slot_rate) c.slot_rate = *o.slot_rate;
   if (o.topology) c.topology = *o.topology;
+  if (o.map_reads) c.map_reads = *o.map_reads;
 }
 
 // A task that fits no server's memory would wait for ever: refuse the workload instead.

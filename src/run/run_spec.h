@@ -31,6 +31,7 @@ struct ClusterOverrides {
   std::optional<double> cpu_speed, oversubscription;
   std::optional<BytesPerSecond> nic, disk, slot_rate;
   std::optional<TopologyKind> topology;
+  std::optional<MapReads> map_reads;
 };
 
 struct RunSpec {

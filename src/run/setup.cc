@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/sha256.h"
 #include "run/policies.h"
@@ -11,10 +12,6 @@
 
 namespace slotflow {
 namespace {
-
-std::string_view TopologyName(TopologyKind t) {
-  return t == TopologyKind::kTwoTier ? "two-tier" : "big-switch";
-}
 
 toml::table ClusterTable(const ClusterSpec& c) {
   toml::table t;
@@ -24,6 +21,7 @@ toml::table ClusterTable(const ClusterSpec& c) {
   t.insert("rack_link", c.rack_link);
   t.insert("slot_rate", c.slot_rate);
   t.insert("replicas", c.replicas);
+  t.insert("map_reads", MapReadsName(c.map_reads));
   toml::array classes;
   for (const ServerClass& sc : c.classes) {
     classes.push_back(toml::table{{"name", sc.name},

@@ -299,7 +299,9 @@ ServerId TaskLifecycle::ReadSource(const std::vector<ServerId>& replicas, Server
 // topology the holders in the reader's own rack come first, as HDFS reads the nearest replica:
 // such a read stays off the rack links (on a big switch racks shape no path, and the least
 // loaded holder of all is taken). Any other task receives one flow per source server of its
-// parents' outputs; local bytes are free. (A reading: docs/readings.md.)
+// parents' outputs; local bytes are free. (A reading: docs/readings.md.) With the cluster's
+// map_reads compute-only (Duopoly §2.1), a read away from the block crosses no network and
+// costs what a local read costs.
 void TaskLifecycle::StartRead(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   JobRuntime& job = s_.jobs_[task.job];
@@ -317,7 +319,11 @@ void TaskLifecycle::StartRead(TaskId t) {
         const ServerId src = ReadSource(reps, dst);
         task.locality = cluster_.server(src).rack == cluster_.server(dst).rack ? Locality::kRack
                                                                                : Locality::kOffRack;
-        StartFlow(t, src, task.spec->input, true, -1);
+        if (cluster_.spec().map_reads == MapReads::kNetwork) {
+          StartFlow(t, src, task.spec->input, true, -1);
+        } else if (cluster_.Disk(dst) >= 0) {
+          StartFlow(t, dst, task.spec->input, true, -1);  // compute-only: as a local read
+        }
       }
     }
   } else {

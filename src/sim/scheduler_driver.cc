@@ -10,6 +10,23 @@
 #include "sim/results.h"
 
 namespace slotflow {
+namespace {
+
+// The slot mode of a scheduler that reports none (Duopoly §3.3): slot-insufficient iff the
+// highest-priority active job under SJF (smallest estimated size, the first submitted among
+// equals) has more ready tasks than there are free slots. The mode belongs to the cluster's
+// slots and the job order, not to the placement, so cans switches under any scheduler.
+SlotMode SjfSlotMode(const SimState& state) {
+  JobIndex l0 = -1;
+  for (JobIndex j : state.active_jobs()) {
+    if (l0 < 0 || state.job(j).size_estimate < state.job(l0).size_estimate) l0 = j;
+  }
+  const bool insufficient =
+      l0 >= 0 && state.job(l0).ready.size() > static_cast<size_t>(state.free_slots());
+  return insufficient ? SlotMode::kInsufficient : SlotMode::kSufficient;
+}
+
+}  // namespace
 
 SchedulerDriver::SchedulerDriver(const Cluster& cluster, SimState& state, TaskLifecycle& lifecycle,
                                  std::unique_ptr<TaskScheduler> scheduler,
@@ -109,18 +126,18 @@ void SchedulerDriver::SettleScheduler() {
       lifecycle_.Place(d.task, d.server, d.why);
     }
   }
-  if (auto mode = scheduler_->mode(state_)) {
-    if (mode_ != mode) {
-      const Seconds now = clock_->now();
-      if (mode_) {
-        mode_seconds_[static_cast<int>(*mode_)] += now - mode_since_;
-        ++mode_switches_;
-      }
-      mode_ = mode;
-      mode_since_ = now;
+  const std::optional<SlotMode> reported = scheduler_->mode(state_);
+  const SlotMode mode = reported ? *reported : SjfSlotMode(state_);
+  if (mode_ != mode) {
+    const Seconds now = clock_->now();
+    if (mode_) {
+      mode_seconds_[static_cast<int>(*mode_)] += now - mode_since_;
+      ++mode_switches_;
     }
-    set_slot_mode_(*mode);
+    mode_ = mode;
+    mode_since_ = now;
   }
+  set_slot_mode_(mode);
 }
 
 // Free slots left empty while tasks are ready: on purpose (the scheduler said nothing). A

@@ -48,7 +48,8 @@ class SchedulerDriver {
              const std::function<bool(JobIndex)>& arrive);
 
   // The scheduler's part of a step: if anything may need a decision, asks Next() until it says
-  // nothing (unless heartbeats place), then follows its slot mode.
+  // nothing (unless heartbeats place), then follows its slot mode (or, for a scheduler that
+  // reports none, the SJF job's, Duopoly §3.3).
   void SettleScheduler();
 
   // Reservations, the scheduler's own counters, and the time spent in each slot mode up to

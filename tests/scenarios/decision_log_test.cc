@@ -124,7 +124,7 @@ TEST(DecisionLogFig2, DuopolyReservesTwoSlotsForB) {
 {"t":1,"event":"reserve","free_slots":2,"ready_tasks":2,"why":{"mode":"sufficient","branch":"alg4-none","congested":0}}
 {"t":1,"event":"flow_start","flow":0,"task":4,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":0,"rate":1}
 {"t":1,"event":"flow_start","flow":1,"task":5,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":0,"rate":1}
-{"t":1.1,"event":"tick","why":{"congested":1,"mean_downlink_utilisation":1}}
+{"t":1.1,"event":"tick","why":{"congested":1,"mean_link_utilisation":1}}
 {"t":1.1,"event":"reserve","free_slots":2,"ready_tasks":2,"why":{"mode":"sufficient","branch":"alg4-congested-none","congested":1}}
 {"t":2,"event":"arrive","job":1,"name":"B","tasks":1}
 {"t":2,"event":"ready","task":8,"job":1,"stage":0,"index":0}
@@ -145,15 +145,17 @@ TEST(DecisionLogFig2, DuopolyReservesTwoSlotsForB) {
 {"t":5,"event":"task_done","task":6,"job":0,"server":0}
 {"t":5,"event":"task_done","task":7,"job":0,"server":1}
 {"t":5,"event":"job_done","job":0,"jct_s":5}
-{"t":5.1000000000000005,"event":"tick","why":{"congested":0,"mean_downlink_utilisation":0}}
+{"t":5.1000000000000005,"event":"tick","why":{"congested":0,"mean_link_utilisation":0}}
 )");
 }
 
-// Fig. 2 with greedy placement (ablation IF): all four reducers start at 1, two per server;
-// each server's downlink carries two 2-unit flows at 1/2 each, so they end at 5. B's map waits
-// for a slot until 5 and runs 5 -> 6. No slot is ever left empty while a task is ready.
+// Fig. 2(a) with greedy placement, each link shared fairly as the paper draws it (Fig. 2(c)):
+// all four reducers start at 1, two per server; each server's downlink carries two 2-unit flows
+// at 1/2 each, so they end at 5. B's map waits for a slot until 5 and runs 5 -> 6. No slot is
+// ever left empty while a task is ready. B's arrival at 2 makes the slots insufficient (Duopoly
+// §3.3: B, the smallest job, has a ready task and no free slot), which fair ignores.
 TEST(DecisionLogFig2, GreedyFillsEverySlotAndBWaits) {
-  const Told told = Tell("duopoly-fig2.toml", "duopoly-IF");
+  const Told told = Tell("duopoly-fig2.toml", "duopoly-IF", {{"network.policy", "fair"}});
   EXPECT_EQ(told.tasks_csv, std::string(kHeader) +
                                 "A,map,0,1,0,none,0,0,0,1,1,1,0,0\n"
                                 "A,map,1,1,0,none,0,0,0,1,1,1,0,0\n"
@@ -167,7 +169,6 @@ TEST(DecisionLogFig2, GreedyFillsEverySlotAndBWaits) {
   for (const std::string& line : told.log) {
     EXPECT_EQ(line.find("\"reserve\""), std::string::npos) << line;
   }
-  // The four shuffle flows: class = the coflow's 16 units (cans, unlimited queues: size << 16).
   ExpectLog(told.log, R"({"t":0,"event":"arrive","job":0,"name":"A","tasks":8}
 {"t":0,"event":"ready","task":0,"job":0,"stage":0,"index":0}
 {"t":0,"event":"ready","task":1,"job":0,"stage":0,"index":1}
@@ -189,12 +190,13 @@ TEST(DecisionLogFig2, GreedyFillsEverySlotAndBWaits) {
 {"t":1,"event":"place","task":5,"job":0,"stage":1,"index":1,"server":0,"free_slots_left":0,"why":{"rule":"random-free"}}
 {"t":1,"event":"place","task":6,"job":0,"stage":1,"index":2,"server":1,"free_slots_left":1,"why":{"rule":"random-free"}}
 {"t":1,"event":"place","task":7,"job":0,"stage":1,"index":3,"server":1,"free_slots_left":0,"why":{"rule":"random-free"}}
-{"t":1,"event":"flow_start","flow":0,"task":4,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":1048576,"rate":0.5}
-{"t":1,"event":"flow_start","flow":1,"task":5,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":1048576,"rate":0.5}
-{"t":1,"event":"flow_start","flow":2,"task":6,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":1048576,"rate":0.5}
-{"t":1,"event":"flow_start","flow":3,"task":7,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":1048576,"rate":0.5}
+{"t":1,"event":"flow_start","flow":0,"task":4,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":0,"rate":0.5}
+{"t":1,"event":"flow_start","flow":1,"task":5,"job":0,"coflow":0,"src":1,"dst":0,"bytes":2,"class":0,"rate":0.5}
+{"t":1,"event":"flow_start","flow":2,"task":6,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":0,"rate":0.5}
+{"t":1,"event":"flow_start","flow":3,"task":7,"job":0,"coflow":0,"src":0,"dst":1,"bytes":2,"class":0,"rate":0.5}
 {"t":2,"event":"arrive","job":1,"name":"B","tasks":1}
 {"t":2,"event":"ready","task":8,"job":1,"stage":0,"index":0}
+{"t":2,"event":"mode","mode":"insufficient"}
 {"t":5,"event":"flow_end","flow":0,"task":4,"duration_s":4}
 {"t":5,"event":"flow_end","flow":1,"task":5,"duration_s":4}
 {"t":5,"event":"flow_end","flow":2,"task":6,"duration_s":4}
@@ -205,6 +207,7 @@ TEST(DecisionLogFig2, GreedyFillsEverySlotAndBWaits) {
 {"t":5,"event":"task_done","task":7,"job":0,"server":1}
 {"t":5,"event":"job_done","job":0,"jct_s":5}
 {"t":5,"event":"place","task":8,"job":1,"stage":0,"index":0,"server":0,"free_slots_left":1,"why":{"rule":"random-free"}}
+{"t":5,"event":"mode","mode":"sufficient"}
 {"t":6,"event":"task_done","task":8,"job":1,"server":0}
 {"t":6,"event":"job_done","job":1,"jct_s":4}
 )");

@@ -58,12 +58,24 @@ TEST(DuopolyFig1, NatsHoldsRbBackWhileTheNetworkIsCongested) {
                    3);
 }
 
-// Fig. 2: without reservation A's four reducers fill every slot at 1 (A 5, B 6); nats starts
-// only R1 and R2, keeps two slots for B's map (2 -> 3), then R3/R4 run 3 -> 5 (A 5, B 3).
+// Fig. 2: without reservation A's four reducers fill every slot at 1 and share each link fairly
+// (Fig. 2(c): A 5, B 6); nats starts only R1 and R2, keeps two slots for B's map (2 -> 3), then
+// R3/R4 run 3 -> 5 (A 5, B 3).
 TEST(DuopolyFig2, GreedyPlacementFinishesAAt5AndBAt6) {
-  const auto finish = FinishTimes("duopoly-fig2.toml", "duopoly-IF");
+  const auto finish =
+      FinishTimes("duopoly-fig2.toml", "duopoly-IF", {{"network.policy", "fair"}});
   EXPECT_DOUBLE_EQ(finish.at("A"), 5);
   EXPECT_DOUBLE_EQ(finish.at("B"), 6);
+}
+
+// Ablation (F) keeps cans' mode switch: the mode belongs to the slots and the job order, not to
+// nats. At 2, B (the smallest job) has a ready task and no free slot, so the slots are
+// insufficient and cans serves one macroflow per downlink: R1 and R3 (1.5 units left each) end
+// at 3.5, B's map runs 3.5 -> 4.5, R2 and R4 end at 5 (A 5, B 4.5).
+TEST(DuopolyFig2, GreedyUnderCansSwitchesToMacroflowsWhenBWaits) {
+  const auto finish = FinishTimes("duopoly-fig2.toml", "duopoly-IF");
+  EXPECT_DOUBLE_EQ(finish.at("A"), 5);
+  EXPECT_DOUBLE_EQ(finish.at("B"), 4.5);
 }
 
 TEST(DuopolyFig2, NatsReservesSlotsAndFinishesAAt5AndBAt3) {

@@ -298,7 +298,7 @@ TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
   EXPECT_NE(placed[2].find(R"("queue":"io","class":"io")"), std::string::npos) << placed[2];
   const RunResult r = s.Run();
   EXPECT_DOUBLE_EQ(r.jobs[0].finish, 5);
-  const auto& stats = r.summary.scheduler_stats;
+  const auto stats = OwnStats(r.summary);
   EXPECT_EQ(stats, (std::vector<std::pair<std::string, double>>{
                        {"jobs_io", 1}, {"jobs_cpu", 0}, {"class_changes", 1}}));
   s.cluster.classes[1].cpu_speed = 4;

@@ -62,9 +62,10 @@ TEST(NatsMap, LocalTaskWithFewestCandidateServersWins) {
 // could not pass by luck.
 TEST(NatsMap, CandidateTieGoesToServerWithFewestLocalPendingTasks) {
   Bed bed(3, 2);
-  bed.Occupy(1, 1);
-  // T and U both have two candidates, so T (first) is chosen. Server 0 holds both blocks (2
-  // local pending), server 1 only T's (1): server 1 wins although it runs more tasks.
+  bed.Occupy(2, 1);
+  // T and U both have two candidates. Server 0 holds both blocks (2 local pending), servers 1
+  // and 2 one each: server 1 (T's) or 2 (U's), and 2 runs a task, so T on 1. (Server 0 runs
+  // nothing: a rule by running tasks first would pick it.)
   const JobIndex j = bed.MapJob({{0, 1}, {0, 2}}, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     auto nats = MakeNats("l0", seed);
@@ -72,14 +73,47 @@ TEST(NatsMap, CandidateTieGoesToServerWithFewestLocalPendingTasks) {
   }
 }
 
+// Alg. 2 l. 4–7 break ties among the (task, server) pairs of every task with fewest candidates:
+// U's server 2 (1 pending, nothing running) beats T's servers 0 (2 pending) and 1 (1 pending,
+// one running), so U is placed although T comes first; pair_ties first-task takes T, on 1.
+TEST(NatsMap, TiesAreBrokenOverTheServersOfEveryTiedTask) {
+  Bed bed(3, 2);
+  bed.Occupy(1, 1);
+  const JobIndex j = bed.MapJob({{0, 1}, {0, 2}}, 1);
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    auto nats = MakeNats("l0", seed);
+    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 1), 2)) << "seed " << seed;
+    auto first = TaskSchedulerRegistry::Get().Make(
+        "nats", {{"order", "sjf"}, {"pair_ties", "first-task"}}, seed);
+    EXPECT_EQ(Decide(*first, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
+  }
+}
+
+// Alg. 2 l. 7: among pairs tied on both counts, tasks as well as servers are drawn at random.
+TEST(NatsMap, TiedTasksAreDrawnAtRandom) {
+  Bed bed(4, 2);
+  const JobIndex j = bed.MapJob({{0, 1}, {2, 3}}, 1);
+  std::set<TaskId> tasks;
+  for (uint64_t seed = 1; seed <= 32; ++seed) {
+    auto nats = MakeNats("l0", seed);
+    const Choice d = Decide(*nats, bed.state());
+    ASSERT_TRUE(d.has_value());
+    tasks.insert(d->first);
+  }
+  EXPECT_EQ(tasks, (std::set<TaskId>{bed.TaskOf(j, 0, 0), bed.TaskOf(j, 0, 1)}));
+}
+
 TEST(NatsMap, EqualLocalPendingGoesToServerWithFewestRunningTasks) {
   Bed bed(3, 2);
   bed.Occupy(0, 1);
-  // Both blocks on servers 0 and 1 (2 local pending each); server 0 runs a task.
-  const JobIndex j = bed.MapJob({{0, 1}, {0, 1}}, 1);
+  // Both blocks on servers 0 and 1 (2 local pending each); server 0 runs a task. Either task
+  // may go (they tie on server 1 too).
+  bed.MapJob({{0, 1}, {0, 1}}, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     auto nats = MakeNats("l0", seed);
-    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
+    const Choice d = Decide(*nats, bed.state());
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->second, 1) << "seed " << seed;
   }
 }
 
@@ -282,8 +316,12 @@ TEST(NatsMode, OnlyTheHighestPriorityJobSwitchesTheMode) {
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   // The earlier reading (L0 = the first job with ready tasks) switches on J2.
   EXPECT_EQ(ModeNow(*first_ready, bed.state()), SlotMode::kInsufficient);
-  // Slot-sufficient, J1 has nothing ready: Alg. 4 goes on to J2's maps.
-  const Choice d = Decide(*nats, bed.state());
+  // Slot-sufficient, J1 has nothing ready and the network is idle: Alg. 4 looks only for
+  // reduce tasks and returns nothing (l. 30); with uncongested_maps any it goes on to J2's maps.
+  EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
+  auto any = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"uncongested_maps", "any"}}, 1);
+  const Choice d = Decide(*any, bed.state());
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(bed.state().task(d->first).job, j2);
   bed.MapJob({{}, {}, {}}, 1);  // J3: three ready tasks for two free slots
@@ -338,12 +376,14 @@ TEST(NatsMode, AllReadyVariantReservesWhereNatsFallsBackToOtherJobs) {
   bed.ReduceJob(2, {5}, 1);                           // L0: one ready task, not placeable
   const JobIndex b = bed.MapJob({{0}, {0}, {1}}, 2);  // three ready map tasks
   bed.Occupy(2, 2);
-  auto nats = MakeNats();
+  auto nats = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"uncongested_maps", "any"}}, 1);
   auto all = MakeNats("all-ready");
-  // nats: 1 ready in L0 <= 2 free → Alg. 4 → no placeable reduce anywhere → B's map tasks
-  // (one candidate each; the first wins).
+  // nats: 1 ready in L0 <= 2 free → Alg. 4 → no placeable reduce anywhere → with
+  // uncongested_maps any, B's map tasks (one candidate each; server 1 holds one pending block,
+  // server 0 two, so the third task on server 1).
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
-  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(b, 0, 0), 0));
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(b, 0, 2), 1));
   // (A): 4 ready > 2 free → Alg. 3 on L0 only → reserve.
   EXPECT_EQ(ModeNow(*all, bed.state()), SlotMode::kInsufficient);
   EXPECT_EQ(Decide(*all, bed.state()), std::nullopt);
@@ -415,15 +455,58 @@ TEST(NatsCongestion, CongestedNetworkPlacesOnlyLocalMaps) {
   EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), 0));
 }
 
-TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
-  CongestionCase c = CongestionBed(0.75);  // utilisation 0.75 < 0.8
+// Alg. 4 l. 20–30 when not congested: a placeable reduce task of any job, else nothing (l. 30),
+// though job M has a ready map task local to the free server; uncongested_maps any (ours)
+// places it.
+TEST(NatsCongestion, IdleNetworkPlacesReduceTasksOrNothing) {
+  ClusterSpec spec = UnitCluster(3, 4);
+  spec.classes.push_back(ServerClass{.name = "source", .count = 1, .slots = 4, .nic = 1.0});
+  Bed bed(spec);
+  bed.ReduceJob(3, {50, 50}, 1);  // L0: its reduce tasks are ready
+  bed.Occupy(0, 4);               // ... but only server 1 has free slots, and it receives
+  bed.Receiving(3, {{1, 20}});    // a smaller coflow, so they fit nowhere
+  const JobIndex m = bed.MapJob({{1}}, 2);
+  bed.Occupy(2, 4);
+  bed.Occupy(3, 4);
   auto nats = MakeNats();
+  auto any = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"uncongested_maps", "any"}}, 1);
+  EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
+  EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), 1));
+}
+
+TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
+  // Server 0's downlink at 0.75 < 0.8 (the source's uplink, at 1, counts under busy-links).
+  CongestionCase c = CongestionBed(0.75);
+  auto nats = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"congestion_measure", "busy-downlinks"}}, 1);
   nats->OnTick(c.bed->state());
   EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.n_reduce, 0));
   // Before any heartbeat the network counts as not congested either.
   CongestionCase busy = CongestionBed(1.0);
   auto fresh = MakeNats();
   EXPECT_EQ(Decide(*fresh, busy.bed->state()), At(busy.n_reduce, 0));
+}
+
+// busy-links (the default) reads every network link that carries traffic, rack links too. On
+// two racks of two servers with rack links of 0.7, one flow from server 0 to server 2 runs at
+// 0.7: server 0's uplink and server 2's downlink at 0.7, both rack links at 1, mean 0.85 >= 0.8,
+// congested; busy-downlinks sees only server 2's 0.7 and is not.
+TEST(NatsCongestion, BusyLinksCountRackLinks) {
+  ClusterSpec spec = UnitCluster(4, 2);
+  spec.topology = TopologyKind::kTwoTier;
+  spec.servers_per_rack = 2;
+  spec.rack_link = 0.7;
+  Bed bed(spec);
+  bed.Receiving(0, {{2, 10}});
+  bed.net().Resolve();
+  const Cluster& cluster = bed.state().cluster();
+  ASSERT_DOUBLE_EQ(bed.net().solver().LinkLoad(cluster.Downlink(2)), 0.7);
+  auto links = MakeNats();
+  auto downlinks = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"congestion_measure", "busy-downlinks"}}, 1);
+  EXPECT_FALSE(links->OnTick(bed.state()).empty());      // switched on
+  EXPECT_TRUE(downlinks->OnTick(bed.state()).empty());   // stays off
 }
 
 TEST(NatsCongestion, MonitorsEveryHundredMilliseconds) {

@@ -130,5 +130,27 @@ TEST(Utilisation, SlotsMemoryDiskAndNicAreReadable) {
   EXPECT_DOUBLE_EQ(u1.uplink, 1);
 }
 
+// A map task that cannot run where its block is (server 0 has no slot) reads its 4 units from
+// there: over the network (4 s at NIC 1) before its 4 s of compute, or with map_reads
+// compute-only (Duopoly §2.1) not at all; either way the read counts as remote.
+TEST(MapReads, ComputeOnlyReadsMoveNothingOverTheNetwork) {
+  Scenario s;
+  s.cluster = UnitCluster(1, 1);
+  s.cluster.classes.insert(s.cluster.classes.begin(),
+                           ServerClass{.name = "holder", .count = 1, .slots = 0, .nic = 1.0});
+  s.workload.source = "map-reads";
+  StageSpec map{"map", {}, {Task(4)}};
+  map.replicas = {{0}};
+  s.workload.jobs = {Job("A", 0, {map})};
+  RunResult network = s.Run();
+  EXPECT_DOUBLE_EQ(network.jobs.at(0).finish, 8);
+  s.cluster.map_reads = MapReads::kComputeOnly;
+  RunResult compute_only = s.Run();
+  EXPECT_DOUBLE_EQ(compute_only.jobs.at(0).finish, 4);
+  EXPECT_DOUBLE_EQ(compute_only.jobs.at(0).local_fraction, 0);
+  EXPECT_DOUBLE_EQ(compute_only.summary.network_bytes, 0);
+  EXPECT_DOUBLE_EQ(network.summary.network_bytes, 4);
+}
+
 }  // namespace
 }  // namespace slotflow::testing

@@ -17,18 +17,22 @@
 //  - Alg. 4 (slot-sufficient): L0 as in Alg. 3 but its largest ready reduce task first. If L0
 //    yields nothing: when the network is congested, the first job with ready map tasks, placed
 //    only where they read locally (§5.4: "when congested nats schedules only tasks whose input
-//    is local"); otherwise the first job with a reduce task SelectServerForTask can place, then
-//    (ours, docs/readings.md) map tasks in job order, since reduce tasks are only *preferred*
-//    while the network is idle.
+//    is local"); otherwise the first job with a reduce task SelectServerForTask can place; else
+//    nothing (l. 30). Setting uncongested_maps any (ours) then places map tasks in job order.
+//  - SelectTaskServerPair (Alg. 2 l. 1–12): among the (task, server) pairs where a ready map
+//    task reads locally, those of the tasks with fewest candidate servers (l. 4); among them
+//    the server with fewest pending local tasks (l. 5), then fewest running tasks (l. 6), then
+//    at random (l. 7). Setting pair_ties first-task takes the first such task instead.
 //  - SelectServerForTask (Alg. 2 l. 13–24): a free server with no task receiving, chosen at
 //    random (l. 22 and the text after it: the paper argues against any further preference);
 //    else a free server whose smallest active unit is larger, fewest receiving first.
-//  - Congestion flag (ours, docs/readings.md): congested iff the mean utilisation of server
-//    downlinks carrying traffic (setting congestion_measure) is at least the setting
-//    congestion_threshold (0.8); the paper gives neither number nor rule.
+//  - Congestion flag (ours, docs/readings.md): congested iff the mean utilisation of the
+//    network links carrying traffic (server and rack links; setting congestion_measure) is at
+//    least the setting congestion_threshold (0.8); the paper gives neither number nor rule.
 // Settings give the alternative readings for the sensitivity study: mode_signal first-ready (L0 =
 // the first job with ready tasks), mode_refresh every-round, idle_server fewest-running,
-// congested_maps any; congestion_measure all-downlinks is another reading of the flag.
+// congested_maps any, uncongested_maps any, pair_ties first-task; congestion_measure
+// busy-downlinks or all-downlinks are other readings of the flag.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -58,16 +62,18 @@ std::vector<SettingSpec> NatsSettings() {
           {.name = "congestion_threshold",
            .kind = SettingKind::kNumber,
            .default_value = "0.8",
-           .meaning = "congested iff the mean utilisation of busy server downlinks is at least "
+           .meaning = "congested iff the mean utilisation of busy network links is at least "
                       "this (ours)",
            .min = 0,
            .max = 1},
           {.name = "congestion_measure",
            .kind = SettingKind::kChoice,
-           .default_value = "busy-downlinks",
-           .meaning = "the utilisation compared with congestion_threshold: the mean over server "
-                      "downlinks carrying traffic (busy-downlinks) or over all of them (ours)",
-           .choices = {"busy-downlinks", "all-downlinks"}},
+           .default_value = "busy-links",
+           .meaning = "the utilisation compared with congestion_threshold (ours): the mean over "
+                      "the network links carrying traffic, server and rack links (busy-links), "
+                      "over the server downlinks carrying traffic (busy-downlinks) or over all "
+                      "server downlinks (all-downlinks)",
+           .choices = {"busy-links", "busy-downlinks", "all-downlinks"}},
           {.name = "mode_signal",
            .kind = SettingKind::kChoice,
            .default_value = "l0",
@@ -93,8 +99,26 @@ std::vector<SettingSpec> NatsSettings() {
            .default_value = "local-only",
            .meaning = "Alg. 4 when congested and L0 yields nothing: local-only (only map tasks "
                       "that read locally, Duopoly §5.4) or any (Alg. 2's remote fallback too)",
-           .choices = {"local-only", "any"}}};
+           .choices = {"local-only", "any"}},
+          {.name = "uncongested_maps",
+           .kind = SettingKind::kChoice,
+           .default_value = "none",
+           .meaning = "Alg. 4 when not congested and neither L0 nor any job's reduce task can be "
+                      "placed: none (l. 30 returns nothing) or any (ours: map tasks of every job "
+                      "in order, remote reads included)",
+           .choices = {"none", "any"}},
+          {.name = "pair_ties",
+           .kind = SettingKind::kChoice,
+           .default_value = "by-server",
+           .meaning = "SelectTaskServerPair among map tasks with equally few candidate servers: "
+                      "by-server (Alg. 2 l. 5–7: the server with fewest pending local tasks, then "
+                      "fewest running, then at random, over all those tasks) or first-task (the "
+                      "first such task, its servers compared so)",
+           .choices = {"by-server", "first-task"}}};
 }
+
+// The utilisation the congestion flag reads (setting congestion_measure).
+enum class Measure { kBusyLinks, kBusyDownlinks, kAllDownlinks };
 
 // The mode signal (setting mode_signal).
 enum class Signal { kL0, kFirstReady, kAllReady };
@@ -130,8 +154,14 @@ class NatsScheduler : public TaskScheduler {
                                                 {{"random", true}, {"fewest-running", false}})),
         congested_local_only_(
             args.settings.Choice<bool>("congested_maps", {{"local-only", true}, {"any", false}})),
-        all_downlinks_(args.settings.Choice<bool>(
-            "congestion_measure", {{"busy-downlinks", false}, {"all-downlinks", true}})),
+        uncongested_maps_(
+            args.settings.Choice<bool>("uncongested_maps", {{"none", false}, {"any", true}})),
+        ties_first_task_(args.settings.Choice<bool>("pair_ties",
+                                                    {{"by-server", false}, {"first-task", true}})),
+        measure_(args.settings.Choice<Measure>("congestion_measure",
+                                               {{"busy-links", Measure::kBusyLinks},
+                                                {"busy-downlinks", Measure::kBusyDownlinks},
+                                                {"all-downlinks", Measure::kAllDownlinks}})),
         monitor_interval_(args.settings.Number("monitor_interval")),
         congestion_threshold_(args.settings.Number("congestion_threshold")),
         rng_(args.seed ^ kSeedSalt) {}
@@ -144,13 +174,18 @@ class NatsScheduler : public TaskScheduler {
     const FlowView& flows = state.flows();
     double sum = 0;
     int busy = 0;
-    for (ServerId s = 0; s < cluster.size(); ++s) {
-      // Only downlinks carrying traffic count (a local disk read never touches one).
-      const LinkId l = cluster.Downlink(s);
+    // Only links carrying traffic count (a local disk read never touches one), unless
+    // all-downlinks.
+    auto add = [&](LinkId l) {
       const double load = flows.LinkLoad(l);
-      if (load <= 0 && !all_downlinks_) continue;
+      if (load <= 0 && measure_ != Measure::kAllDownlinks) return;
       sum += load / cluster.LinkCapacity(l);
       ++busy;
+    };
+    if (measure_ == Measure::kBusyLinks) {
+      for (LinkId l = 0; l < cluster.NetworkLinkCount(); ++l) add(l);
+    } else {
+      for (ServerId s = 0; s < cluster.size(); ++s) add(cluster.Downlink(s));
     }
     const bool was = congested_;
     congested_ = busy > 0 && sum / busy >= congestion_threshold_;
@@ -160,7 +195,9 @@ class NatsScheduler : public TaskScheduler {
     if (congested_ == was) return {};
     return Why()
         .Add("congested", congested_ ? 1.0 : 0.0)
-        .Add("mean_downlink_utilisation", busy > 0 ? sum / busy : 0.0);
+        .Add(measure_ == Measure::kBusyLinks ? "mean_link_utilisation"
+                                             : "mean_downlink_utilisation",
+             busy > 0 ? sum / busy : 0.0);
   }
 
   std::optional<SlotMode> mode(const SimState& state) const override {
@@ -212,9 +249,11 @@ class NatsScheduler : public TaskScheduler {
         return Explained(std::move(d), kAlg4Reduce, insufficient);
       }
     }
-    for (JobIndex j : jobs_) {
-      if (Decision d = SelectTaskServerPair(state, j, /*local_only=*/false)) {
-        return Explained(std::move(d), kAlg4Map, insufficient);
+    if (uncongested_maps_) {
+      for (JobIndex j : jobs_) {
+        if (Decision d = SelectTaskServerPair(state, j, /*local_only=*/false)) {
+          return Explained(std::move(d), kAlg4Map, insufficient);
+        }
       }
     }
     return Explained({}, kAlg4None, insufficient);
@@ -255,7 +294,6 @@ class NatsScheduler : public TaskScheduler {
   Decision SelectTaskServerPair(const SimState& state, JobIndex j, bool local_only) {
     const auto& ready = state.job(j).ready;
     TaskId best_task = -1;
-    ServerId best_server = kNoServer;
     int best_candidates = std::numeric_limits<int>::max();
     bool any_root = false;
     for (TaskId t : ready) {
@@ -269,27 +307,34 @@ class NatsScheduler : public TaskScheduler {
       best_task = t;
     }
     if (best_task >= 0) {
-      // Ties: fewest local pending tasks, then fewest running tasks, then at random.
+      // l. 5–7: fewest local pending tasks on the server, then fewest running tasks, then at
+      // random, over the pairs of every task with best_candidates candidates (or best_task's).
       CountLocalPending(state);
-      std::vector<ServerId> ties;
-      for (ServerId r : state.task(best_task).replicas) {
-        if (!state.CanHost(best_task, r)) continue;
-        if (!ties.empty()) {
-          const ServerId b = ties.front();
-          const auto key = [&](ServerId s) {
-            return std::make_pair(local_pending_[s], state.server(s).running);
-          };
-          if (key(r) > key(b)) continue;
-          if (key(r) < key(b)) ties.clear();
+      const auto key = [&](ServerId s) {
+        return std::make_pair(local_pending_[s], state.server(s).running);
+      };
+      pairs_.clear();
+      for (TaskId t : ready) {
+        if (t != best_task && (ties_first_task_ || !state.task(t).root)) continue;
+        int candidates = 0;
+        for (ServerId r : state.task(t).replicas) candidates += state.CanHost(t, r);
+        if (candidates != best_candidates) continue;
+        for (ServerId r : state.task(t).replicas) {
+          if (!state.CanHost(t, r)) continue;
+          if (!pairs_.empty()) {
+            if (key(r) > key(pairs_.front().second)) continue;
+            if (key(r) < key(pairs_.front().second)) pairs_.clear();
+          }
+          pairs_.emplace_back(t, r);
         }
-        ties.push_back(r);
       }
-      best_server = ties[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(ties.size())))];
-      return {best_task, best_server,
+      const auto [task, server] =
+          pairs_[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(pairs_.size())))];
+      return {task, server,
               Why()
                   .Add("server_rule", "local")
                   .Add("local_candidates", best_candidates)
-                  .Add("ties", static_cast<double>(ties.size()))};
+                  .Add("ties", static_cast<double>(pairs_.size()))};
     }
     if (!any_root || local_only) return {};
     // No local placement: a random ready root task on the server with the fewest running tasks.
@@ -398,7 +443,9 @@ class NatsScheduler : public TaskScheduler {
   bool refresh_every_round_;
   bool random_idle_;
   bool congested_local_only_;
-  bool all_downlinks_;
+  bool uncongested_maps_;
+  bool ties_first_task_;
+  Measure measure_;
   Seconds monitor_interval_;
   double congestion_threshold_;
   Rng rng_;
@@ -409,6 +456,7 @@ class NatsScheduler : public TaskScheduler {
   std::vector<JobIndex> jobs_;
   mutable std::vector<JobIndex> order_scratch_;
   std::vector<ServerId> idle_;
+  std::vector<std::pair<TaskId, ServerId>> pairs_;  // tied (task, server) pairs, Alg. 2 l. 5–7
   mutable std::vector<double> smallest_unit_;
   mutable bool receivers_summarised_ = false;
   std::vector<int> local_pending_;
