@@ -303,7 +303,7 @@ TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
                        {"jobs_io", 1}, {"jobs_cpu", 0}, {"class_changes", 1}}));
   s.cluster.classes[1].cpu_speed = 4;
   const RunResult boundary = s.Run();
-  EXPECT_EQ(boundary.summary.scheduler_stats,
+  EXPECT_EQ(OwnStats(boundary.summary),
             (std::vector<std::pair<std::string, double>>{
                 {"jobs_io", 0}, {"jobs_cpu", 1}, {"class_changes", 0}}));
 }
