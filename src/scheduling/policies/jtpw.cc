@@ -1,5 +1,5 @@
 // jtpw — JTPW, the capacity scheduler with job types and priority weights (JTPW §2). The
-// readings it takes where the paper is silent or garbled are in docs/readings.md.
+// readings it takes where the paper is silent or unclear are in docs/readings.md.
 // Hadoop's capacity scheduler (capacity.cc) with two queues and three changes:
 //  - §2.1 job types: a job is IO-bound iff its map tasks on a node move data faster than the
 //    node's disk ("大于"), V = N·(1+ρ)·D_in / T_map > disk rate (eqs. (1)-(4)), else CPU-bound;
