@@ -16,8 +16,9 @@ namespace {
 std::vector<JobIndex> Ordered(JobOrder order, double estimate_a = -1) {
   Bed bed(2, 2);
   auto job = [](Bytes read, Bytes shuffle) {
-    return Job("j", 0, {StageSpec{"map", {}, {Task(read, 0)}},
-                        StageSpec{"reduce", {0}, {Task(shuffle, 0)}}});
+    return Job(
+        "j", 0,
+        {StageSpec{"map", {}, {Task(read, 0)}}, StageSpec{"reduce", {0}, {Task(shuffle, 0)}}});
   };
   bed.Submit(job(100, 1), estimate_a);
   bed.Submit(job(1, 50), -1);
@@ -28,13 +29,17 @@ std::vector<JobIndex> Ordered(JobOrder order, double estimate_a = -1) {
 
 TEST(JobOrder, SjfCountsMapInputAndShuffleSjfShuffleOnlyTheShuffle) {
   EXPECT_EQ(Ordered(JobOrder::kFifo), (std::vector<JobIndex>{JobIndex{0}, JobIndex{1}}));
-  EXPECT_EQ(Ordered(JobOrder::kSjf), (std::vector<JobIndex>{JobIndex{1}, JobIndex{0}}));         // 51 < 101
-  EXPECT_EQ(Ordered(JobOrder::kSjfShuffle), (std::vector<JobIndex>{JobIndex{0}, JobIndex{1}}));  // 1 < 50
+  EXPECT_EQ(Ordered(JobOrder::kSjf),
+            (std::vector<JobIndex>{JobIndex{1}, JobIndex{0}}));  // 51 < 101
+  EXPECT_EQ(Ordered(JobOrder::kSjfShuffle),
+            (std::vector<JobIndex>{JobIndex{0}, JobIndex{1}}));  // 1 < 50
 }
 
 TEST(JobOrder, AGivenSizeEstimateStandsForBothMeasures) {
-  EXPECT_EQ(Ordered(JobOrder::kSjf, 60), (std::vector<JobIndex>{JobIndex{1}, JobIndex{0}}));         // 51 < 60
-  EXPECT_EQ(Ordered(JobOrder::kSjfShuffle, 60), (std::vector<JobIndex>{JobIndex{1}, JobIndex{0}}));  // 50 < 60
+  EXPECT_EQ(Ordered(JobOrder::kSjf, 60),
+            (std::vector<JobIndex>{JobIndex{1}, JobIndex{0}}));  // 51 < 60
+  EXPECT_EQ(Ordered(JobOrder::kSjfShuffle, 60),
+            (std::vector<JobIndex>{JobIndex{1}, JobIndex{0}}));  // 50 < 60
 }
 
 TEST(JobOrder, EveryOrderIsAChoiceOfTheOrderSetting) {

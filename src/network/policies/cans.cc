@@ -132,7 +132,8 @@ class CansPolicy : public NetworkPolicy {
       const Bytes size = CoflowBytes(net, spec);
       int64_t tie = 0;
       if (unlimited) {
-        const bool seen = spec.coflow >= 0 && static_cast<size_t>(spec.coflow) < coflow_tie_.size() &&
+        const bool seen = spec.coflow >= 0 &&
+                          static_cast<size_t>(spec.coflow) < coflow_tie_.size() &&
                           coflow_tie_[spec.coflow] >= 0;
         tie = seen ? coflow_tie_[spec.coflow] : TieOfNext(coflow_sizes_, size);
       }
@@ -141,7 +142,8 @@ class CansPolicy : public NetworkPolicy {
     const Bytes size = MacroflowBytes(spec);
     int64_t tie = 0;
     if (unlimited) {
-      const auto it = spec.macroflow >= 0 ? macroflow_tie_.find(spec.macroflow) : macroflow_tie_.end();
+      const auto it =
+          spec.macroflow >= 0 ? macroflow_tie_.find(spec.macroflow) : macroflow_tie_.end();
       tie = it != macroflow_tie_.end() ? it->second : TieOfNext(macroflow_sizes_, size);
     }
     return ClassOf(size, macroflow_scale_, tie);
