@@ -228,15 +228,23 @@ TEST(NatsReduce, SlotSufficientComparesCoflows) {
 // --- Slot reservation ---
 
 // Slot-insufficient; server 0 receives a macroflow of `server0_unit` bytes, server 1 one of 3;
-// L0's smallest reduce task is 5 bytes; another job has a map task local to both servers.
-Choice InsufficientWithReceivers(Bytes server0_unit) {
-  Bed bed(3, 2);
+// L0's smallest reduce task is 5 bytes; another job has a map task local to both servers. The
+// network runs `policy` (fair by default) in the mode nats reports; `unit_compare` is nats'
+// reading of Alg. 2 l. 16.
+Choice InsufficientWithReceivers(
+    Bytes server0_unit,
+    std::unique_ptr<NetworkPolicy> policy = NetworkPolicyRegistry::Get().Make("fair"),
+    const std::string& unit_compare = "by-class") {
+  Bed bed(3, 2, std::move(policy));
   bed.Receiving(2, {{0, server0_unit}});
   bed.Receiving(2, {{1, 3}});
   const JobIndex l0 = bed.ReduceJob(2, {5, 9, 9}, 1);
   bed.MapJob({{0, 1}}, 2);
   bed.Occupy(2, 2);
-  auto nats = MakeNats();
+  bed.net().SetSlotMode(SlotMode::kInsufficient);
+  bed.net().Resolve();
+  auto nats = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"unit_compare", unit_compare}}, 1);
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   const Choice d = Decide(*nats, bed.state());
   if (d) {
@@ -264,28 +272,14 @@ TEST(NatsReserve, SlotSufficientReservesWhenNoJobHasAPlaceableTask) {
   EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
 }
 
-// Alg. 2 l. 16 under cans with macroflow classes [0, 4), [4, 16), [16, 64), … bytes: server 0
-// receives a macroflow of `server0_unit` bytes, server 1 one of 3 (class 0); L0's smallest
-// reduce task has 5 bytes (class 1). `unit_compare` is nats' reading of l. 16.
+// Alg. 2 l. 16 under cans with macroflow classes [0, 4), [4, 16), [16, 64), … bytes: server 1's
+// 3 bytes are class 0, L0's smallest reduce task (5 bytes) class 1.
 Choice InsufficientUnderCans(Bytes server0_unit, const std::string& unit_compare) {
-  Bed bed(3, 2,
-          NetworkPolicyRegistry::Get().Make("cans", {{"macroflow_first_threshold", "4B"},
-                                                     {"macroflow_multiplier", "4"}}));
-  bed.Receiving(2, {{0, server0_unit}});
-  bed.Receiving(2, {{1, 3}});
-  const JobIndex l0 = bed.ReduceJob(2, {5, 9, 9}, 1);
-  bed.MapJob({{0, 1}}, 2);
-  bed.Occupy(2, 2);
-  bed.net().SetSlotMode(SlotMode::kInsufficient);  // as nats reports it
-  bed.net().Resolve();
-  auto nats = TaskSchedulerRegistry::Get().Make(
-      "nats", {{"order", "sjf"}, {"unit_compare", unit_compare}}, 1);
-  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
-  const Choice d = Decide(*nats, bed.state());
-  if (d) {
-    EXPECT_EQ(*d, At(bed.TaskOf(l0, 1, 0), 0));
-  }
-  return d;
+  return InsufficientWithReceivers(
+      server0_unit,
+      NetworkPolicyRegistry::Get().Make(
+          "cans", {{"macroflow_first_threshold", "4B"}, {"macroflow_multiplier", "4"}}),
+      unit_compare);
 }
 
 TEST(NatsReduce, ByClassGoesOnlyWhereTheTaskWouldTakeAHigherClass) {
