@@ -29,7 +29,7 @@
 //    first. "Rank first" is by the network policy's class (§5.3's text: the server "that gives
 //    the task the highest network priority"): the task's unit takes a class above every unit
 //    arriving there; sharing a class (its own coflow's, or a unit of a similar size) is not
-//    enough, as a larger unit is not in l. 16. Setting unit_compare by-size reads l. 16
+//    enough, as an equal unit does not qualify under l. 16 either. Setting unit_compare by-size reads l. 16
 //    literally (the smallest unit there larger than the task's), as does by-class under a
 //    policy that states no class for a flow (every policy but cans).
 //  - Congestion flag (ours, docs/readings.md): congested iff the mean utilisation of the
