@@ -72,6 +72,8 @@ class Registry {
   }
 
   bool Has(const std::string& name) const { return entries_.count(name) > 0; }
+  // Drops an entry added at run time (a policy registered from Python, at exit).
+  void Remove(const std::string& name) { entries_.erase(name); }
 
   // Throws InputError at `file`:`line` naming `field` and listing the known names.
   const Entry& Find(const std::string& name, const std::string& field, const std::string& file = "",

@@ -1,0 +1,235 @@
+// slotflow's Python extension (_slotflow): the run layer (run/execute.h, run/compare.h,
+// run/sweep.h) behind the functions of python/slotflow/__init__.py. A set-up arrives as a dict
+// in a config file's shape (seed, system, cluster, workload, scheduler, network), is read by the
+// same code as a config file, and runs with the GIL released; results come back as the text of
+// the files the command line writes (jobs.csv, tasks.csv, utilisation.csv, summary.json), so
+// pandas reads them exactly as it reads those files. Bad input raises slotflow.InputError with
+// the source, field and message of the command line's exit-2 errors.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <toml++/toml.h>
+
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/event_log.h"
+#include "common/output_file.h"
+#include "metrics/report.h"
+#include "policies.h"
+#include "run/compare.h"
+#include "run/compare_stats.h"
+#include "run/config_file.h"
+#include "run/execute.h"
+#include "run/prepare.h"
+#include "run/run_outputs.h"
+#include "run/run_spec.h"
+#include "run/sweep.h"
+
+namespace py = pybind11;
+
+namespace slotflow {
+namespace {
+
+toml::table TableOf(py::handle dict, const std::string& source, const std::string& field);
+toml::array ArrayOf(py::handle list, const std::string& source, const std::string& field);
+
+// A Python value as the TOML value a config file would hold, given to `sink`; InputError naming
+// `field` (the dotted key) for a value no config file can hold.
+template <typename Sink>
+void Put(Sink&& sink, py::handle value, const std::string& source, const std::string& field) {
+  if (py::isinstance<py::bool_>(value)) {
+    sink(value.cast<bool>());
+  } else if (py::isinstance<py::int_>(value)) {
+    int64_t v = 0;
+    try {
+      v = value.cast<int64_t>();
+    } catch (const py::cast_error&) {
+      throw InputError(source, 0, field, "integer out of range");
+    }
+    sink(v);
+  } else if (py::isinstance<py::float_>(value)) {
+    sink(value.cast<double>());
+  } else if (py::isinstance<py::str>(value)) {
+    sink(value.cast<std::string>());
+  } else if (py::isinstance<py::dict>(value)) {
+    sink(TableOf(value, source, field));
+  } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    sink(ArrayOf(value, source, field));
+  } else {
+    throw InputError(source, 0, field,
+                     "expected a bool, number, string, dict or list, not " +
+                         py::str(value.get_type().attr("__name__")).cast<std::string>());
+  }
+}
+
+toml::table TableOf(py::handle dict, const std::string& source, const std::string& field) {
+  toml::table table;
+  for (auto [k, v] : py::reinterpret_borrow<py::dict>(dict)) {
+    if (!py::isinstance<py::str>(k)) {
+      throw InputError(source, 0, field,
+                       "keys must be strings, not " +
+                           py::str(k.get_type().attr("__name__")).cast<std::string>());
+    }
+    const std::string key = k.cast<std::string>();
+    Put([&](auto&& x) { table.insert_or_assign(key, std::forward<decltype(x)>(x)); }, v, source,
+        field.empty() ? key : field + "." + key);
+  }
+  return table;
+}
+
+toml::array ArrayOf(py::handle list, const std::string& source, const std::string& field) {
+  toml::array array;
+  for (py::handle item : list) {
+    Put([&](auto&& x) { array.push_back(std::forward<decltype(x)>(x)); }, item, source, field);
+  }
+  return array;
+}
+
+toml::table TableOf(const py::dict& dict, const std::string& source) {
+  return TableOf(dict, source, "");
+}
+
+// The set-up a dict describes, over the config file `config` if one is named.
+RunSpec SpecOf(const py::dict& setup, const std::string& config, const std::string& source,
+               const std::string& command_line) {
+  RunSpec spec;
+  spec.command_line = command_line;
+  if (!config.empty()) ApplyConfigFile(config, spec);
+  ApplyConfigTable(TableOf(setup, source), source, spec);
+  return spec;
+}
+
+// What one run returns to Python: its files' text.
+py::dict FilesOf(const RunResult& result, const std::string& log) {
+  std::ostringstream jobs, tasks, utilisation, summary;
+  WriteJobsCsv(result.jobs, jobs);
+  WriteTasksCsv(result.tasks, tasks);
+  WriteUtilisationCsv(result.utilisation, utilisation);
+  WriteSummaryJson(result.summary, summary);
+  py::dict out;
+  out["jobs"] = jobs.str();
+  out["tasks"] = tasks.str();
+  out["utilisation"] = utilisation.str();
+  out["summary"] = summary.str();
+  out["log"] = log;
+  out["unfinished_jobs"] = result.summary.unfinished_jobs;
+  return out;
+}
+
+py::dict Run(const py::dict& setup, const std::string& config, const std::string& source,
+             const std::string& command_line, bool log, bool utilisation, const std::string& out) {
+  RunSpec spec = SpecOf(setup, config, source, command_line);
+  spec.simulation.collect_tasks = true;
+  spec.simulation.collect_utilisation = utilisation;
+  std::ostringstream log_text;
+  std::optional<EventLog> event_log;
+  if (log) spec.simulation.log = &event_log.emplace(log_text);
+  RunResult result;
+  {
+    py::gil_scoped_release release;
+    const PreparedRun run = Prepare(spec);
+    if (!out.empty()) MakeOutputDirectory(out, "out");  // fail before a long run, not after
+    result = Execute(spec, run);
+    if (event_log) event_log->Flush();
+    if (!out.empty()) WriteRunOutputs(out, result, "out");
+  }
+  return FilesOf(result, log_text.str());
+}
+
+// entries: (label, dict) pairs, each applied over the base set-up; a dict's "system" replaces
+// the base's policies, as an entry of `compare --system` does.
+py::dict Compare(const py::dict& base, const std::string& config, const std::string& source,
+                 const std::string& command_line,
+                 const std::vector<std::pair<std::string, py::dict>>& entries,
+                 const std::vector<uint64_t>& seeds, int threads, const std::string& out) {
+  const RunSpec spec = SpecOf(base, config, source, command_line);
+  std::vector<CompareEntry> list;
+  for (const auto& [label, dict] : entries) {
+    CompareEntry e{label, spec};
+    const std::string where = source + " entry '" + label + "'";
+    py::dict rest;
+    for (auto [k, v] : dict) {
+      if (k.cast<std::string>() == "system") {
+        try {
+          ApplySystem(e.spec, v.cast<std::string>(), "system", /*replace_policies=*/true);
+        } catch (const InputError& err) {
+          throw InputError(where, 0, err.field(), err.message());
+        }
+      } else {
+        rest[k] = v;
+      }
+    }
+    ApplyConfigTable(TableOf(rest, where), where, e.spec);
+    list.push_back(std::move(e));
+  }
+  FitSettings(list);
+  std::ostringstream csv, summary;
+  {
+    py::gil_scoped_release release;
+    Comparison c = PrepareComparison(spec, std::move(list), seeds);
+    if (!out.empty()) MakeOutputDirectory(out, "out");
+    RunComparison(c, threads, /*quiet=*/true);
+    WriteComparisonCsv(c.entries, c.seeds, c.results, csv);
+    WriteComparisonSummaryCsv(c.entries, c.results, summary);
+    if (!out.empty()) WriteComparison(out, c.entries, c.seeds, c.results);
+  }
+  py::dict result;
+  result["runs"] = csv.str();
+  result["summary"] = summary.str();
+  return result;
+}
+
+// A dict as TOML text: a sweep file (a config file with a [sweep] table), or a job file.
+std::string TomlText(const py::dict& dict, const std::string& source) {
+  std::ostringstream out;
+  out << TableOf(dict, source);
+  return out.str();
+}
+
+int Sweep(const std::string& file, const std::string& out, const std::string& trace, int threads,
+          int shard, int shards) {
+  SweepOptions options;
+  options.file = file;
+  options.out = out;
+  options.trace = trace;
+  options.threads = threads;
+  options.shard = shard;
+  options.shards = shards;
+  options.progress = false;
+  py::gil_scoped_release release;
+  return RunSweep(options);
+}
+
+}  // namespace
+}  // namespace slotflow
+
+PYBIND11_MODULE(_slotflow, m) {
+  using namespace slotflow;
+  m.doc() = "slotflow's run layer (see the slotflow package)";
+  // slotflow.InputError (a ValueError) with the error's file, line, field and message.
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      py::object err = py::reinterpret_borrow<py::object>(input_error)(e.what());
+      err.attr("file") = e.file();
+      err.attr("line") = e.line();
+      err.attr("field") = e.field();
+      err.attr("message") = e.message();
+      PyErr_SetObject(input_error.ptr(), err.ptr());
+    }
+  });
+  BindPolicies(m);
+  m.def("run", &Run, py::arg("setup"), py::arg("config"), py::arg("source"),
+        py::arg("command_line"), py::arg("log"), py::arg("utilisation"), py::arg("out"));
+  m.def("compare", &Compare, py::arg("base"), py::arg("config"), py::arg("source"),
+        py::arg("command_line"), py::arg("entries"), py::arg("seeds"), py::arg("threads"),
+        py::arg("out"));
+  m.def("toml_text", &TomlText, py::arg("dict"), py::arg("source"));
+  m.def("sweep", &Sweep, py::arg("file"), py::arg("out"), py::arg("trace"), py::arg("threads"),
+        py::arg("shard"), py::arg("shards"));
+}

@@ -1,0 +1,312 @@
+"""slotflow from Python: runs, comparisons and sweeps, with results as pandas DataFrames.
+
+A set-up is given with the keys of a config file (docs/sweeps.md, `slotflow run --config`):
+
+    import slotflow
+    r = slotflow.run(system="duopoly", cluster={"servers": 20}, seed=3)
+    r.jobs            # jobs.csv as a DataFrame (one row per job)
+    r.tasks           # tasks.csv
+    r.summary         # summary.json as a dict
+    slotflow.compare(["duopoly", "neat", "aalo"], seeds=5)   # one row per system and seed
+
+`scheduler` and `network` take a policy's name or a dict of its settings ({"policy": "nats",
+"order": "sjf"}); `set` takes dotted keys as `--set` does ({"scheduler.order": "sjf"});
+`config` names a config file the other arguments override. Bad input raises InputError (a
+ValueError) with the same `file`, `line`, `field` and `message` as the command line's errors;
+a run whose jobs did not all finish raises RunError, which keeps the result.
+
+A task scheduler written in Python subclasses TaskScheduler and is registered by name; it then
+runs wherever a built-in one does (docs/python.md, "A scheduler in Python").
+"""
+from __future__ import annotations
+
+import atexit
+import io
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from typing import Iterable
+
+import pandas as pd
+
+from . import _slotflow
+from ._slotflow import InputError, Rng, View
+
+__all__ = ["run", "compare", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
+           "Decision", "Setting", "PolicyArgs", "register", "View", "Rng"]
+
+
+class RunError(RuntimeError):
+    """Some jobs never finished; `result` holds what the run produced."""
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+@dataclass
+class Result:
+    """One run: its files as the command line writes them, read by pandas."""
+    jobs: pd.DataFrame
+    tasks: pd.DataFrame
+    utilisation: pd.DataFrame
+    summary: dict
+    log: list | None = field(default=None, repr=False)  # decision log lines, with log=True
+
+
+def _input_error(source: str, key: str, message: str) -> InputError:
+    err = InputError(f"{source}: field '{key}': {message}")
+    err.file, err.line, err.field, err.message = source, 0, key, message
+    return err
+
+
+def _policy(value, source: str, key: str) -> dict:
+    if isinstance(value, str):
+        return {"policy": value}
+    if isinstance(value, dict):
+        return dict(value)
+    raise _input_error(source, key, f"expected a policy name or a dict of settings, "
+                                    f"not {type(value).__name__}")
+
+
+def _setup(source: str, *, system=None, scheduler=None, network=None, cluster=None,
+           workload=None, trace=None, jobs=None, seed=None, set=None, jobs_dir=None) -> dict:
+    """The config-file dict the arguments describe."""
+    setup: dict = {}
+    if system is not None:
+        setup["system"] = system
+    if seed is not None:
+        setup["seed"] = seed
+    for key, value in (("cluster", cluster), ("workload", workload)):
+        if value is not None:
+            if not isinstance(value, dict):
+                raise _input_error(source, key, f"expected a dict, not {type(value).__name__}")
+            setup[key] = dict(value)
+    for key, value in (("scheduler", scheduler), ("network", network)):
+        if value is not None:
+            setup[key] = _policy(value, source, key)
+    if trace is not None:
+        setup.setdefault("workload", {})["trace"] = os.fspath(trace)
+    if jobs is not None:
+        setup.setdefault("workload", {})["jobs"] = _jobs_file(jobs, source, jobs_dir)
+    for dotted, value in (set or {}).items():
+        table, _, key = str(dotted).partition(".")
+        if table not in ("cluster", "workload", "scheduler", "network") or not key:
+            raise _input_error(source, f"set {dotted}",
+                               "expected cluster.KEY, workload.KEY, scheduler.KEY or network.KEY")
+        setup.setdefault(table, {})[key] = value
+    return setup
+
+
+def _jobs_file(jobs, source: str, directory) -> str:
+    """A job file's path: `jobs` itself, or the jobs given as dicts written as one (into
+    `directory`, the run's out, if given: the set-up it writes names that file)."""
+    if isinstance(jobs, (str, os.PathLike)):
+        return os.fspath(jobs)
+    if isinstance(jobs, dict):  # a whole job file: {"cluster": {...}, "job": [...]}
+        content = jobs
+    else:
+        content = {"job": list(jobs)}
+    if directory:
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as e:
+            raise _input_error(source, "out", f"cannot create {os.fspath(directory)}: "
+                                              f"{e.strerror}") from None
+    else:
+        directory = tempfile.mkdtemp(prefix="slotflow-")
+    path = os.path.join(directory, "jobs.toml")
+    with open(path, "w") as f:
+        f.write(_slotflow.toml_text(content, f"{source} jobs"))
+    return path
+
+
+def _call(name: str, args: dict) -> str:
+    shown = ", ".join(f"{k}={v!r}" for k, v in args.items() if v is not None)
+    return f"slotflow.{name}({shown})"
+
+
+def _frame(text: str) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(text))
+
+
+def run(system=None, *, scheduler=None, network=None, cluster=None, workload=None, trace=None,
+        jobs=None, seed=None, set=None, config=None, log=False, utilisation=False,
+        out=None) -> Result:
+    """Runs one simulation and returns its Result.
+
+    jobs: a job file's path, or the jobs as dicts in a job file's form (docs/job-file.md), or a
+    whole job file as a dict. log=True keeps the decision log (docs/decision-log.md) as a list
+    of dicts; utilisation=True samples utilisation.csv; out=DIR also writes the run's files
+    there, as `slotflow run --out DIR` does.
+    """
+    args = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
+                workload=workload, trace=trace, jobs=jobs, seed=seed, set=set, config=config)
+    source = "slotflow.run()"
+    setup = _setup(source, system=system, scheduler=scheduler, network=network,
+                   cluster=cluster, workload=workload, trace=trace, jobs=jobs, seed=seed,
+                   set=set, jobs_dir=out)
+    files = _slotflow.run(setup, os.fspath(config) if config else "", source,
+                          _call("run", args), bool(log), bool(utilisation),
+                          os.fspath(out) if out else "")
+    result = Result(jobs=_frame(files["jobs"]), tasks=_frame(files["tasks"]),
+                    utilisation=_frame(files["utilisation"]),
+                    summary=json.loads(files["summary"]),
+                    log=[json.loads(line) for line in files["log"].splitlines()] if log else None)
+    if files["unfinished_jobs"]:
+        raise RunError(f"{files['unfinished_jobs']} jobs never finished", result)
+    return result
+
+
+def _seed_list(seeds) -> list:
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
+        if seeds < 1:
+            raise _input_error("slotflow.compare()", "seeds", "expected at least 1 seed")
+        return list(range(1, seeds + 1))
+    return [int(s) for s in seeds]
+
+
+def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, scheduler=None,
+            network=None, cluster=None, workload=None, trace=None, jobs=None, set=None,
+            config=None) -> pd.DataFrame:
+    """Runs every entry at every seed on one workload; one row per entry and seed.
+
+    entries: system names ("duopoly"), or dicts of set-up keys with an optional "label"
+    ({"label": "nats-fifo", "system": "duopoly", "set": {"scheduler.order": "fifo"}}).
+    seeds: N (seeds 1..N) or a list. threads: parallel runs (0: one per core). The returned
+    frame is compare.csv; its attrs["summary"] is compare_summary.csv (mean and 95 % CI per
+    entry). out=DIR writes the files of `slotflow compare --out DIR`.
+    """
+    source = "slotflow.compare()"
+    args = dict(entries=list(entries), seeds=seeds, system=system, scheduler=scheduler,
+                network=network, cluster=cluster, workload=workload, trace=trace, jobs=jobs,
+                set=set, config=config)
+    base = _setup(source, system=system, scheduler=scheduler, network=network, cluster=cluster,
+                  workload=workload, trace=trace, jobs=jobs, set=set, jobs_dir=out)
+    pairs = []
+    for entry in args["entries"]:
+        if isinstance(entry, str):
+            pairs.append((entry, {"system": entry}))
+            continue
+        if not isinstance(entry, dict):
+            raise _input_error(source, "entries", f"expected a system name or a dict, "
+                                                  f"not {type(entry).__name__}")
+        entry = dict(entry)
+        label = entry.pop("label", None) or entry.get("system")
+        if not label:
+            raise _input_error(source, "entries", f"an entry without a system needs a label: "
+                                                  f"{entry!r}")
+        pairs.append((str(label), _setup(f"{source} entry '{label}'", **entry)))
+    labels = [label for label, _ in pairs]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise _input_error(source, "entries", f"'{label}' is listed twice")
+    files = _slotflow.compare(base, os.fspath(config) if config else "", source,
+                              _call("compare", args), pairs, _seed_list(seeds), int(threads),
+                              os.fspath(out) if out else "")
+    runs = _frame(files["runs"])
+    runs.attrs["summary"] = _frame(files["summary"])
+    return runs
+
+
+def sweep(sweep, *, out=None, trace=None, threads=0, shard="1/1") -> pd.DataFrame:
+    """Runs a sweep (a sweep file's path, or its content as a dict: docs/sweeps.md) and returns
+    results.csv as a DataFrame. out=DIR keeps the files (and resumes a sweep stopped there);
+    without it they go to a temporary directory."""
+    source = "slotflow.sweep()"
+    if isinstance(sweep, dict):
+        text = _slotflow.toml_text(sweep, source)
+        work = tempfile.mkdtemp(prefix="slotflow-sweep-")
+        path = os.path.join(work, "sweep.toml")
+        with open(path, "w") as f:
+            f.write(text)
+    else:
+        path = os.fspath(sweep)
+    index, _, count = str(shard).partition("/")
+    if not (index.isdigit() and count.isdigit()):
+        raise _input_error(source, "shard", f"expected I/N, not {shard!r}")
+    target = os.fspath(out) if out else tempfile.mkdtemp(prefix="slotflow-sweep-out-")
+    code = _slotflow.sweep(path, target, os.fspath(trace) if trace else "", int(threads),
+                           int(index), int(count))
+    results = pd.read_csv(os.path.join(target, "results.csv"))
+    if code != 0:
+        raise RunError("some runs left jobs unfinished", results)
+    return results
+
+
+@dataclass
+class Decision:
+    """Run `task` on `server`; `why` is what the decision log shows of the reasons (a few
+    names with numbers or words)."""
+    task: int
+    server: int
+    why: dict | None = None
+
+
+@dataclass
+class Setting:
+    """A setting a policy declares: kind is integer, number, bytes, seconds, rate or choice;
+    the default is written as a config file would write it ("64MiB", "fifo", 3)."""
+    name: str
+    kind: str
+    default: object
+    meaning: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: list = field(default_factory=list)
+
+
+@dataclass
+class PolicyArgs:
+    settings: dict  # each declared setting's value in force (bytes, seconds, rates as numbers)
+    seed: int       # the run's seed
+    network: str    # the network policy in force
+
+
+class TaskScheduler:
+    """A task scheduler in Python (sim/task_scheduler.h's contract). Subclass it, give it a
+    `name` (and a `description` and `settings`), define next(view), and register() it.
+
+    next(view) is asked after every step in which something changed, one decision at a time,
+    until it returns None; slots still free then stay empty until the next change. The view is
+    the simulator's state, read-only and valid only during the call. Optional: `heartbeat` > 0
+    offers each server's free slots at its heartbeat through offer(view, server) instead;
+    `tick` > 0 calls on_tick(view) (returning a dict of what changed, or None) that often;
+    mode(view) -> "sufficient" / "insufficient" / None tells compute-aware network policies the
+    slot mode; stats() -> dict adds to summary.json's scheduler_stats.
+    """
+    name = ""
+    description = ""
+    settings: list = []
+    heartbeat = 0.0
+    tick = 0.0
+
+    def __init__(self, args: PolicyArgs):
+        self.args = args
+
+    def next(self, view: View):
+        raise NotImplementedError(f"{type(self).__name__} defines no next(view)")
+
+    def offer(self, view: View, server: int):
+        return None
+
+    def on_tick(self, view: View):
+        return None
+
+
+def register(cls):
+    """Registers a TaskScheduler subclass under its `name` (usable as a decorator); a later
+    registration of the same name replaces it. A built-in name is refused."""
+    if not (isinstance(cls, type) and issubclass(cls, TaskScheduler)):
+        raise TypeError("register() takes a subclass of slotflow.TaskScheduler")
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no name")
+    _slotflow._register_scheduler(
+        cls.name, cls.description or cls.__doc__ or "", [asdict(s) for s in cls.settings],
+        lambda settings, seed, network: cls(PolicyArgs(dict(settings), seed, network)))
+    return cls
+
+
+# Policies registered from Python leave the (C++) registry before the interpreter goes.
+atexit.register(_slotflow._unregister_all)

@@ -1,0 +1,26 @@
+"""docs/python.md's ```python blocks run as shown, in order, in one namespace (in a scratch
+directory), and its printed error is the one the doc's comment shows."""
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "python.md"
+
+
+def blocks():
+    return re.findall(r"^```python\n(.*?)^```", DOC.read_text(), flags=re.S | re.M)
+
+
+def test_every_python_block_of_the_doc_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    found = blocks()
+    assert len(found) >= 5
+    namespace, printed = {}, io.StringIO()
+    for number, code in enumerate(found, 1):
+        with contextlib.redirect_stdout(printed):
+            exec(compile(code, f"{DOC}:block {number}", "exec"), namespace)
+    assert os.path.getsize(tmp_path / "compare.png") > 0
+    shown = re.search(r"print\(e\.field, \"—\", e\.message\)\s+# (.*)", found[-1]).group(1)
+    assert printed.getvalue().rstrip().endswith(shown)
