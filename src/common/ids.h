@@ -53,16 +53,16 @@ class Id {
   int32_t value_ = -1;
 };
 
-using ServerId = int32_t;
+using ServerId = Id<struct ServerIdTag>;
 using LinkId = int32_t;
 using FlowId = int32_t;
 using PathId = int32_t;
 using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
 using JobIndex = int32_t;
 using CoflowId = int32_t;
-using TaskId = int32_t;
+using TaskId = Id<struct TaskIdTag>;
 
-inline constexpr ServerId kNoServer = -1;
+inline constexpr ServerId kNoServer{-1};
 
 }  // namespace slotflow
 

@@ -46,7 +46,7 @@ struct TaskRuntime {
 };
 
 struct StageRuntime {
-  TaskId first_task = 0;
+  TaskId first_task{0};
   int task_count = 0;
   int unfinished_tasks = 0;
   int unfinished_parents = 0;

@@ -199,7 +199,7 @@ class JtpwScheduler : public TaskScheduler {
 // §2.2: the disk and network parts of each node's load, as its heartbeat reports them.
 void JtpwScheduler::Refresh(const SimState& state) {
   reported_.resize(state.cluster().size());
-  for (ServerId s = 0; s < state.cluster().size(); ++s) {
+  for (ServerId s{0}; s < state.cluster().size(); ++s) {
     const SimState::Utilisation u = state.ServerUtilisation(s);
     reported_[s] = NodeLoad(load_w_, 0, 0, u.disk, std::max(u.uplink, u.downlink));
   }
@@ -364,11 +364,11 @@ Decision JtpwScheduler::Next(const SimState& state) {
 Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
   const auto& ready = state.job(j).ready;
   ServerId best = kNoServer;
-  TaskId best_task = -1;
+  TaskId best_task{-1};
   double best_load = 0;
   bool best_local = false;
   for (ServerId s : state.servers_with_free_slots()) {
-    TaskId pick = -1;
+    TaskId pick{-1};
     bool local = false;
     for (TaskId t : ready) {
       if (!state.CanHost(t, s)) continue;

@@ -144,7 +144,7 @@ class NatsScheduler : public TaskScheduler {
     const FlowView& flows = state.flows();
     double sum = 0;
     int busy = 0;
-    for (ServerId s = 0; s < cluster.size(); ++s) {
+    for (ServerId s{0}; s < cluster.size(); ++s) {
       // Only downlinks carrying traffic count (a local disk read never touches one).
       const LinkId l = cluster.Downlink(s);
       const double load = flows.LinkLoad(l);
@@ -254,7 +254,7 @@ class NatsScheduler : public TaskScheduler {
   // `local_only` nothing when none can read locally.
   Decision SelectTaskServerPair(const SimState& state, JobIndex j, bool local_only) {
     const auto& ready = state.job(j).ready;
-    TaskId best_task = -1;
+    TaskId best_task{-1};
     ServerId best_server = kNoServer;
     int best_candidates = std::numeric_limits<int>::max();
     bool any_root = false;
@@ -311,7 +311,7 @@ class NatsScheduler : public TaskScheduler {
   // SelectServerForTask can place.
   Decision ReduceFromJob(const SimState& state, JobIndex j, bool largest_first,
                          bool insufficient) {
-    TaskId pick = -1;
+    TaskId pick{-1};
     for (TaskId t : state.job(j).ready) {
       const TaskRuntime& task = state.task(t);
       if (task.root) continue;
