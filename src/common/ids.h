@@ -58,7 +58,7 @@ using LinkId = int32_t;
 using FlowId = int32_t;
 using PathId = int32_t;
 using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
-using JobIndex = int32_t;
+using JobIndex = Id<struct JobIndexTag>;
 using CoflowId = int32_t;
 using TaskId = Id<struct TaskIdTag>;
 

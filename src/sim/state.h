@@ -26,7 +26,7 @@ const char* LocalityName(Locality l);
 
 // (Fields are ordered so that the record packs tightly: there is one per task.)
 struct TaskRuntime {
-  JobIndex job = -1;
+  JobIndex job{-1};
   int stage = -1;
   int index = -1;  // within its stage
   ServerId server = kNoServer;
@@ -57,7 +57,7 @@ struct StageRuntime {
 
 struct JobRuntime {
   const JobSpec* spec = nullptr;
-  JobIndex index = -1;
+  JobIndex index{-1};
   bool arrived = false;
   bool finished = false;
   std::vector<StageRuntime> stages;

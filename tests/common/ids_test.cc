@@ -19,6 +19,8 @@ static_assert(!std::is_convertible_v<ServerId, TaskId>);
 static_assert(!std::is_convertible_v<TaskId, ServerId>);
 static_assert(!std::is_convertible_v<int32_t, ServerId>);
 static_assert(!std::is_convertible_v<int32_t, TaskId>);
+static_assert(!std::is_convertible_v<int32_t, JobIndex>);
+static_assert(!std::is_convertible_v<JobIndex, TaskId>);
 static_assert(std::is_convertible_v<ServerId, int32_t>);
 static_assert(std::is_convertible_v<TaskId, int32_t>);
 

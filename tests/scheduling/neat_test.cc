@@ -60,10 +60,11 @@ class NeatRun {
     result_ = sim_->Run();
     return result_;
   }
-  TaskId TaskOf(JobIndex job, int stage, int index) const {
-    return TaskId{state().job(job).stages[stage].first_task + index};
+  // Job `job` of the workload (its position).
+  TaskId TaskOf(int job, int stage, int index) const {
+    return TaskId{state().job(JobIndex{job}).stages[stage].first_task + index};
   }
-  ServerId ServerOf(JobIndex job, int stage, int index) const {
+  ServerId ServerOf(int job, int stage, int index) const {
     return state().task(TaskOf(job, stage, index)).server;
   }
   double Finish(const std::string& name) const {

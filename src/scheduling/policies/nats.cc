@@ -235,12 +235,12 @@ class NatsScheduler : public TaskScheduler {
   // L0 among `ordered` (the jobs in the scheduler's order): the highest-priority active job (the
   // paper), or with mode_signal first-ready the first job with ready tasks; -1 if none.
   JobIndex L0(const SimState& state, const std::vector<JobIndex>& ordered) const {
-    if (ordered.empty()) return -1;
+    if (ordered.empty()) return JobIndex{-1};
     if (signal_ != Signal::kFirstReady) return ordered.front();
     for (JobIndex j : ordered) {
       if (!state.job(j).ready.empty()) return j;
     }
-    return -1;
+    return JobIndex{-1};
   }
 
   bool Insufficient(const SimState& state) const {
