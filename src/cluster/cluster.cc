@@ -58,7 +58,7 @@ void ClusterSpec::Validate() const {
 }
 
 Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
-  ServerId id = 0;
+  ServerId id{0};
   for (const auto& c : spec.classes) {
     for (int i = 0; i < c.count; ++i, ++id) {
       servers_.push_back(Server{id, id / spec.servers_per_rack, c.slots, c.cpu_speed, c.nic, c.disk,
@@ -102,7 +102,7 @@ std::string Cluster::LinkName(LinkId l) const {
     const int k = l - first_rack_link_;
     return fmt::format("rack{}.{}", k / 2, k % 2 ? "down" : "up");
   }
-  for (ServerId s = 0; s < size(); ++s)
+  for (ServerId s{0}; s < size(); ++s)
     if (Disk(s) == l) return fmt::format("server{}.disk", s);
   return fmt::format("link{}", l);
 }

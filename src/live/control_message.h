@@ -28,7 +28,7 @@ struct FlowDone {
   int64_t bytes = 0;
 };
 struct TaskDone {
-  TaskId task = -1;
+  TaskId task{-1};
 };
 struct AgentFailure {  // the agent cannot go on; the run stops
   std::string text;
@@ -48,7 +48,7 @@ struct Fetch {  // one input of a task: `bytes` from the data server at address:
   int cls = 0;  // its live class, see TosOfClass
 };
 struct Launch {  // run a task: read local_bytes from the local disk, fetch, then compute
-  TaskId task = -1;
+  TaskId task{-1};
   int64_t local_bytes = 0;
   double compute_s = 0;
   std::vector<Fetch> fetches;
@@ -59,7 +59,7 @@ struct SetClass {  // flow `flow` is now in live class `cls`: re-mark its live s
 };
 struct Stop {};
 struct Cancel {  // drop task `task` (its fetches and compute): it runs elsewhere or again later
-  TaskId task = -1;
+  TaskId task{-1};
 };
 
 // Fetcher → data server, the first line on a data connection; the bytes follow.

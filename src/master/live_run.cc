@@ -44,7 +44,7 @@ void LiveRun::OpenJournal(const std::string& path) {
   for (const JobRuntime& job : state_.jobs()) names.push_back(job.spec->name);
   journal_ = std::make_unique<Journal>(path, names);
   for (const auto& [j, result] : journal_->completed()) {
-    lifecycle_.Skip(j);
+    lifecycle_.Skip(JobIndex{j});
     journaled_[j] = 1;
     ++jobs_from_journal_;
   }

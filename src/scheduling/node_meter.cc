@@ -39,7 +39,7 @@ const std::vector<NodeMeter::Use>& NodeMeter::Read(const SimState& state) {
     const BytesPerSecond cap = flows.LinkCapacity(l);
     return cap > 0 ? std::min(1.0, carried_[l] / (cap * dt)) : 0.0;
   };
-  for (ServerId s = 0; s < cluster.size(); ++s) {
+  for (ServerId s{0}; s < cluster.size(); ++s) {
     const Server& sv = cluster.server(s);
     const SimState::BusyTotals now_totals = state.ServerBusyTotals(s);
     const SimState::BusyTotals& was = totals_[s];

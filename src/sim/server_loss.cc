@@ -85,7 +85,7 @@ TaskLifecycle::ServerLoss TaskLifecycle::LoseServer(ServerId s) {
   }
   if (!loss.unrecoverable.empty()) return loss;
   std::vector<TaskId> again;
-  for (TaskId t = 0; t < static_cast<TaskId>(reset.size()); ++t) {
+  for (TaskId t{0}; t < static_cast<TaskId>(reset.size()); ++t) {
     if (!reset[t]) continue;
     ResetTask(t, loss);
     again.push_back(t);

@@ -26,7 +26,7 @@ const char* LocalityName(Locality l);
 
 // (Fields are ordered so that the record packs tightly: there is one per task.)
 struct TaskRuntime {
-  JobIndex job = -1;
+  JobIndex job{-1};
   int stage = -1;
   int index = -1;  // within its stage
   ServerId server = kNoServer;
@@ -46,7 +46,7 @@ struct TaskRuntime {
 };
 
 struct StageRuntime {
-  TaskId first_task = 0;
+  TaskId first_task{0};
   int task_count = 0;
   int unfinished_tasks = 0;
   int unfinished_parents = 0;
@@ -57,7 +57,7 @@ struct StageRuntime {
 
 struct JobRuntime {
   const JobSpec* spec = nullptr;
-  JobIndex index = -1;
+  JobIndex index{-1};
   bool arrived = false;
   bool finished = false;
   std::vector<StageRuntime> stages;

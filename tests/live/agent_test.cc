@@ -26,7 +26,7 @@ TEST(Agent, RunsATaskAndReportsWhatItMeasured) {
   EXPECT_EQ(hello.data_port, agent.agent().data_port());
 
   const auto launched = std::chrono::steady_clock::now();
-  control.Send(Launch{1,
+  control.Send(Launch{TaskId{1},
                       3'000'000,
                       0.2,
                       {Fetch{0, "127.0.0.1", hello.data_port, 2'000'000, 1},
@@ -57,7 +57,7 @@ TEST(Agent, AClassChangeMarksTheLiveSocketsOfBothEnds) {
   const auto hello = std::get<Hello>(control.Receive());
 
   // Fetching end: flow 5 from a source that accepts and never sends.
-  control.Send(Launch{2, 0, 0, {Fetch{5, "127.0.0.1", source.port(), 1'000'000, 0}}});
+  control.Send(Launch{TaskId{2}, 0, 0, {Fetch{5, "127.0.0.1", source.port(), 1'000'000, 0}}});
   Peer silent_source(source.io());
   source.Accept(silent_source);
   EXPECT_EQ(std::get<FetchRequest>(silent_source.Receive()).flow, 5);
@@ -123,13 +123,13 @@ TEST(Agent, AFetchThatCannotConnectIsReportedAndItsTaskCancelled) {
   Peer control(master.io());
   master.Accept(control);
   control.Receive();  // hello
-  control.Send(Launch{4, 0, 0, {Fetch{8, "127.0.0.1", closed_port, 10, 0}}});
+  control.Send(Launch{TaskId{4}, 0, 0, {Fetch{8, "127.0.0.1", closed_port, 10, 0}}});
   const auto failure = std::get<FetchFailed>(control.ReceiveSkippingProgress());
   EXPECT_EQ(failure.flow, 8);
   EXPECT_NE(failure.text.find("flow 8: cannot connect"), std::string::npos) << failure.text;
-  control.Send(Cancel{4});
+  control.Send(Cancel{TaskId{4}});
   // Launched again after the cancel, it runs (no fetch this time) and is done.
-  control.Send(Launch{4, 0, 0, {}});
+  control.Send(Launch{TaskId{4}, 0, 0, {}});
   EXPECT_EQ(std::get<TaskDone>(control.ReceiveSkippingProgress()).task, 4);
   control.Send(Stop{});
   agent.Join();

@@ -20,7 +20,8 @@ class FakeView : public FlowView {
  public:
   FakeView(BytesPerSecond load, Seconds flow_time)
       : FlowView(records_, coflows_, active_), load_(load) {
-    records_.push_back(FlowRecord{FlowSpec{.src = 0, .dst = 1, .size = 2}, 0, flow_time});
+    records_.push_back(
+        FlowRecord{FlowSpec{.src = ServerId{0}, .dst = ServerId{1}, .size = 2}, 0, flow_time});
   }
   Seconds now() const override { return 5; }
   bool Active(FlowId) const override { return false; }

@@ -1,0 +1,54 @@
+#include "common/ids.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <type_traits>
+#include <unordered_set>
+
+#include "sim/lifecycle.h"
+
+namespace slotflow {
+namespace {
+
+// Ids of different kinds do not convert into each other, and an integer becomes an id only
+// explicitly; an id reads as its integer.
+static_assert(!std::is_convertible_v<ServerId, TaskId>);
+static_assert(!std::is_convertible_v<TaskId, ServerId>);
+static_assert(!std::is_convertible_v<int32_t, ServerId>);
+static_assert(!std::is_convertible_v<int32_t, TaskId>);
+static_assert(!std::is_convertible_v<int32_t, JobIndex>);
+static_assert(!std::is_convertible_v<JobIndex, TaskId>);
+static_assert(std::is_convertible_v<ServerId, int32_t>);
+static_assert(std::is_convertible_v<TaskId, int32_t>);
+
+// Placing a task on a server compiles only with the arguments in their order.
+template <class A, class B>
+concept Placeable = requires(TaskLifecycle& life, A a, B b) { life.Place(a, b); };
+static_assert(Placeable<TaskId, ServerId>);
+static_assert(!Placeable<ServerId, TaskId>);
+static_assert(!Placeable<int32_t, int32_t>);
+
+TEST(Ids, NoneByDefaultCountsAndIndexes) {
+  EXPECT_EQ(ServerId(), kNoServer);
+  EXPECT_EQ(static_cast<int32_t>(TaskId()), -1);
+  int sum = 0;
+  for (ServerId s{0}; s < 4; ++s) sum += s;
+  EXPECT_EQ(sum, 6);
+  const int values[] = {10, 11, 12};
+  EXPECT_EQ(values[TaskId{2}], 12);
+}
+
+TEST(Ids, HashFormatAndJsonAsTheirInteger) {
+  const std::unordered_set<TaskId> tasks = {TaskId{3}, TaskId{5}, TaskId{3}};
+  EXPECT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(fmt::format("{} {:>3}", ServerId{7}, TaskId{42}), "7  42");
+  const nlohmann::json j = {{"server", ServerId{9}}};
+  EXPECT_EQ(j.dump(), R"({"server":9})");
+  EXPECT_EQ(j.at("server").get<ServerId>(), ServerId{9});
+}
+
+}  // namespace
+}  // namespace slotflow
