@@ -282,6 +282,11 @@ const SettingAssignment& Settings::Source(std::string_view name) const {
   return values_[Index(name)].from;
 }
 
+std::string WhereGiven(const SettingAssignment& a) {
+  if (a.file.empty()) return a.field;
+  return a.line > 0 ? fmt::format("{}:{}", a.file, a.line) : a.file;
+}
+
 InputError Settings::Conflict(std::initializer_list<std::string_view> names,
                               std::string_view message) const {
   if (names.size() == 0) throw std::logic_error("Settings::Conflict names no setting");
@@ -295,10 +300,7 @@ InputError Settings::Conflict(std::initializer_list<std::string_view> names,
     const Value& v = values_[Index(name)];
     if (&v == &values_[at] || v.order < 0) continue;
     const SettingAssignment& f = v.from;
-    const std::string where = f.file.empty() ? f.field
-                              : f.line > 0   ? fmt::format("{}:{}", f.file, f.line)
-                                             : f.file;
-    others += fmt::format("{}{} from {}", others.empty() ? "" : ", ", name, where);
+    others += fmt::format("{}{} from {}", others.empty() ? "" : ", ", name, WhereGiven(f));
   }
   const SettingAssignment& f = values_[at].from;
   return InputError(

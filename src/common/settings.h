@@ -74,6 +74,9 @@ struct SettingAssignment {
   std::string field;  // what the user wrote: "--set network.queues", "network.queues"
 };
 
+// Where an assignment was given, for a message: "file:line" (or the file), else its field.
+std::string WhereGiven(const SettingAssignment& a);
+
 // Values of every declared setting of one policy: defaults, overridden in order by the
 // assignments given. Parsed and range-checked on construction.
 class Settings {

@@ -85,12 +85,6 @@ std::string ReadInput(const RunSpec& spec, const std::string& path, const std::s
   return text;
 }
 
-// Where a value was given, for a message: "file:line", or its flag.
-std::string WhereGiven(const SettingAssignment& a) {
-  if (a.file.empty()) return a.field;
-  return a.line > 0 ? fmt::format("{}:{}", a.file, a.line) : a.file;
-}
-
 // Where `dotted_key` was given; for a value never given, the key itself as its field.
 SettingAssignment GivenAt(const RunSpec& spec, const std::string& dotted_key) {
   const auto it = spec.given_at.find(dotted_key);

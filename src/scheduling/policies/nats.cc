@@ -296,15 +296,20 @@ class NatsScheduler : public TaskScheduler {
     TaskId best_task{-1};
     int best_candidates = std::numeric_limits<int>::max();
     bool any_root = false;
+    tied_.clear();
     for (TaskId t : ready) {
       const TaskRuntime& task = state.task(t);
       if (!task.root) continue;
       any_root = true;
       int candidates = 0;
       for (ServerId r : task.replicas) candidates += state.CanHost(t, r);
-      if (candidates == 0 || candidates >= best_candidates) continue;
-      best_candidates = candidates;
-      best_task = t;
+      if (candidates == 0 || candidates > best_candidates) continue;
+      if (candidates < best_candidates) {
+        best_candidates = candidates;
+        best_task = t;
+        tied_.clear();
+      }
+      tied_.push_back(t);  // the tasks with best_candidates candidates, in ready order
     }
     if (best_task >= 0) {
       // l. 5–7: fewest local pending tasks on the server, then fewest running tasks, then at
@@ -313,12 +318,9 @@ class NatsScheduler : public TaskScheduler {
       const auto key = [&](ServerId s) {
         return std::make_pair(local_pending_[s], state.server(s).running);
       };
+      if (ties_first_task_) tied_.assign(1, best_task);
       pairs_.clear();
-      for (TaskId t : ready) {
-        if (t != best_task && (ties_first_task_ || !state.task(t).root)) continue;
-        int candidates = 0;
-        for (ServerId r : state.task(t).replicas) candidates += state.CanHost(t, r);
-        if (candidates != best_candidates) continue;
+      for (TaskId t : tied_) {
         for (ServerId r : state.task(t).replicas) {
           if (!state.CanHost(t, r)) continue;
           if (!pairs_.empty()) {
@@ -456,6 +458,7 @@ class NatsScheduler : public TaskScheduler {
   std::vector<JobIndex> jobs_;
   mutable std::vector<JobIndex> order_scratch_;
   std::vector<ServerId> idle_;
+  std::vector<TaskId> tied_;  // map tasks with equally few candidate servers, Alg. 2 l. 4
   std::vector<std::pair<TaskId, ServerId>> pairs_;  // tied (task, server) pairs, Alg. 2 l. 5–7
   mutable std::vector<double> smallest_unit_;
   mutable bool receivers_summarised_ = false;
