@@ -1,9 +1,11 @@
 // Identifiers shared across layers: dense non-negative integers, -1 for "none".
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 
 #include <fmt/core.h>
 
@@ -52,6 +54,15 @@ class Id {
  private:
   int32_t value_ = -1;
 };
+
+// Ids of two different kinds do not compare: without these, both would convert to their integers
+// and compare as those. An id compares with an id of its own kind and with a plain integer.
+template <class A, class B>
+  requires(!std::is_same_v<A, B>)
+bool operator==(Id<A>, Id<B>) = delete;
+template <class A, class B>
+  requires(!std::is_same_v<A, B>)
+std::strong_ordering operator<=>(Id<A>, Id<B>) = delete;
 
 using ServerId = Id<struct ServerIdTag>;
 using LinkId = int32_t;

@@ -24,6 +24,32 @@ static_assert(!std::is_convertible_v<JobIndex, TaskId>);
 static_assert(std::is_convertible_v<ServerId, int32_t>);
 static_assert(std::is_convertible_v<TaskId, int32_t>);
 
+// An id compares with its own kind and with a plain integer, never with an id of another kind.
+template <class A, class B>
+concept Comparable = requires(A a, B b) {
+  a == b;
+  a != b;
+  a < b;
+  a <= b;
+  a > b;
+  a >= b;
+};
+template <class A, class B>
+concept ComparableAtAll = requires(A a, B b) { a == b; } || requires(A a, B b) { a != b; } ||
+                          requires(A a, B b) { a < b; } || requires(A a, B b) { a <= b; } ||
+                          requires(A a, B b) { a > b; } || requires(A a, B b) { a >= b; } ||
+                          requires(A a, B b) { a <=> b; };
+static_assert(Comparable<ServerId, ServerId>);
+static_assert(Comparable<TaskId, TaskId>);
+static_assert(Comparable<JobIndex, JobIndex>);
+static_assert(Comparable<ServerId, int32_t>);
+static_assert(Comparable<int32_t, TaskId>);
+static_assert(Comparable<JobIndex, int>);
+static_assert(!ComparableAtAll<ServerId, TaskId>);
+static_assert(!ComparableAtAll<TaskId, ServerId>);
+static_assert(!ComparableAtAll<JobIndex, TaskId>);
+static_assert(!ComparableAtAll<ServerId, JobIndex>);
+
 // Placing a task on a server compiles only with the arguments in their order.
 template <class A, class B>
 concept Placeable = requires(TaskLifecycle& life, A a, B b) { life.Place(a, b); };
