@@ -66,7 +66,7 @@ std::strong_ordering operator<=>(Id<A>, Id<B>) = delete;
 
 using ServerId = Id<struct ServerIdTag>;
 using LinkId = int32_t;
-using FlowId = int32_t;
+using FlowId = Id<struct FlowIdTag>;
 using PathId = int32_t;
 using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
 using JobIndex = Id<struct JobIndexTag>;
@@ -74,6 +74,7 @@ using CoflowId = int32_t;
 using TaskId = Id<struct TaskIdTag>;
 
 inline constexpr ServerId kNoServer{-1};
+inline constexpr FlowId kNoFlow{-1};
 
 }  // namespace slotflow
 

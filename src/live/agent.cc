@@ -50,7 +50,7 @@ struct Agent::Impl {
   struct ServeRun {
     std::shared_ptr<tcp::socket> socket;
     asio::streambuf in{4096};
-    FlowId flow = -1;
+    FlowId flow{-1};
     int64_t left = 0;
   };
 

@@ -92,6 +92,9 @@ constexpr int64_t kMaxBytes = int64_t{1} << 50;
 int32_t IdField(const json& j, const char* key) {
   return static_cast<int32_t>(Int(j, key, 0, kMaxId));
 }
+// Its "flow" and "task" fields as ids.
+FlowId FlowOf(const json& j) { return FlowId{IdField(j, "flow")}; }
+TaskId TaskOf(const json& j) { return TaskId{IdField(j, "task")}; }
 
 std::string Text(const json& j, const char* key) {
   const auto it = j.find(key);
@@ -103,13 +106,12 @@ std::string Text(const json& j, const char* key) {
 
 Fetch FetchFromJson(const json& j) {
   if (!j.is_object()) throw ProtocolError("a fetch is not an object");
-  return Fetch{IdField(j, "flow"), Text(j, "address"),
-               static_cast<uint16_t>(Int(j, "port", 1, 65535)), Int(j, "bytes", 0, kMaxBytes),
-               static_cast<int>(Int(j, "class", 0, kMaxId))};
+  return Fetch{FlowOf(j), Text(j, "address"), static_cast<uint16_t>(Int(j, "port", 1, 65535)),
+               Int(j, "bytes", 0, kMaxBytes), static_cast<int>(Int(j, "class", 0, kMaxId))};
 }
 
 Launch LaunchFromJson(const json& j) {
-  Launch l{TaskId{IdField(j, "task")}, Int(j, "local_bytes", 0, kMaxBytes), 0, {}};
+  Launch l{TaskOf(j), Int(j, "local_bytes", 0, kMaxBytes), 0, {}};
   const auto c = j.find("compute_s");
   if (c == j.end() || !c->is_number() || !(c->get<double>() >= 0) || c->get<double>() > 1e9) {
     throw ProtocolError("field 'compute_s' is missing or not a number of seconds");
@@ -126,24 +128,22 @@ ControlMessage FromJson(const json& j) {
   if (type == "hello") {
     return Hello{IdField(j, "host"), static_cast<uint16_t>(Int(j, "data_port", 1, 65535))};
   }
-  if (type == "flow_progress") {
-    return FlowProgress{IdField(j, "flow"), Int(j, "bytes", 0, kMaxBytes)};
-  }
-  if (type == "flow_done") return FlowDone{IdField(j, "flow"), Int(j, "bytes", 0, kMaxBytes)};
-  if (type == "task_done") return TaskDone{TaskId{IdField(j, "task")}};
+  if (type == "flow_progress") return FlowProgress{FlowOf(j), Int(j, "bytes", 0, kMaxBytes)};
+  if (type == "flow_done") return FlowDone{FlowOf(j), Int(j, "bytes", 0, kMaxBytes)};
+  if (type == "task_done") return TaskDone{TaskOf(j)};
   if (type == "failure") return AgentFailure{Text(j, "text")};
   if (type == "launch") return LaunchFromJson(j);
   if (type == "set_class") {
-    return SetClass{IdField(j, "flow"), static_cast<int>(Int(j, "class", 0, kMaxId))};
+    return SetClass{FlowOf(j), static_cast<int>(Int(j, "class", 0, kMaxId))};
   }
   if (type == "stop") return Stop{};
   if (type == "fetch") {
-    return FetchRequest{IdField(j, "flow"), Int(j, "bytes", 0, kMaxBytes),
+    return FetchRequest{FlowOf(j), Int(j, "bytes", 0, kMaxBytes),
                         static_cast<int>(Int(j, "class", 0, kMaxId))};
   }
-  if (type == "fetch_failed") return FetchFailed{IdField(j, "flow"), Text(j, "text")};
+  if (type == "fetch_failed") return FetchFailed{FlowOf(j), Text(j, "text")};
   if (type == "heartbeat") return Heartbeat{};
-  if (type == "cancel") return Cancel{TaskId{IdField(j, "task")}};
+  if (type == "cancel") return Cancel{TaskOf(j)};
   throw ProtocolError("unknown message type '" + type + "'");
 }
 

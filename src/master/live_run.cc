@@ -143,7 +143,7 @@ void LiveRun::LaunchPlaced() {
         Fetch{f, address, port, static_cast<int64_t>(fs.size), rank_[f]});
     marked_[f] = rank_[f];
   }
-  launched_flows_ = flows_.FlowCount();
+  launched_flows_ = FlowId{flows_.FlowCount()};
   for (JobIndex j : state_.active_jobs()) {
     for (const StageRuntime& sr : state_.job(j).stages) {
       for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {

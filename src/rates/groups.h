@@ -54,7 +54,7 @@ struct HeapEntry {
 struct Group {
   PathId path = -1;
   FlowClass cls = 0;
-  FlowId explicit_flow = -1;     // >= 0: a single flow with an explicit rate
+  FlowId explicit_flow{-1};      // >= 0: a single flow with an explicit rate
   std::vector<HeapEntry> heap;   // min-heap by target; may hold stale entries (moved flows)
   std::vector<HeapEntry> marks;  // the same for mark targets
   bool live = false;

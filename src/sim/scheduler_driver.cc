@@ -186,7 +186,7 @@ RunSummary SummarizeRun(const std::vector<JobResult>& jobs, const Cluster& clust
                            ? lifecycle.busy_slot_seconds() / slot_capacity
                            : 0;
   Bytes net = 0;
-  for (FlowId f = 0; f < network.FlowCount(); ++f) {
+  for (FlowId f{0}; f < network.FlowCount(); ++f) {
     const FlowSpec& fs = network.flow(f).spec;
     if (fs.src != fs.dst) net += fs.size;
   }

@@ -30,7 +30,7 @@ std::vector<char> TaskLifecycle::TasksToReset(ServerId s) const {
       }
     }
   }
-  for (FlowId f = 0; f < static_cast<FlowId>(flow_open_.size()); ++f) {
+  for (FlowId f{0}; f < static_cast<FlowId>(flow_open_.size()); ++f) {
     if (flow_open_[f] && network_.flow(f).spec.src == s) reset[flow_task_[f]] = 1;
   }
   auto needed = [&](const JobRuntime& job, const StageRuntime& sr) {
@@ -109,7 +109,7 @@ void TaskLifecycle::ResetTask(TaskId t, ServerLoss& loss) {
   JobRuntime& job = s_.jobs_[task.job];
   const ServerId at = task.server;
   loss.reset.emplace_back(t, at);
-  for (FlowId f = 0; f < static_cast<FlowId>(flow_open_.size()); ++f) {
+  for (FlowId f{0}; f < static_cast<FlowId>(flow_open_.size()); ++f) {
     if (!flow_open_[f] || flow_task_[f] != t) continue;
     flow_open_[f] = 0;
     loss.cancelled.push_back(f);

@@ -21,8 +21,14 @@ static_assert(!std::is_convertible_v<int32_t, ServerId>);
 static_assert(!std::is_convertible_v<int32_t, TaskId>);
 static_assert(!std::is_convertible_v<int32_t, JobIndex>);
 static_assert(!std::is_convertible_v<JobIndex, TaskId>);
+static_assert(!std::is_convertible_v<int32_t, FlowId>);
+static_assert(!std::is_convertible_v<FlowId, TaskId>);
+static_assert(!std::is_convertible_v<TaskId, FlowId>);
+static_assert(!std::is_convertible_v<FlowId, ServerId>);
 static_assert(std::is_convertible_v<ServerId, int32_t>);
 static_assert(std::is_convertible_v<TaskId, int32_t>);
+static_assert(std::is_convertible_v<FlowId, int32_t>);
+static_assert(std::is_constructible_v<FlowId, int32_t>);
 
 // An id compares with its own kind and with a plain integer, never with an id of another kind.
 template <class A, class B>
@@ -45,10 +51,14 @@ static_assert(Comparable<JobIndex, JobIndex>);
 static_assert(Comparable<ServerId, int32_t>);
 static_assert(Comparable<int32_t, TaskId>);
 static_assert(Comparable<JobIndex, int>);
+static_assert(Comparable<FlowId, FlowId>);
+static_assert(Comparable<FlowId, int32_t>);
 static_assert(!ComparableAtAll<ServerId, TaskId>);
 static_assert(!ComparableAtAll<TaskId, ServerId>);
 static_assert(!ComparableAtAll<JobIndex, TaskId>);
 static_assert(!ComparableAtAll<ServerId, JobIndex>);
+static_assert(!ComparableAtAll<FlowId, TaskId>);
+static_assert(!ComparableAtAll<ServerId, FlowId>);
 
 // Placing a task on a server compiles only with the arguments in their order.
 template <class A, class B>
@@ -57,8 +67,16 @@ static_assert(Placeable<TaskId, ServerId>);
 static_assert(!Placeable<ServerId, TaskId>);
 static_assert(!Placeable<int32_t, int32_t>);
 
+// A flow id is not a task's: the life cycle's flow callback takes only a flow.
+template <class A>
+concept FlowDoneTakes = requires(TaskLifecycle& life, A a) { life.OnFlowDone(a); };
+static_assert(FlowDoneTakes<FlowId>);
+static_assert(!FlowDoneTakes<TaskId>);
+static_assert(!FlowDoneTakes<int32_t>);
+
 TEST(Ids, NoneByDefaultCountsAndIndexes) {
   EXPECT_EQ(ServerId(), kNoServer);
+  EXPECT_EQ(FlowId(), kNoFlow);
   EXPECT_EQ(static_cast<int32_t>(TaskId()), -1);
   int sum = 0;
   for (ServerId s{0}; s < 4; ++s) sum += s;

@@ -21,11 +21,11 @@ TEST(FluidSolver, StrictPriorityAcrossClasses) {
   FluidSolver s({10.0});
   const LinkId l[] = {0};
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 20, 1);  // low priority, starts first
-  s.Add(1, p, 10, 0);  // high priority
+  s.Add(FlowId{0}, p, 20, 1);  // low priority, starts first
+  s.Add(FlowId{1}, p, 10, 0);  // high priority
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(1), 10);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 0);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0);
   const auto done = RunToCompletion(s, 2);
   EXPECT_DOUBLE_EQ(done[1], 1);
   EXPECT_DOUBLE_EQ(done[0], 3);
@@ -35,11 +35,11 @@ TEST(FluidSolver, StrictPriorityAcrossClasses) {
 TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
   FluidSolver s({10.0, 4.0});
   const LinkId ab[] = {0, 1}, a[] = {0};
-  s.Add(0, s.InternPath(ab), 100, 0);
-  s.Add(1, s.InternPath(a), 100, 1);
+  s.Add(FlowId{0}, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(a), 100, 1);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 4);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 6);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 6);
 }
 
 // Classes above the first one that changed keep their rates: a solve fills again only that
@@ -49,35 +49,35 @@ TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
   FluidSolver s({10.0, 5.0});
   const LinkId a[] = {0}, b[] = {1};
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
-  s.Add(0, pa, 100, 0);
-  s.Add(1, pa, 100, 1);
-  s.Add(2, pa, 100, 2);
+  s.Add(FlowId{0}, pa, 100, 0);
+  s.Add(FlowId{1}, pa, 100, 1);
+  s.Add(FlowId{2}, pa, 100, 2);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 3);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 10);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 3);
-  s.SetClass(2, 3);  // class 2 goes, class 3 comes: only class 3 is filled
+  s.SetClass(FlowId{2}, 3);  // class 2 goes, class 3 comes: only class 3 is filled
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 4);
-  s.Add(3, pb, 100, 1);  // classes 1 and 3
+  s.Add(FlowId{3}, pb, 100, 1);  // classes 1 and 3
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 6);
-  EXPECT_DOUBLE_EQ(s.Rate(3), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 0);
-  s.SetClass(0, 1);  // class 0 goes: all of them, now classes 1 and 3
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 0);
+  s.SetClass(FlowId{0}, 1);  // class 0 goes: all of them, now classes 1 and 3
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 8);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 0);
-  s.SetExplicitRate(3, 1);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 0);
+  s.SetExplicitRate(FlowId{3}, 1);
   s.Solve();  // the explicit rate, classes 1 and 3, and the backfill
   EXPECT_EQ(s.fill_stats().water_fills, 11);
-  s.SetClass(2, 4);
+  s.SetClass(FlowId{2}, 4);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 14);
-  EXPECT_DOUBLE_EQ(s.Rate(3), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
 }
 
 // Run to the end, a low class waits for the high one and then takes the link.
@@ -85,9 +85,9 @@ TEST(FluidSolver, ALowClassTakesTheLinkWhenTheHighOneCompletes) {
   FluidSolver s({4.0});
   const LinkId l[] = {0};
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 8, 1);
-  s.Add(1, p, 4, 0);
-  s.Add(2, p, 4, 0);
+  s.Add(FlowId{0}, p, 8, 1);
+  s.Add(FlowId{1}, p, 4, 0);
+  s.Add(FlowId{2}, p, 4, 0);
   const auto done = RunToCompletion(s, 3);
   EXPECT_DOUBLE_EQ(done[1], 2);  // 4 bytes at 2
   EXPECT_DOUBLE_EQ(done[2], 2);

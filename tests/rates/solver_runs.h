@@ -5,11 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "rates/fluid_solver.h"
 
 namespace slotflow::testing {
+
+// Flow ids from their numbers, for writing expected lists.
+inline std::vector<FlowId> FlowIds(std::initializer_list<int32_t> ids) {
+  std::vector<FlowId> out;
+  for (int32_t f : ids) out.emplace_back(f);
+  return out;
+}
 
 // Runs the solver until every flow completes; returns completion time per flow id.
 inline std::vector<double> RunToCompletion(FluidSolver& s, int flows) {
@@ -72,7 +81,7 @@ struct BigSwitch {
   int Links() const { return sources + destinations; }
   LinkId Up(int s) const { return s; }
   LinkId Down(int d) const { return sources + d; }
-  FlowId Flow(int s, int d) const { return s * destinations + d; }
+  FlowId Flow(int s, int d) const { return FlowId{s * destinations + d}; }
   PathId Path(FluidSolver& solver, int s, int d) const {
     const LinkId links[] = {Up(s), Down(d)};
     return solver.InternPath(links);

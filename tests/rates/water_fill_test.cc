@@ -19,11 +19,11 @@ TEST(WaterFill, TwoFlowsShareALinkThenTheSurvivorTakesItAll) {
   FluidSolver s({10.0});
   const LinkId l[] = {0};
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 10, 0);
-  s.Add(1, p, 30, 0);
+  s.Add(FlowId{0}, p, 10, 0);
+  s.Add(FlowId{1}, p, 30, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
   const auto done = RunToCompletion(s, 2);
   EXPECT_DOUBLE_EQ(done[0], 2);  // 10 bytes at 5
   EXPECT_DOUBLE_EQ(done[1], 4);  // 10 sent by t=2, then 20 at 10
@@ -34,13 +34,13 @@ TEST(WaterFill, TwoFlowsShareALinkThenTheSurvivorTakesItAll) {
 TEST(WaterFill, MultiBottleneckMaxMinDiffersFromEqualSplit) {
   FluidSolver s({10.0, 4.0});
   const LinkId a[] = {0}, ab[] = {0, 1}, b[] = {1};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(ab), 100, 0);
-  s.Add(2, s.InternPath(b), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{2}, s.InternPath(b), 100, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 8);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 2);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 2);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 8);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 2);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 2);
   EXPECT_DOUBLE_EQ(s.LinkLoad(0), 10);
   EXPECT_DOUBLE_EQ(s.LinkLoad(1), 4);
 }
@@ -52,15 +52,15 @@ TEST(WaterFill, MultiBottleneckMaxMinDiffersFromEqualSplit) {
 TEST(WaterFill, ProgressiveFillingFreezesBottlenecksInOrder) {
   FluidSolver s({6.0, 10.0, 9.0});
   const LinkId p0[] = {0, 2}, p1[] = {1, 2}, p2[] = {1}, p3[] = {0};
-  s.Add(0, s.InternPath(p0), 50, 0);
-  s.Add(1, s.InternPath(p1), 50, 0);
-  s.Add(2, s.InternPath(p2), 50, 0);
-  s.Add(3, s.InternPath(p3), 50, 0);
+  s.Add(FlowId{0}, s.InternPath(p0), 50, 0);
+  s.Add(FlowId{1}, s.InternPath(p1), 50, 0);
+  s.Add(FlowId{2}, s.InternPath(p2), 50, 0);
+  s.Add(FlowId{3}, s.InternPath(p3), 50, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 3);
-  EXPECT_DOUBLE_EQ(s.Rate(3), 3);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 3);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 3);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 5);
   // Four groups over three links: the scan of the open links.
   EXPECT_EQ(s.fill_stats().water_fills, 1);
   EXPECT_EQ(s.fill_stats().min_tree_fills, 0);
@@ -75,13 +75,13 @@ TEST(WaterFill, FewGroupsOverManyLinksFindTheirBottlenecksWithTheMinTree) {
   capacity[8] = 3;
   FluidSolver s(capacity);
   const LinkId a[] = {0, 1, 2, 3, 4}, b[] = {4, 5, 6, 7, 8}, c[] = {8, 9};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(b), 100, 0);
-  s.Add(2, s.InternPath(c), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(b), 100, 0);
+  s.Add(FlowId{2}, s.InternPath(c), 100, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 4.5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 1.5);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 1.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 1.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 1.5);
   EXPECT_DOUBLE_EQ(s.LinkLoad(4), 6);
   EXPECT_DOUBLE_EQ(s.LinkLoad(8), 3);
   EXPECT_DOUBLE_EQ(s.LinkLoad(0), 4.5);
@@ -93,10 +93,10 @@ TEST(WaterFill, FewGroupsOverManyLinksFindTheirBottlenecksWithTheMinTree) {
 TEST(WaterFill, AGroupCountsEachMemberOnItsLinks) {
   FluidSolver s({12.0, 100.0});
   const LinkId a[] = {0}, ab[] = {0, 1};
-  for (FlowId f = 0; f < 3; ++f) s.Add(f, s.InternPath(ab), 100, 0);
-  s.Add(3, s.InternPath(a), 100, 0);
+  for (FlowId f{0}; f < 3; ++f) s.Add(f, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{3}, s.InternPath(a), 100, 0);
   s.Solve();
-  for (FlowId f = 0; f < 4; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 3) << "flow " << f;
+  for (FlowId f{0}; f < 4; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 3) << "flow " << f;
   EXPECT_DOUBLE_EQ(s.LinkLoad(1), 9);
 }
 
@@ -110,7 +110,7 @@ TEST(WaterFill, MaxMinMatchesReferenceOnRandomTraffic) {
     for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(1 + rng.UniformInt(10));
     FluidSolver s(capacity);
     std::vector<std::vector<LinkId>> paths;
-    for (FlowId f = 0; f < 150; ++f) {
+    for (FlowId f{0}; f < 150; ++f) {
       const auto src = static_cast<LinkId>(rng.UniformInt(servers));
       const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
       std::vector<LinkId> p{2 * src, 2 * dst + 1};
@@ -121,7 +121,7 @@ TEST(WaterFill, MaxMinMatchesReferenceOnRandomTraffic) {
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 0);
     const auto expected = ReferenceMaxMin(capacity, paths);
-    for (FlowId f = 0; f < 150; ++f) {
+    for (FlowId f{0}; f < 150; ++f) {
       EXPECT_NEAR(s.Rate(f), expected[f], kRelTolerance * expected[f])
           << "seed " << seed << " flow " << f;
     }

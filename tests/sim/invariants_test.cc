@@ -52,7 +52,7 @@ TEST(Invariants, AnOverloadedLinkOrATooFastFlowIsCaught) {
   Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
   SimState state(cluster, net);
   TaskLifecycle life(cluster, net, engine, state);  // sets up the servers' slots
-  const std::vector<FlowId> finished{0};
+  const std::vector<FlowId> finished{FlowId{0}};
   EXPECT_NO_THROW(CheckInvariants(cluster, state, FakeView(1.0, 2.0), finished));
   EXPECT_THROW(CheckInvariants(cluster, state, FakeView(1.5, 2.0), finished), std::logic_error);
   // 2 bytes in 1 s over a link of 1 B/s: faster than possible.

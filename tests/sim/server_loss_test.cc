@@ -96,7 +96,7 @@ TEST(ServerLoss, OutputsNoLongerNeededAreNotRerun) {
   bed.life().Place(m1, ServerId{1});
   bed.Finish(m0);
   bed.Finish(m1);
-  const FlowId from0 = bed.net().FlowCount();
+  const FlowId from0{bed.net().FlowCount()};
   bed.life().Place(r0, ServerId{1});
   bed.life().OnFlowDone(from0);
   ASSERT_EQ(bed.state().task(r0).state, TaskState::kComputing);

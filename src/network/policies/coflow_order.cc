@@ -107,7 +107,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
 
   double KeyValue(const FlowView& net, CoflowTracker::Key k) {
     const bool real = k >= 0;
-    const FlowId single = real ? -1 : static_cast<FlowId>(-k - 1);
+    const FlowId single = real ? kNoFlow : CoflowTracker::FlowOfKey(k);
     switch (key_) {
       case CoflowKey::kArrival:
         return Arrival(net, k);
