@@ -16,10 +16,10 @@ FluidSolver MakeBigSwitch(int servers, int flows, int classes, uint64_t seed) {
   FluidSolver s(std::vector<BytesPerSecond>(2 * servers, 1.25e8));
   Rng rng(seed);
   for (FlowId f{0}; f < flows; ++f) {
-    const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-    auto dst = static_cast<LinkId>(rng.UniformInt(servers - 1));
+    const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+    auto dst = static_cast<int32_t>(rng.UniformInt(servers - 1));
     if (dst >= src) ++dst;
-    const LinkId path[] = {2 * src, 2 * dst + 1};
+    const LinkId path[] = {LinkId{2 * src}, LinkId{2 * dst + 1}};
     s.Add(f, s.InternPath(path), 1e6 + rng.Uniform() * 1e9,
           classes > 1 ? static_cast<FlowClass>(rng.UniformInt(classes)) : 0);
   }
@@ -70,8 +70,8 @@ void BM_CompletionCycle(benchmark::State& state) {
     done.clear();
     s.PopCompleted(done);
     for (size_t i = 0; i < done.size(); ++i) {  // keep the population constant
-      const auto src = static_cast<LinkId>(rng.UniformInt(149));
-      const LinkId path[] = {2 * src, 2 * (src + 1) + 1};
+      const auto src = static_cast<int32_t>(rng.UniformInt(149));
+      const LinkId path[] = {LinkId{2 * src}, LinkId{2 * (src + 1) + 1}};
       s.Add(next_id++, s.InternPath(path), 1e6 + rng.Uniform() * 1e9, 0);
     }
     s.Solve();

@@ -69,7 +69,7 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
     }
   }
   racks_ = (size() + spec.servers_per_rack - 1) / spec.servers_per_rack;
-  first_rack_link_ = LinkCount();
+  first_rack_link_ = LinkId{LinkCount()};
   if (spec.topology == TopologyKind::kTwoTier) {
     for (int r = 0; r < racks_; ++r) {
       BytesPerSecond sum = 0;
@@ -86,10 +86,10 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
   if (any_disk) {
     for (const auto& s : servers_) {
       if (s.disk > 0) {
-        disk_link_.push_back(LinkCount());
+        disk_link_.push_back(LinkId{LinkCount()});
         link_capacity_.push_back(s.disk);
       } else {
-        disk_link_.push_back(-1);
+        disk_link_.push_back(kNoLink);
       }
     }
   }
@@ -111,7 +111,7 @@ std::vector<LinkId> Cluster::Path(ServerId src, ServerId dst) const {
   if (src == dst) return {};
   const int rs = servers_[src].rack, rd = servers_[dst].rack;
   if (spec_.topology == TopologyKind::kTwoTier && rs != rd) {
-    return {Uplink(src), first_rack_link_ + 2 * rs, first_rack_link_ + 2 * rd + 1, Downlink(dst)};
+    return {Uplink(src), RackUplink(rs), RackDownlink(rd), Downlink(dst)};
   }
   return {Uplink(src), Downlink(dst)};
 }

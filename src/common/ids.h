@@ -65,7 +65,7 @@ template <class A, class B>
 std::strong_ordering operator<=>(Id<A>, Id<B>) = delete;
 
 using ServerId = Id<struct ServerIdTag>;
-using LinkId = int32_t;
+using LinkId = Id<struct LinkIdTag>;
 using FlowId = Id<struct FlowIdTag>;
 using PathId = int32_t;
 using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
@@ -75,6 +75,7 @@ using TaskId = Id<struct TaskIdTag>;
 
 inline constexpr ServerId kNoServer{-1};
 inline constexpr FlowId kNoFlow{-1};
+inline constexpr LinkId kNoLink{-1};
 
 }  // namespace slotflow
 

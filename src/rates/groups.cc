@@ -179,7 +179,7 @@ int32_t GroupTable::TakeGroupId() {
     group_pos.push_back(-1);
     explicit_link_pos.push_back(-1);
     explicit_link_pos.push_back(-1);
-    group_links.resize(group_links.size() + kMaxPathLinks);
+    group_links.resize(group_links.size() + kMaxPathLinks, LinkId{0});
   }
   hi = std::max(hi, g + 1);
   ++live_group_count;

@@ -142,7 +142,9 @@ class GroupTable {
   // due by a change other than time passing.
   std::vector<int32_t> moving_in_block;
   bool full_pass = false;
-  std::vector<LinkId> group_links;   // kMaxPathLinks per group: [n, l0, ..., l4]
+  // kMaxPathLinks per group: [n, l0, ..., l4], the count n kept in a LinkId slot so that a
+  // group's links are one read.
+  std::vector<LinkId> group_links;
   std::vector<int32_t> group_pos;    // index in its class's groups (or explicit_groups)
   std::vector<int32_t> group_class;  // each group's class id, -1 for explicit-rate groups
   int32_t hi = 0;                    // above the highest live id

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <unordered_set>
 
+#include "network/flow_view.h"
 #include "sim/lifecycle.h"
 
 namespace slotflow {
@@ -25,10 +26,16 @@ static_assert(!std::is_convertible_v<int32_t, FlowId>);
 static_assert(!std::is_convertible_v<FlowId, TaskId>);
 static_assert(!std::is_convertible_v<TaskId, FlowId>);
 static_assert(!std::is_convertible_v<FlowId, ServerId>);
+static_assert(!std::is_convertible_v<int32_t, LinkId>);
+static_assert(!std::is_convertible_v<FlowId, LinkId>);
+static_assert(!std::is_convertible_v<LinkId, FlowId>);
+static_assert(!std::is_convertible_v<ServerId, LinkId>);
 static_assert(std::is_convertible_v<ServerId, int32_t>);
 static_assert(std::is_convertible_v<TaskId, int32_t>);
 static_assert(std::is_convertible_v<FlowId, int32_t>);
+static_assert(std::is_convertible_v<LinkId, int32_t>);
 static_assert(std::is_constructible_v<FlowId, int32_t>);
+static_assert(std::is_constructible_v<LinkId, int32_t>);
 
 // An id compares with its own kind and with a plain integer, never with an id of another kind.
 template <class A, class B>
@@ -53,12 +60,17 @@ static_assert(Comparable<int32_t, TaskId>);
 static_assert(Comparable<JobIndex, int>);
 static_assert(Comparable<FlowId, FlowId>);
 static_assert(Comparable<FlowId, int32_t>);
+static_assert(Comparable<LinkId, LinkId>);
+static_assert(Comparable<int, LinkId>);
 static_assert(!ComparableAtAll<ServerId, TaskId>);
 static_assert(!ComparableAtAll<TaskId, ServerId>);
 static_assert(!ComparableAtAll<JobIndex, TaskId>);
 static_assert(!ComparableAtAll<ServerId, JobIndex>);
 static_assert(!ComparableAtAll<FlowId, TaskId>);
 static_assert(!ComparableAtAll<ServerId, FlowId>);
+static_assert(!ComparableAtAll<FlowId, LinkId>);
+static_assert(!ComparableAtAll<LinkId, FlowId>);
+static_assert(!ComparableAtAll<LinkId, ServerId>);
 
 // Placing a task on a server compiles only with the arguments in their order.
 template <class A, class B>
@@ -74,9 +86,24 @@ static_assert(FlowDoneTakes<FlowId>);
 static_assert(!FlowDoneTakes<TaskId>);
 static_assert(!FlowDoneTakes<int32_t>);
 
+// A flow and a link of the network are not each other: the view's per-flow and per-link reads
+// take only their own kind, and a function of (flow, link) rejects them swapped.
+template <class A>
+concept RateOf = requires(const FlowView& v, A a) { v.Rate(a); };
+template <class A>
+concept LinkLoadOf = requires(const FlowView& v, A a) { v.LinkLoad(a); };
+static_assert(RateOf<FlowId> && !RateOf<LinkId> && !RateOf<int32_t>);
+static_assert(LinkLoadOf<LinkId> && !LinkLoadOf<FlowId> && !LinkLoadOf<int32_t>);
+[[maybe_unused]] void OnLink(FlowId, LinkId) {}
+template <class A, class B>
+concept OnLinkTakes = requires(A a, B b) { OnLink(a, b); };
+static_assert(OnLinkTakes<FlowId, LinkId>);
+static_assert(!OnLinkTakes<LinkId, FlowId>);
+
 TEST(Ids, NoneByDefaultCountsAndIndexes) {
   EXPECT_EQ(ServerId(), kNoServer);
   EXPECT_EQ(FlowId(), kNoFlow);
+  EXPECT_EQ(LinkId(), kNoLink);
   EXPECT_EQ(static_cast<int32_t>(TaskId()), -1);
   int sum = 0;
   for (ServerId s{0}; s < 4; ++s) sum += s;

@@ -13,6 +13,7 @@ namespace slotflow {
 namespace {
 
 using testing::BigSwitch;
+using testing::LinkIds;
 using testing::ReferenceMaxMin;
 
 // 8 sources x 8 destinations, a flow on every pair: 64 groups, a dense class. Uplinks 8, but
@@ -93,7 +94,7 @@ TEST(DenseFill, SmallOrMixedClassesAreNotDense) {
     sw.AddEveryPair(s, 100, 0);
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
-    const LinkId third[] = {0, 16, 8};  // source 0 to destination 0 through link 16
+    const auto third = LinkIds({0, 16, 8});  // source 0 to destination 0 through link 16
     s.Add(FlowId{64}, s.InternPath(third), 100, 0);
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
@@ -114,9 +115,9 @@ TEST(DenseFill, MaxMinMatchesReferenceOnRandomTraffic) {
     FluidSolver s(capacity);
     std::vector<std::vector<LinkId>> paths;
     for (FlowId f{0}; f < 150; ++f) {
-      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
-      std::vector<LinkId> p{2 * src, 2 * dst + 1};
+      const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+      const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
+      std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
       s.Add(f, s.InternPath(p), 1000, 0);
       paths.push_back(p);
     }

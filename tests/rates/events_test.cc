@@ -12,10 +12,11 @@ namespace slotflow {
 namespace {
 
 using testing::FlowIds;
+using testing::LinkIds;
 
 TEST(Events, AdvanceCountsDownToTheNextCompletion) {
   FluidSolver s({2.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   s.Add(FlowId{0}, s.InternPath(l), 10, 0);
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 5);
@@ -41,7 +42,7 @@ TEST(Events, AdvanceCountsDownToTheNextCompletion) {
 TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
   for (const double left : {0.5, 2.0}) {  // in kRelTolerance of the size
     FluidSolver s({1.0});
-    const LinkId l[] = {0};
+    const auto l = LinkIds({0});
     s.Add(FlowId{0}, s.InternPath(l), 1000, 0);
     s.Solve();
     s.Advance(1000 * (1 - left * kRelTolerance));
@@ -53,7 +54,7 @@ TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
 
 TEST(Events, SimultaneousCompletionsComeOutTogetherInIdOrder) {
   FluidSolver s({2.0, 2.0});
-  const LinkId a[] = {0}, b[] = {1};
+  const auto a = LinkIds({0}), b = LinkIds({1});
   s.Add(FlowId{1}, s.InternPath(b), 4, 0);
   s.Add(FlowId{0}, s.InternPath(a), 4, 0);
   s.Solve();
@@ -68,7 +69,7 @@ TEST(Events, SimultaneousCompletionsComeOutTogetherInIdOrder) {
 // when a flow moves to another class, and gone when the flow completes.
 TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 20, 0);
   s.Add(FlowId{1}, p, 40, 0);
@@ -125,10 +126,10 @@ TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
 TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
   std::vector<double> capacity(41, 100.0);
   FluidSolver s(capacity);
-  const LinkId shared[] = {0};
+  const auto shared = LinkIds({0});
   s.Add(FlowId{0}, s.InternPath(shared), 1e6, 0);  // class 0 takes all of link 0 for 10,000 s
   for (int k = 1; k <= 40; ++k) {                  // 40 class-1 groups behind it, rate 0
-    const LinkId path[] = {0, k};
+    const auto path = LinkIds({0, k});
     s.Add(FlowId{k}, s.InternPath(path), 500, 1);
   }
   s.Solve();
@@ -136,7 +137,7 @@ TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
   ASSERT_DOUBLE_EQ(s.NextCompletionIn(), 1e4);
   s.Advance(10);
 
-  const LinkId path30[] = {0, 30};
+  const auto path30 = LinkIds({0, 30});
   s.Add(FlowId{41}, s.InternPath(path30), 0, 1);
   s.Solve();
   EXPECT_EQ(s.NextCompletionIn(), 0);
@@ -160,7 +161,7 @@ TEST(Events, MarksFoundBeforeARepackAreStillTaken) {
   const int n = 100;
   FluidSolver s(std::vector<double>(n, 1.0));
   for (int i = 0; i < n; ++i) {  // flow i alone on link i
-    const LinkId path[] = {i};
+    const auto path = LinkIds({i});
     s.Add(FlowId{i}, s.InternPath(path), i < 30 ? 0.5 : 1000, 0);  // flows 0-29 done at 0.5
   }
   s.SetMark(FlowId{99}, 0.5);  // the highest id, reached at 0.5 too

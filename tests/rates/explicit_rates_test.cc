@@ -13,10 +13,11 @@ namespace slotflow {
 namespace {
 
 using testing::BigSwitch;
+using testing::LinkIds;
 
 TEST(ExplicitRates, AreServedFirstAndBackfilled) {
   FluidSolver s({10.0, 10.0});
-  const LinkId a[] = {0}, b[] = {1};
+  const auto a = LinkIds({0}), b = LinkIds({1});
   s.Add(FlowId{0}, s.InternPath(a), 100, 0);
   s.Add(FlowId{1}, s.InternPath(a), 100, 0);
   s.Add(FlowId{2}, s.InternPath(b), 100, 0);
@@ -36,7 +37,7 @@ TEST(ExplicitRates, AreServedFirstAndBackfilled) {
 // on a (capacity 10) 8 + 12 = 20 → half each; flow 1 also crosses b, where it asks 12 of 30.
 TEST(ExplicitRates, OversubscribedOnesAreScaledDownTogether) {
   FluidSolver s({10.0, 30.0});
-  const LinkId a[] = {0}, ab[] = {0, 1};
+  const auto a = LinkIds({0}), ab = LinkIds({0, 1});
   s.Add(FlowId{0}, s.InternPath(a), 100, 0);
   s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
   s.SetExplicitRate(FlowId{1}, 12);
@@ -51,7 +52,7 @@ TEST(ExplicitRates, OversubscribedOnesAreScaledDownTogether) {
 TEST(ExplicitRates, ASumOverALinkByRoundingOnlyIsNotScaled) {
   for (const double excess : {1e-14, 1e-6}) {
     FluidSolver s({1.0});
-    const LinkId a[] = {0};
+    const auto a = LinkIds({0});
     s.Add(FlowId{0}, s.InternPath(a), 100, 0);
     s.Add(FlowId{1}, s.InternPath(a), 100, 0);
     s.SetExplicitRate(FlowId{0}, 0.5);
@@ -71,7 +72,7 @@ TEST(ExplicitRates, ASumOverALinkByRoundingOnlyIsNotScaled) {
 // their rates: of a 8 and b 3, b's 3 go to flow 1, then a's other 5 to flow 0.
 TEST(ExplicitRates, TheBackfillSharesWhatIsLeftMaxMin) {
   FluidSolver s({10.0, 4.0});
-  const LinkId a[] = {0}, ab[] = {0, 1};
+  const auto a = LinkIds({0}), ab = LinkIds({0, 1});
   s.Add(FlowId{0}, s.InternPath(a), 100, 0);
   s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
   s.SetExplicitRate(FlowId{0}, 1);

@@ -15,11 +15,12 @@
 namespace slotflow {
 namespace {
 
+using testing::LinkIds;
 using testing::RunToCompletion;
 
 TEST(FluidSolver, StrictPriorityAcrossClasses) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 20, 1);  // low priority, starts first
   s.Add(FlowId{1}, p, 10, 0);  // high priority
@@ -34,7 +35,7 @@ TEST(FluidSolver, StrictPriorityAcrossClasses) {
 // A high-priority flow bottlenecked elsewhere leaves the rest of a shared link to lower classes.
 TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
   FluidSolver s({10.0, 4.0});
-  const LinkId ab[] = {0, 1}, a[] = {0};
+  const auto ab = LinkIds({0, 1}), a = LinkIds({0});
   s.Add(FlowId{0}, s.InternPath(ab), 100, 0);
   s.Add(FlowId{1}, s.InternPath(a), 100, 1);
   s.Solve();
@@ -47,7 +48,7 @@ TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
 // nothing changed. With explicit rates, whose backfill comes after every class, it fills all.
 TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
   FluidSolver s({10.0, 5.0});
-  const LinkId a[] = {0}, b[] = {1};
+  const auto a = LinkIds({0}), b = LinkIds({1});
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
   s.Add(FlowId{0}, pa, 100, 0);
   s.Add(FlowId{1}, pa, 100, 1);
@@ -83,7 +84,7 @@ TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
 // Run to the end, a low class waits for the high one and then takes the link.
 TEST(FluidSolver, ALowClassTakesTheLinkWhenTheHighOneCompletes) {
   FluidSolver s({4.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 8, 1);
   s.Add(FlowId{1}, p, 4, 0);
@@ -123,11 +124,11 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
   auto add_flows = [&](int n) {
     for (int i = 0; i < n; ++i) {
       const auto f = static_cast<FlowId>(paths.size());
-      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
-      std::vector<LinkId> p{2 * src, 2 * dst + 1};
+      const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+      const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
+      std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
       if (!two_link_only && rng.UniformInt(8) == 0)
-        p.insert(p.begin() + 1, 2 * servers + rng.UniformInt(2));
+        p.insert(p.begin() + 1, LinkId{2 * servers + static_cast<int32_t>(rng.UniformInt(2))});
       s.Add(f, s.InternPath(p), 1 + rng.UniformInt(1000), rng.UniformInt(4));
       paths.push_back(p);
       active.push_back(f);

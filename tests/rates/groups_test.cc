@@ -11,11 +11,12 @@
 namespace slotflow {
 namespace {
 
+using testing::LinkIds;
 using testing::RunToCompletion;
 
 TEST(Groups, GroupedFlowsOnOnePathFinishBySize) {
   FluidSolver s({6.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 6, 0);
   s.Add(FlowId{1}, p, 2, 0);
@@ -32,7 +33,7 @@ TEST(Groups, GroupedFlowsOnOnePathFinishBySize) {
 // explicit rate is a group of its own, and joins the shared one again when it is cleared.
 TEST(Groups, FlowsShareAGroupOnlyOnTheSamePathInTheSameClass) {
   FluidSolver s({10.0, 10.0});
-  const LinkId a[] = {0}, b[] = {1};
+  const auto a = LinkIds({0}), b = LinkIds({1});
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
   s.Add(FlowId{0}, pa, 100, 0);
   s.Add(FlowId{1}, pa, 100, 0);
@@ -59,7 +60,7 @@ TEST(Groups, FlowsShareAGroupOnlyOnTheSamePathInTheSameClass) {
 
 TEST(Groups, ChangingClassKeepsRemainingBytes) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 20, 0);
   s.Add(FlowId{1}, p, 20, 0);
@@ -76,7 +77,7 @@ TEST(Groups, ChangingClassKeepsRemainingBytes) {
 
 TEST(Groups, GainingAndLosingAnExplicitRateKeepsRemainingBytes) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 20, 0);
   s.Add(FlowId{1}, p, 20, 0);
@@ -94,7 +95,7 @@ TEST(Groups, GainingAndLosingAnExplicitRateKeepsRemainingBytes) {
 
 TEST(Groups, AnActiveFlowCannotBeAddedAgain) {
   FluidSolver s({1.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
   s.Add(FlowId{0}, p, 1, 0);
   EXPECT_THROW(s.Add(FlowId{0}, p, 1, 0), std::logic_error);
@@ -109,7 +110,7 @@ TEST(Groups, RepackedGroupIdsKeepRatesAndCompletions) {
   const int n = 100;
   FluidSolver s(std::vector<double>(n, 1.0));
   for (int i = 0; i < n; ++i) {  // flow i alone on link i
-    const LinkId path[] = {i};
+    const auto path = LinkIds({i});
     s.Add(FlowId{i}, s.InternPath(path), i + 1, 0);
   }
   EXPECT_EQ(s.ActiveGroupCount(), n);
@@ -125,7 +126,7 @@ TEST(Groups, RatesAfterARepackMatchAFreshSolve) {
   capacity[n] = 40;  // a shared link, 40 for 80 flows
   FluidSolver s(capacity);
   for (int i = 0; i < n; ++i) {  // flow i on link i and the shared link
-    const LinkId path[] = {i, n};
+    const auto path = LinkIds({i, n});
     s.Add(FlowId{i}, s.InternPath(path), i < 60 ? 0.25 : 1000, 0);
   }
   s.Solve();
@@ -137,7 +138,7 @@ TEST(Groups, RatesAfterARepackMatchAFreshSolve) {
   s.Solve();  // 20 live of 80 ids: repacked
   for (FlowId f{60}; f < n; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 1) << "flow " << f;
   EXPECT_EQ(s.ActiveGroupCount(), 20);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(n), 20);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{n}), 20);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ class FakeView : public FlowView {
   std::vector<FlowRecord> records_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
-  std::vector<LinkId> links_{0};
+  std::vector<LinkId> links_{LinkId{0}};
   BytesPerSecond load_;
 };
 

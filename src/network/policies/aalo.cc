@@ -38,7 +38,7 @@ class AaloPolicy : public NetworkPolicy {
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     if (total_capacity_ == 0) {
-      for (LinkId l = 0; l < net.LinkCount(); ++l) {
+      for (LinkId l{0}; l < net.LinkCount(); ++l) {
         max_capacity_ = std::max(max_capacity_, net.LinkCapacity(l));
         total_capacity_ += net.LinkCapacity(l);
       }

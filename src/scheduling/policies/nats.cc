@@ -183,7 +183,7 @@ class NatsScheduler : public TaskScheduler {
       ++busy;
     };
     if (measure_ == Measure::kBusyLinks) {
-      for (LinkId l = 0; l < cluster.NetworkLinkCount(); ++l) add(l);
+      for (LinkId l{0}; l < cluster.NetworkLinkCount(); ++l) add(l);
     } else {
       for (ServerId s{0}; s < cluster.size(); ++s) add(cluster.Downlink(s));
     }
