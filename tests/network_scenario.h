@@ -60,7 +60,7 @@ struct NetworkScenario {
       fs.src = ServerId{fa.src};
       fs.dst = ServerId{fa.dst};
       fs.size = fa.size;
-      fs.coflow = fa.coflow;
+      fs.coflow = CoflowId{fa.coflow};
       fs.macroflow = fa.macroflow;
       fs.macroflow_bytes = fa.macroflow_bytes;
       index[net.StartFlow(fs)] = static_cast<size_t>(i);

@@ -70,12 +70,13 @@ using FlowId = Id<struct FlowIdTag>;
 using PathId = int32_t;
 using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
 using JobIndex = Id<struct JobIndexTag>;
-using CoflowId = int32_t;
+using CoflowId = Id<struct CoflowIdTag>;
 using TaskId = Id<struct TaskIdTag>;
 
 inline constexpr ServerId kNoServer{-1};
 inline constexpr FlowId kNoFlow{-1};
 inline constexpr LinkId kNoLink{-1};
+inline constexpr CoflowId kNoCoflow{-1};
 
 }  // namespace slotflow
 

@@ -51,7 +51,7 @@ struct StageRuntime {
   int unfinished_tasks = 0;
   int unfinished_parents = 0;
   std::vector<int> children;
-  CoflowId coflow = -1;   // non-root stages: the coflow of flows into it
+  CoflowId coflow{-1};    // non-root stages: the coflow of flows into it
   Bytes input_bytes = 0;  // sum of its tasks' inputs
 };
 

@@ -30,12 +30,18 @@ static_assert(!std::is_convertible_v<int32_t, LinkId>);
 static_assert(!std::is_convertible_v<FlowId, LinkId>);
 static_assert(!std::is_convertible_v<LinkId, FlowId>);
 static_assert(!std::is_convertible_v<ServerId, LinkId>);
+static_assert(!std::is_convertible_v<int32_t, CoflowId>);
+static_assert(!std::is_convertible_v<FlowId, CoflowId>);
+static_assert(!std::is_convertible_v<CoflowId, FlowId>);
+static_assert(!std::is_convertible_v<CoflowId, JobIndex>);
 static_assert(std::is_convertible_v<ServerId, int32_t>);
 static_assert(std::is_convertible_v<TaskId, int32_t>);
 static_assert(std::is_convertible_v<FlowId, int32_t>);
 static_assert(std::is_convertible_v<LinkId, int32_t>);
+static_assert(std::is_convertible_v<CoflowId, int32_t>);
 static_assert(std::is_constructible_v<FlowId, int32_t>);
 static_assert(std::is_constructible_v<LinkId, int32_t>);
+static_assert(std::is_constructible_v<CoflowId, int32_t>);
 
 // An id compares with its own kind and with a plain integer, never with an id of another kind.
 template <class A, class B>
@@ -62,6 +68,8 @@ static_assert(Comparable<FlowId, FlowId>);
 static_assert(Comparable<FlowId, int32_t>);
 static_assert(Comparable<LinkId, LinkId>);
 static_assert(Comparable<int, LinkId>);
+static_assert(Comparable<CoflowId, CoflowId>);
+static_assert(Comparable<CoflowId, int>);
 static_assert(!ComparableAtAll<ServerId, TaskId>);
 static_assert(!ComparableAtAll<TaskId, ServerId>);
 static_assert(!ComparableAtAll<JobIndex, TaskId>);
@@ -71,6 +79,8 @@ static_assert(!ComparableAtAll<ServerId, FlowId>);
 static_assert(!ComparableAtAll<FlowId, LinkId>);
 static_assert(!ComparableAtAll<LinkId, FlowId>);
 static_assert(!ComparableAtAll<LinkId, ServerId>);
+static_assert(!ComparableAtAll<CoflowId, FlowId>);
+static_assert(!ComparableAtAll<JobIndex, CoflowId>);
 
 // Placing a task on a server compiles only with the arguments in their order.
 template <class A, class B>
@@ -100,10 +110,19 @@ concept OnLinkTakes = requires(A a, B b) { OnLink(a, b); };
 static_assert(OnLinkTakes<FlowId, LinkId>);
 static_assert(!OnLinkTakes<LinkId, FlowId>);
 
+// A coflow is looked up by its own id only, never by a flow's or a job's.
+template <class A>
+concept CoflowOf = requires(const FlowView& v, A a) { v.coflow(a); };
+template <class A>
+concept FlowOf = requires(const FlowView& v, A a) { v.flow(a); };
+static_assert(CoflowOf<CoflowId> && !CoflowOf<FlowId> && !CoflowOf<JobIndex>);
+static_assert(FlowOf<FlowId> && !FlowOf<CoflowId> && !FlowOf<int32_t>);
+
 TEST(Ids, NoneByDefaultCountsAndIndexes) {
   EXPECT_EQ(ServerId(), kNoServer);
   EXPECT_EQ(FlowId(), kNoFlow);
   EXPECT_EQ(LinkId(), kNoLink);
+  EXPECT_EQ(CoflowId(), kNoCoflow);
   EXPECT_EQ(static_cast<int32_t>(TaskId()), -1);
   int sum = 0;
   for (ServerId s{0}; s < 4; ++s) sum += s;

@@ -340,7 +340,7 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   };
   start(ServerId{0}, ServerId{2}, 2, c_small);
   start(ServerId{1}, ServerId{2}, 6, c_large);
-  start(ServerId{3}, ServerId{2}, 1, -1);  // a block read: a coflow of its own, of size 1
+  start(ServerId{3}, ServerId{2}, 1, kNoCoflow);  // a block read: a coflow of its own, of size 1
   net.Resolve();
 
   EdgeLoads loads;

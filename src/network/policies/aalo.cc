@@ -139,7 +139,7 @@ class AaloPolicy : public NetworkPolicy {
   // Queue first, then arrival for FIFO inside the queue.
   FlowClass ClassOf(const FlowView& net, CoflowTracker::Key k, int queue) {
     const Seconds arrival =
-        k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
+        k >= 0 ? net.coflow(CoflowTracker::CoflowOfKey(k)).arrival : tracker_.at(k).first_start;
     return keys_.Time(queue, arrival);
   }
 
