@@ -67,7 +67,7 @@ std::strong_ordering operator<=>(Id<A>, Id<B>) = delete;
 using ServerId = Id<struct ServerIdTag>;
 using LinkId = Id<struct LinkIdTag>;
 using FlowId = Id<struct FlowIdTag>;
-using PathId = int32_t;
+using PathId = Id<struct PathIdTag>;
 using FlowClass = int64_t;  // 0 = highest priority; any value, sparse classes are fine
 using JobIndex = Id<struct JobIndexTag>;
 using CoflowId = Id<struct CoflowIdTag>;

@@ -33,7 +33,7 @@ inline constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max()
 
 struct Flow {
   int32_t group = -1;  // -1 when not active
-  PathId path = -1;
+  PathId path{-1};
   double target = 0;  // group service at which this flow is done
   Bytes size = 0;
   FlowClass cls = 0;
@@ -52,7 +52,7 @@ struct HeapEntry {
 
 // Cold per-group data; the hot numbers live in GroupTable's parallel arrays.
 struct Group {
-  PathId path = -1;
+  PathId path{-1};
   FlowClass cls = 0;
   FlowId explicit_flow{-1};      // >= 0: a single flow with an explicit rate
   std::vector<HeapEntry> heap;   // min-heap by target; may hold stale entries (moved flows)

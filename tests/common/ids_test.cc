@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "network/flow_view.h"
+#include "rates/fluid_solver.h"
 #include "sim/lifecycle.h"
 
 namespace slotflow {
@@ -34,6 +35,9 @@ static_assert(!std::is_convertible_v<int32_t, CoflowId>);
 static_assert(!std::is_convertible_v<FlowId, CoflowId>);
 static_assert(!std::is_convertible_v<CoflowId, FlowId>);
 static_assert(!std::is_convertible_v<CoflowId, JobIndex>);
+static_assert(!std::is_convertible_v<int32_t, PathId>);
+static_assert(!std::is_convertible_v<FlowId, PathId>);
+static_assert(!std::is_convertible_v<LinkId, PathId>);
 static_assert(std::is_convertible_v<ServerId, int32_t>);
 static_assert(std::is_convertible_v<TaskId, int32_t>);
 static_assert(std::is_convertible_v<FlowId, int32_t>);
@@ -117,6 +121,14 @@ template <class A>
 concept FlowOf = requires(const FlowView& v, A a) { v.flow(a); };
 static_assert(CoflowOf<CoflowId> && !CoflowOf<FlowId> && !CoflowOf<JobIndex>);
 static_assert(FlowOf<FlowId> && !FlowOf<CoflowId> && !FlowOf<int32_t>);
+
+// The solver's Add takes a flow, then a path: neither swapped nor a flow for the path.
+template <class A, class B>
+concept SolverAdds = requires(FluidSolver& s, A a, B b) { s.Add(a, b, 1.0, 0); };
+static_assert(SolverAdds<FlowId, PathId>);
+static_assert(!SolverAdds<PathId, FlowId>);
+static_assert(!SolverAdds<FlowId, FlowId>);
+static_assert(!SolverAdds<FlowId, LinkId>);
 
 TEST(Ids, NoneByDefaultCountsAndIndexes) {
   EXPECT_EQ(ServerId(), kNoServer);

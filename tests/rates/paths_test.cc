@@ -29,7 +29,7 @@ TEST(Paths, IdsAreDenseAndGiveBackTheirLinks) {
   EXPECT_EQ(std::vector<LinkId>(s.PathLinks(pb).begin(), s.PathLinks(pb).end()),
             LinkIds({0, 1, 2}));
   EXPECT_EQ(s.PathLinks(pa).size(), 1u);
-  EXPECT_TRUE(s.PathLinks(2).empty());
+  EXPECT_TRUE(s.PathLinks(PathId{2}).empty());
 }
 
 // A group keeps at most five links inline; a link id must name one of the solver's links.
