@@ -19,6 +19,10 @@ class Id {
  public:
   constexpr Id() = default;
   constexpr explicit Id(int32_t value) : value_(value) {}
+  // Not even explicitly from an id of another kind (FlowId{link}): name its integer if meant.
+  template <class Other>
+    requires(!std::is_same_v<Other, Tag>)
+  explicit Id(Id<Other>) = delete;
 
   constexpr operator int32_t() const { return value_; }  // NOLINT(google-explicit-constructor)
 

@@ -46,6 +46,14 @@ static_assert(std::is_convertible_v<CoflowId, int32_t>);
 static_assert(std::is_constructible_v<FlowId, int32_t>);
 static_assert(std::is_constructible_v<LinkId, int32_t>);
 static_assert(std::is_constructible_v<CoflowId, int32_t>);
+// Nor explicitly from an id of another kind: FlowId{link} does not compile.
+static_assert(!std::is_constructible_v<FlowId, LinkId>);
+static_assert(!std::is_constructible_v<LinkId, FlowId>);
+static_assert(!std::is_constructible_v<CoflowId, FlowId>);
+static_assert(!std::is_constructible_v<TaskId, FlowId>);
+static_assert(!std::is_constructible_v<ServerId, TaskId>);
+static_assert(!std::is_constructible_v<PathId, LinkId>);
+static_assert(std::is_constructible_v<FlowId, FlowId>);
 
 // An id compares with its own kind and with a plain integer, never with an id of another kind.
 template <class A, class B>
