@@ -24,12 +24,15 @@ inline constexpr double kBackground = 1e12;
 // The helpers take servers as plain numbers.
 class Bed {
  public:
-  explicit Bed(const ClusterSpec& spec)
+  explicit Bed(const ClusterSpec& spec,
+               std::unique_ptr<NetworkPolicy> policy = NetworkPolicyRegistry::Get().Make("fair"))
       : cluster_(spec),
-        net_(cluster_, NetworkPolicyRegistry::Get().Make("fair"), engine_.clock()),
+        net_(cluster_, std::move(policy), engine_.clock()),
         state_(cluster_, net_),
         life_(cluster_, net_, engine_, state_) {}
-  Bed(int servers, int slots) : Bed(UnitCluster(servers, slots)) {}
+  Bed(int servers, int slots,
+      std::unique_ptr<NetworkPolicy> policy = NetworkPolicyRegistry::Get().Make("fair"))
+      : Bed(UnitCluster(servers, slots), std::move(policy)) {}
 
   const SimState& state() const { return state_; }
   Network& net() { return net_; }

@@ -55,6 +55,9 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   int IncomingFlows(ServerId s) const override { return in_flows_[s]; }
   int OutgoingFlows(ServerId s) const override { return out_flows_[s]; }
   SlotMode slot_mode() const override { return policy_.slot_mode(); }
+  std::optional<FlowClass> ExpectedClass(const FlowSpec& spec) const override {
+    return policy_.ExpectedClass(*this, spec);
+  }
   int LinkCount() const override { return static_cast<int>(cluster_.link_capacities().size()); }
   BytesPerSecond LinkCapacity(LinkId l) const override { return cluster_.LinkCapacity(l); }
   BytesPerSecond LinkLoad(LinkId l) const override;

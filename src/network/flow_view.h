@@ -4,6 +4,7 @@
 // policy start flows, move time or see the rate solver.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -35,6 +36,9 @@ class FlowView {
   virtual int IncomingFlows(ServerId s) const = 0;
   virtual int OutgoingFlows(ServerId s) const = 0;
   virtual SlotMode slot_mode() const = 0;
+  // The class the network policy gives a flow described by `spec` now
+  // (NetworkPolicy::ExpectedClass); nullopt when the policy cannot tell.
+  virtual std::optional<FlowClass> ExpectedClass(const FlowSpec& spec) const = 0;
 
   virtual int LinkCount() const = 0;
   virtual BytesPerSecond LinkCapacity(LinkId l) const = 0;

@@ -52,6 +52,9 @@ class Network final : public FlowNetwork, public ClassSink {
   int IncomingFlows(ServerId s) const override { return in_flows_[s]; }
   int OutgoingFlows(ServerId s) const override { return out_flows_[s]; }
   SlotMode slot_mode() const override { return policy_.slot_mode(); }
+  std::optional<FlowClass> ExpectedClass(const FlowSpec& spec) const override {
+    return policy_.ExpectedClass(*this, spec);
+  }
   int LinkCount() const override { return solver_.LinkCount(); }
   BytesPerSecond LinkCapacity(LinkId l) const override { return solver_.LinkCapacity(l); }
   BytesPerSecond LinkLoad(LinkId l) const override { return solver_.LinkLoad(l); }

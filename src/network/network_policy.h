@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,6 +46,14 @@ class NetworkPolicy {
   virtual Seconds NextReclassifyTime(const FlowView& /*net*/) { return kForever; }
   // The task scheduler's mode signal (Duopoly §4); most policies ignore it.
   virtual void OnSlotMode(const FlowView& /*net*/, ClassSink& /*out*/, SlotMode /*mode*/) {}
+  // The class a flow with `spec` gets from this policy now (the one it has, if a flow of its
+  // unit already runs; the one a new flow would get, otherwise), for a task scheduler that asks
+  // where a task's flows would rank (Duopoly Alg. 2 l. 16). nullopt when the class depends on
+  // more than the flow's description (by default).
+  virtual std::optional<FlowClass> ExpectedClass(const FlowView& /*net*/,
+                                                 const FlowSpec& /*spec*/) const {
+    return std::nullopt;
+  }
 };
 
 // What every network policy states on its registry entry besides its settings.

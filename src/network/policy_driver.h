@@ -38,6 +38,9 @@ class PolicyDriver {
   // The task scheduler's slot mode; the policy hears of a switch at once.
   void SetSlotMode(const FlowView& net, ClassSink& sink, SlotMode mode);
   SlotMode slot_mode() const { return slot_mode_; }
+  std::optional<FlowClass> ExpectedClass(const FlowView& net, const FlowSpec& spec) const {
+    return policy_->ExpectedClass(net, spec);
+  }
 
   // Tells the policy of the new flows, then lets it re-rank, if anything asked for a pass
   // since the last one. Returns whether it did (classes may have changed).

@@ -7,7 +7,8 @@
 
 namespace slotflow {
 namespace {
-constexpr JobOrder kJobOrders[] = {JobOrder::kFifo, JobOrder::kSjf, JobOrder::kFair};
+constexpr JobOrder kJobOrders[] = {JobOrder::kFifo, JobOrder::kSjf, JobOrder::kSjfShuffle,
+                                   JobOrder::kFair};
 }  // namespace
 
 SettingSpec JobOrderSetting() {
@@ -15,8 +16,11 @@ SettingSpec JobOrderSetting() {
                     .kind = SettingKind::kChoice,
                     .default_value = "fifo",
                     .meaning =
-                        "job order: fifo (submission), sjf (smallest estimated size "
-                        "first), fair (fewest running tasks first)"};
+                        "job order: fifo (submission), sjf (smallest estimated size first: map "
+                        "input plus shuffle bytes, ours; Duopoly §2.1 says only 'small job "
+                        "first'), sjf-shuffle (smallest shuffle first, the size cans ranks "
+                        "coflows by), fair (fewest running tasks first); a job file's "
+                        "size_estimate is the size under both sjf orders"};
   for (JobOrder o : kJobOrders) order.choices.emplace_back(JobOrderName(o));
   return order;
 }
@@ -33,6 +37,8 @@ std::string_view JobOrderName(JobOrder order) {
       return "fifo";
     case JobOrder::kSjf:
       return "sjf";
+    case JobOrder::kSjfShuffle:
+      return "sjf-shuffle";
     case JobOrder::kFair:
       return "fair";
   }
@@ -47,6 +53,11 @@ void OrderJobs(const SimState& state, JobOrder order, std::vector<JobIndex>& out
     case JobOrder::kSjf:
       std::stable_sort(out.begin(), out.end(), [&](JobIndex a, JobIndex b) {
         return state.job(a).size_estimate < state.job(b).size_estimate;
+      });
+      break;
+    case JobOrder::kSjfShuffle:
+      std::stable_sort(out.begin(), out.end(), [&](JobIndex a, JobIndex b) {
+        return state.job(a).shuffle_estimate < state.job(b).shuffle_estimate;
       });
       break;
     case JobOrder::kFair:

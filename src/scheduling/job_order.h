@@ -1,5 +1,6 @@
 // Job order policies shared by task schedulers: FIFO (submission), SJF (smallest estimated total
-// size first; Duopoly §2.1, §6.3), Fair (fewest running tasks first; TCDS Alg. 1 line 2).
+// size first, Duopoly §2.1, §6.3; or smallest shuffle first), Fair (fewest running tasks first;
+// TCDS Alg. 1 line 2).
 #pragma once
 
 #include <string_view>
@@ -10,7 +11,7 @@
 
 namespace slotflow {
 
-enum class JobOrder { kFifo, kSjf, kFair };
+enum class JobOrder { kFifo, kSjf, kSjfShuffle, kFair };
 
 // The `order` setting every task scheduler declares (default fifo).
 SettingSpec JobOrderSetting();

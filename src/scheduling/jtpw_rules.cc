@@ -51,7 +51,7 @@ double NodeLoad(const LoadWeights& w, double u_cpu, double u_mem, double u_disk,
 }
 
 double PriorityWeight(const PriorityWeights& w, int p, Seconds waited, double p_cpu, double p_mem) {
-  if (waited < w.threshold) return p;
+  if (waited <= w.threshold) return p;  // §2.3: only a wait that exceeds T (超过) counts
   const double sum = w.time * (waited / w.threshold) + w.cpu * p_cpu + w.mem * p_mem + w.prio * p;
   return w.plus_p ? p + sum : sum;
 }

@@ -89,6 +89,7 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
   job.spec = &spec;
   job.index = j;
   job.size_estimate = spec.SizeEstimate() * estimate_factor;
+  job.shuffle_estimate = spec.ShuffleEstimate() * estimate_factor;
   job.stages.resize(spec.stages.size());
   job.unfinished_tasks = spec.TaskCount();
   const int replicas = std::min(cluster_.spec().replicas, cluster_.size());

@@ -65,7 +65,8 @@ struct JobRuntime {
   int running = 0;            // placed and not done
   int unfinished_tasks = 0;
   int local_reads = 0, remote_reads = 0;
-  double size_estimate = 0;  // for SJF (may include estimate error)
+  double size_estimate = 0;     // for SJF (may include estimate error)
+  double shuffle_estimate = 0;  // for SJF by shuffle bytes (likewise)
   Seconds first_start = -1, finish = -1;
 };
 

@@ -70,6 +70,7 @@ struct JobSpec {
   double SizeEstimate() const {
     return size_estimate >= 0 ? size_estimate : InputBytes() + ShuffleBytes();
   }
+  double ShuffleEstimate() const { return size_estimate >= 0 ? size_estimate : ShuffleBytes(); }
 };
 
 // Builds a MapReduce job: `maps` root tasks each reading `map_input`, and one reduce task per

@@ -61,7 +61,9 @@ TEST(JtpwRules, PriorityWeightIsPBeforeTAndPPlusTheWeightedSumAfter) {
   PriorityWeights w;
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 4, 29.9, 0.5, 0.5), 4);
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 60, 0.5, 0.25), 1.825);
-  EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30, 0, 0), 5 + 0.2 + 1.0);
+  // "Exceeds T" (超过, l. 683): at T itself still P; just past it, the weighted form.
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30, 0, 0), 5);
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30.3, 0, 0), 5 + 0.2 * 30.3 / 30 + 1.0);
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 10, 0.5, 0.25), 1);
   // Waiting past T never lowers a job (§2.3): P_w >= P for every wait.
   for (Seconds waited : {0.0, 29.0, 30.0, 31.0, 300.0}) {
@@ -69,7 +71,7 @@ TEST(JtpwRules, PriorityWeightIsPBeforeTAndPPlusTheWeightedSumAfter) {
   }
   w.plus_p = false;
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 1, 60, 0.5, 0.25), 0.825);
-  EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30, 0, 0), 0.2 + 1.0);
+  EXPECT_DOUBLE_EQ(PriorityWeight(w, 5, 30.3, 0, 0), 0.2 * 30.3 / 30 + 1.0);
   EXPECT_DOUBLE_EQ(PriorityWeight(w, 4, 29.9, 0.5, 0.5), 4);
 }
 

@@ -228,15 +228,23 @@ TEST(NatsReduce, SlotSufficientComparesCoflows) {
 // --- Slot reservation ---
 
 // Slot-insufficient; server 0 receives a macroflow of `server0_unit` bytes, server 1 one of 3;
-// L0's smallest reduce task is 5 bytes; another job has a map task local to both servers.
-Choice InsufficientWithReceivers(Bytes server0_unit) {
-  Bed bed(3, 2);
+// L0's smallest reduce task is 5 bytes; another job has a map task local to both servers. The
+// network runs `policy` (fair by default) in the mode nats reports; `unit_compare` is nats'
+// reading of Alg. 2 l. 16.
+Choice InsufficientWithReceivers(
+    Bytes server0_unit,
+    std::unique_ptr<NetworkPolicy> policy = NetworkPolicyRegistry::Get().Make("fair"),
+    const std::string& unit_compare = "by-class") {
+  Bed bed(3, 2, std::move(policy));
   bed.Receiving(2, {{0, server0_unit}});
   bed.Receiving(2, {{1, 3}});
   const JobIndex l0 = bed.ReduceJob(2, {5, 9, 9}, 1);
   bed.MapJob({{0, 1}}, 2);
   bed.Occupy(2, 2);
-  auto nats = MakeNats();
+  bed.net().SetSlotMode(SlotMode::kInsufficient);
+  bed.net().Resolve();
+  auto nats = TaskSchedulerRegistry::Get().Make(
+      "nats", {{"order", "sjf"}, {"unit_compare", unit_compare}}, 1);
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   const Choice d = Decide(*nats, bed.state());
   if (d) {
@@ -262,6 +270,60 @@ TEST(NatsReserve, SlotSufficientReservesWhenNoJobHasAPlaceableTask) {
   auto nats = MakeNats();
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
+}
+
+// Alg. 2 l. 16 under cans with macroflow classes [0, 4), [4, 16), [16, 64), … bytes: server 1's
+// 3 bytes are class 0, L0's smallest reduce task (5 bytes) class 1.
+Choice InsufficientUnderCans(Bytes server0_unit, const std::string& unit_compare) {
+  return InsufficientWithReceivers(
+      server0_unit,
+      NetworkPolicyRegistry::Get().Make(
+          "cans", {{"macroflow_first_threshold", "4B"}, {"macroflow_multiplier", "4"}}),
+      unit_compare);
+}
+
+TEST(NatsReduce, ByClassGoesOnlyWhereTheTaskWouldTakeAHigherClass) {
+  // 6 and 15 bytes are larger than the task's 5 but share its class 1: cans would not rank it
+  // first there, so by-class reserves; 16 bytes are class 2 (Duopoly §5.3: "the highest
+  // network priority").
+  EXPECT_EQ(InsufficientUnderCans(6, "by-class"), std::nullopt);
+  EXPECT_EQ(InsufficientUnderCans(15, "by-class"), std::nullopt);
+  EXPECT_NE(InsufficientUnderCans(16, "by-class"), std::nullopt);
+  // Read literally (by-size), l. 16 wants a unit larger than 5 bytes.
+  EXPECT_EQ(InsufficientUnderCans(5, "by-size"), std::nullopt);
+  EXPECT_NE(InsufficientUnderCans(6, "by-size"), std::nullopt);
+  // Under fair no class is stated, so by-class compares sizes: 6 bytes will do.
+  EXPECT_NE(InsufficientWithReceivers(6), std::nullopt);
+  EXPECT_EQ(InsufficientWithReceivers(5), std::nullopt);
+}
+
+// Cans states the class a task's flows would get: its macroflow's when slots are scarce, its
+// coflow's when they suffice; unlimited queues rank a new unit after every equal one.
+TEST(CansExpectedClass, FollowsTheModeAndTheTies) {
+  Bed bed(3, 2,
+          NetworkPolicyRegistry::Get().Make("cans", {{"queues", "unlimited"}}));
+  const JobIndex j = bed.Receiving(2, {{0, 7}, {1, 7}});  // one coflow of 14, two macroflows of 7
+  bed.net().Resolve();
+  const Network& net = bed.net();
+  ASSERT_EQ(net.active_flows().size(), 2u);
+  const FlowSpec a = net.flow(net.active_flows()[0]).spec;
+  const FlowSpec b = net.flow(net.active_flows()[1]).spec;
+  // Slot-sufficient: one coflow, one class, the one its flows have.
+  EXPECT_EQ(net.ExpectedClass(a), net.Class(net.active_flows()[0]));
+  EXPECT_EQ(net.ExpectedClass(a), net.ExpectedClass(b));
+  // A new coflow of the same size ranks after it.
+  FlowSpec other = a;
+  other.coflow = bed.net().AddCoflow(Coflow{.job = j, .stage = 1, .total_bytes = 14});
+  EXPECT_GT(*net.ExpectedClass(other), *net.ExpectedClass(a));
+  // Slot-insufficient: two macroflows of 7, tie-broken, each the class its flow has.
+  bed.net().SetSlotMode(SlotMode::kInsufficient);
+  bed.net().Resolve();
+  EXPECT_EQ(net.ExpectedClass(a), net.Class(net.active_flows()[0]));
+  EXPECT_EQ(net.ExpectedClass(b), net.Class(net.active_flows()[1]));
+  EXPECT_NE(net.ExpectedClass(a), net.ExpectedClass(b));
+  // A policy that states no class: nullopt.
+  Bed fair(2, 1);
+  EXPECT_EQ(fair.net().ExpectedClass(a), std::nullopt);
 }
 
 // --- Alg. 3 vs Alg. 4: which reduce task of L0 ---

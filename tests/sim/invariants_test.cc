@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <stdexcept>
 #include <vector>
 
@@ -32,6 +34,7 @@ class FakeView : public FlowView {
   int IncomingFlows(ServerId) const override { return 0; }
   int OutgoingFlows(ServerId) const override { return 0; }
   SlotMode slot_mode() const override { return SlotMode::kSufficient; }
+  std::optional<FlowClass> ExpectedClass(const FlowSpec&) const override { return std::nullopt; }
   int LinkCount() const override { return 1; }
   BytesPerSecond LinkCapacity(LinkId) const override { return 1; }
   BytesPerSecond LinkLoad(LinkId) const override { return load_; }

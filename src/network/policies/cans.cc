@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -122,6 +123,32 @@ class CansPolicy : public NetworkPolicy {
     }
   }
 
+  // The class in force for `spec` now: that of its coflow or macroflow (unlimited queues: with
+  // the tie index it has, or the next one if it is new). A flow without a coflow or macroflow
+  // gets the next tie of its size, as a new one would.
+  std::optional<FlowClass> ExpectedClass(const FlowView& net, const FlowSpec& spec) const override {
+    const bool unlimited = queues_ == kUnlimitedQueues;
+    if (UseCoflow(net.slot_mode())) {
+      const Bytes size = CoflowBytes(net, spec);
+      int64_t tie = 0;
+      if (unlimited) {
+        const bool seen = spec.coflow >= 0 &&
+                          static_cast<size_t>(spec.coflow) < coflow_tie_.size() &&
+                          coflow_tie_[spec.coflow] >= 0;
+        tie = seen ? coflow_tie_[spec.coflow] : TieOfNext(coflow_sizes_, size);
+      }
+      return ClassOf(size, coflow_scale_, tie);
+    }
+    const Bytes size = MacroflowBytes(spec);
+    int64_t tie = 0;
+    if (unlimited) {
+      const auto it =
+          spec.macroflow >= 0 ? macroflow_tie_.find(spec.macroflow) : macroflow_tie_.end();
+      tie = it != macroflow_tie_.end() ? it->second : TieOfNext(macroflow_sizes_, size);
+    }
+    return ClassOf(size, macroflow_scale_, tie);
+  }
+
   // Duopoly §4: the mode decides which priority every active flow uses.
   void OnSlotMode(const FlowView& net, ClassSink& out, SlotMode mode) override {
     if (which_ != Which::kByMode) return;
@@ -176,6 +203,12 @@ class CansPolicy : public NetworkPolicy {
 
   static int64_t SizeKey(Bytes size) {
     return static_cast<int64_t>(std::floor(std::clamp(size, 0.0, kMaxSizeKey)));
+  }
+
+  // The tie index the next coflow or macroflow of this size would get.
+  static int64_t TieOfNext(const std::unordered_map<int64_t, int64_t>& used, Bytes size) {
+    const auto it = used.find(SizeKey(size));
+    return std::min(it == used.end() ? 0 : it->second, kMaxTie);
   }
 
   int64_t NextTie(std::unordered_map<int64_t, int64_t>& used, Bytes size) {

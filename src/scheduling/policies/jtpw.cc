@@ -1,5 +1,5 @@
 // jtpw — JTPW, the capacity scheduler with job types and priority weights (JTPW §2). The
-// readings it takes where the paper is silent or garbled are in docs/readings.md.
+// readings it takes where the paper is silent or unclear are in docs/readings.md.
 // Hadoop's capacity scheduler (capacity.cc) with two queues and three changes:
 //  - §2.1 job types: a job is IO-bound iff its map tasks on a node move data faster than the
 //    node's disk ("大于"), V = N·(1+ρ)·D_in / T_map > disk rate (eqs. (1)-(4)), else CPU-bound;
@@ -30,7 +30,7 @@
 //    it gives that up; so the least loaded of the nodes holding a task's block comes first,
 //    then the least loaded of all. (On the paper's cluster every block is on every worker, so
 //    this never binds there.) Ties: a node holding the block, then the lowest id.
-//  - §2.3 priority weight: P_w = P while the job has waited less than T since submission, else
+//  - §2.3 priority weight: P_w = P until the job has waited more than T since submission, else
 //    eq. (7)'s second case, P + w_time·T_wait/T + w_cpu·P_cpu + w_mem·P_mem + w_prio·P (P_cpu
 //    its share of the slots, P_mem its share of the memory), with §3.2's T = 30 s and weights
 //    0.2 / 0.3 / 0.3 / 0.2; jobs in a queue by P_w (higher first), then submission. Eq. (7) as
@@ -88,7 +88,7 @@ std::vector<SettingSpec> JtpwSettings() {
           {.name = "wait_threshold",
            .kind = SettingKind::kSeconds,
            .default_value = "30s",
-           .meaning = "T: P_w = P until a job has waited this long (JTPW §2.3, §3.2: 30 s)",
+           .meaning = "T: P_w = P until a job has waited longer than this (JTPW §2.3, §3.2: 30 s)",
            // T_wait / T must stay finite: from 1 ms, waits up to the engine's time limit
            // (2^40 s) give at most about 10^15.
            .min = 1e-3,

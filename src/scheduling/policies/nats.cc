@@ -25,7 +25,13 @@
 //    at random (l. 7). Setting pair_ties first-task takes the first such task instead.
 //  - SelectServerForTask (Alg. 2 l. 13–24): a free server with no task receiving, chosen at
 //    random (l. 22 and the text after it: the paper argues against any further preference);
-//    else a free server whose smallest active unit is larger, fewest receiving first.
+//    else (l. 16–17) a free server where the task's unit would rank first, fewest receiving
+//    first. "Rank first" is by the network policy's class (§5.3's text: the server "that gives
+//    the task the highest network priority"): the task's unit takes a class above every unit
+//    arriving there; sharing a class (its own coflow's, or a unit of a similar size) is not
+//    enough, as an equal unit does not qualify under l. 16 either. Setting unit_compare by-size reads l. 16
+//    literally (the smallest unit there larger than the task's), as does by-class under a
+//    policy that states no class for a flow (every policy but cans).
 //  - Congestion flag (ours, docs/readings.md): congested iff the mean utilisation of the
 //    network links carrying traffic (server and rack links; setting congestion_measure) is at
 //    least the setting congestion_threshold (0.8); the paper gives neither number nor rule.
@@ -37,6 +43,7 @@
 #include <array>
 #include <string>
 #include <limits>
+#include <optional>
 
 #include "common/random.h"
 #include "scheduling/job_order.h"
@@ -114,7 +121,16 @@ std::vector<SettingSpec> NatsSettings() {
                       "by-server (Alg. 2 l. 5–7: the server with fewest pending local tasks, then "
                       "fewest running, then at random, over all those tasks) or first-task (the "
                       "first such task, its servers compared so)",
-           .choices = {"by-server", "first-task"}}};
+           .choices = {"by-server", "first-task"}},
+          {.name = "unit_compare",
+           .kind = SettingKind::kChoice,
+           .default_value = "by-class",
+           .meaning = "SelectServerForTask when every free server has a task receiving (Alg. 2 "
+                      "l. 16): by-class (a server where the task's unit would take a class above "
+                      "every unit arriving there, Duopoly §5.3: the highest network priority; by "
+                      "size where the network policy states no class) or by-size (the smallest "
+                      "unit there larger than the task's)",
+           .choices = {"by-class", "by-size"}}};
 }
 
 // The utilisation the congestion flag reads (setting congestion_measure).
@@ -158,6 +174,8 @@ class NatsScheduler : public TaskScheduler {
             args.settings.Choice<bool>("uncongested_maps", {{"none", false}, {"any", true}})),
         ties_first_task_(args.settings.Choice<bool>("pair_ties",
                                                     {{"by-server", false}, {"first-task", true}})),
+        by_class_(args.settings.Choice<bool>("unit_compare",
+                                             {{"by-class", true}, {"by-size", false}})),
         measure_(args.settings.Choice<Measure>("congestion_measure",
                                                {{"busy-links", Measure::kBusyLinks},
                                                 {"busy-downlinks", Measure::kBusyDownlinks},
@@ -382,9 +400,21 @@ class NatsScheduler : public TaskScheduler {
     return c >= 0 ? state.flows().coflow(c).total_bytes : task.spec->input;
   }
 
+  // What task t's flows would be, for the network policy's ExpectedClass.
+  static FlowSpec UnitSpec(const SimState& state, TaskId t) {
+    const TaskRuntime& task = state.task(t);
+    FlowSpec spec;
+    spec.size = task.spec->input;
+    spec.job = task.job;
+    spec.coflow = state.job(task.job).stages[task.stage].coflow;
+    spec.macroflow = t;
+    spec.macroflow_bytes = task.spec->input;
+    return spec;
+  }
+
   // SelectServerForTask (Alg. 2 l. 13–24): a free slot on a server where no task is receiving;
-  // else on a server whose smallest active unit is larger than this task's, the one with the
-  // fewest receiving tasks; else nothing (the slot stays reserved).
+  // else on a server where this task's unit would rank first (l. 16: by class, or by size), the
+  // one with the fewest receiving tasks; else nothing (the slot stays reserved).
   ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient, Why& why) {
     idle_.clear();
     for (ServerId s : state.servers_with_free_slots()) {
@@ -402,31 +432,45 @@ class NatsScheduler : public TaskScheduler {
                                : idle_[static_cast<size_t>(
                                      rng_.UniformInt(static_cast<int64_t>(idle_.size())))];
     }
-    if (!receivers_summarised_) SummariseReceivers(state, insufficient);
+    const std::optional<FlowClass> mine_class =
+        by_class_ ? state.flows().ExpectedClass(UnitSpec(state, t)) : std::nullopt;
+    if (!receivers_summarised_) SummariseReceivers(state, insufficient, mine_class.has_value());
     const Bytes mine = UnitSize(state, t, insufficient);
     ServerId best = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
-      if (smallest_unit_[s] <= mine || !state.CanHost(t, s)) continue;
+      const bool first = mine_class ? *mine_class < top_class_[s] : smallest_unit_[s] > mine;
+      if (!first || !state.CanHost(t, s)) continue;
       if (best == kNoServer || state.server(s).receiving < state.server(best).receiving) best = s;
     }
-    if (best != kNoServer) {
+    if (best == kNoServer) return best;
+    if (mine_class) {
+      why.Add("server_rule", "higher-class")
+          .Add("unit_class", static_cast<double>(*mine_class))
+          .Add("top_class_there", static_cast<double>(top_class_[best]));
+    } else {
       why.Add("server_rule", "larger-unit").Add("unit_bytes", mine).Add("smallest_unit_there",
                                                                           smallest_unit_[best]);
     }
     return best;
   }
 
-  // Smallest active macroflow or coflow arriving at each server.
-  void SummariseReceivers(const SimState& state, bool insufficient) const {
+  // Smallest active macroflow or coflow arriving at each server; with `classes`, also the
+  // highest class (smallest number) the network policy gives the flows arriving there.
+  void SummariseReceivers(const SimState& state, bool insufficient, bool classes) const {
     receivers_summarised_ = true;
     const FlowView& net = state.flows();
     smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
+    if (classes) top_class_.assign(state.cluster().size(), std::numeric_limits<FlowClass>::max());
     for (FlowId f : net.active_flows()) {
       const FlowSpec& fs = net.flow(f).spec;
       if (fs.src == fs.dst) continue;
       const Bytes unit =
           insufficient || fs.coflow < 0 ? fs.macroflow_bytes : net.coflow(fs.coflow).total_bytes;
       smallest_unit_[fs.dst] = std::min(smallest_unit_[fs.dst], unit);
+      if (classes) {
+        const FlowClass c = net.ExpectedClass(fs).value_or(std::numeric_limits<FlowClass>::max());
+        top_class_[fs.dst] = std::min(top_class_[fs.dst], c);
+      }
     }
   }
 
@@ -447,6 +491,7 @@ class NatsScheduler : public TaskScheduler {
   bool congested_local_only_;
   bool uncongested_maps_;
   bool ties_first_task_;
+  bool by_class_;
   Measure measure_;
   Seconds monitor_interval_;
   double congestion_threshold_;
@@ -461,6 +506,7 @@ class NatsScheduler : public TaskScheduler {
   std::vector<TaskId> tied_;  // map tasks with equally few candidate servers, Alg. 2 l. 4
   std::vector<std::pair<TaskId, ServerId>> pairs_;  // tied (task, server) pairs, Alg. 2 l. 5–7
   mutable std::vector<double> smallest_unit_;
+  mutable std::vector<FlowClass> top_class_;
   mutable bool receivers_summarised_ = false;
   std::vector<int> local_pending_;
 };
