@@ -15,11 +15,11 @@ namespace {
 FluidSolver MakeBigSwitch(int servers, int flows, int classes, uint64_t seed) {
   FluidSolver s(std::vector<BytesPerSecond>(2 * servers, 1.25e8));
   Rng rng(seed);
-  for (FlowId f = 0; f < flows; ++f) {
-    const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-    auto dst = static_cast<LinkId>(rng.UniformInt(servers - 1));
+  for (FlowId f{0}; f < flows; ++f) {
+    const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+    auto dst = static_cast<int32_t>(rng.UniformInt(servers - 1));
     if (dst >= src) ++dst;
-    const LinkId path[] = {2 * src, 2 * dst + 1};
+    const LinkId path[] = {LinkId{2 * src}, LinkId{2 * dst + 1}};
     s.Add(f, s.InternPath(path), 1e6 + rng.Uniform() * 1e9,
           classes > 1 ? static_cast<FlowClass>(rng.UniformInt(classes)) : 0);
   }
@@ -29,8 +29,8 @@ FluidSolver MakeBigSwitch(int servers, int flows, int classes, uint64_t seed) {
 // Moves one flow to another class and back, so class 0 is dirty, and re-solves.
 void Resolve(benchmark::State& state, FluidSolver& s) {
   for (auto _ : state) {
-    s.SetClass(0, 1);
-    s.SetClass(0, 0);
+    s.SetClass(FlowId{0}, 1);
+    s.SetClass(FlowId{0}, 0);
     s.Solve();
     benchmark::DoNotOptimize(s.NextCompletionIn());
   }
@@ -63,15 +63,15 @@ void BM_CompletionCycle(benchmark::State& state) {
   FluidSolver s = MakeBigSwitch(150, flows, 1, 3);
   s.Solve();
   std::vector<FlowId> done;
-  FlowId next_id = flows;
+  FlowId next_id{flows};
   Rng rng(4);
   for (auto _ : state) {
     s.Advance(s.NextCompletionIn());
     done.clear();
     s.PopCompleted(done);
     for (size_t i = 0; i < done.size(); ++i) {  // keep the population constant
-      const auto src = static_cast<LinkId>(rng.UniformInt(149));
-      const LinkId path[] = {2 * src, 2 * (src + 1) + 1};
+      const auto src = static_cast<int32_t>(rng.UniformInt(149));
+      const LinkId path[] = {LinkId{2 * src}, LinkId{2 * (src + 1) + 1}};
       s.Add(next_id++, s.InternPath(path), 1e6 + rng.Uniform() * 1e9, 0);
     }
     s.Solve();

@@ -45,7 +45,7 @@ std::unique_ptr<Bench> MakeBench(int servers, bool l0_reducing) {
   // Jobs: even ones are still mapping, odd ones shuffling. Job 0 or 1 gets the smallest
   // estimate, so it is L0 under SJF; the others follow in a random order.
   std::vector<JobIndex> mapping, shuffling;
-  JobIndex l0 = -1;
+  JobIndex l0{-1};
   for (int k = 0; k < kJobs; ++k) {
     // About twice as many map tasks among the mapping jobs as there are slots, so that they
     // fill the cluster and still have tasks waiting.

@@ -21,7 +21,7 @@ void Run(benchmark::State& bs, bool l0_reducing) {
     benchmark::DoNotOptimize(p);
   }
   int receiving = 0;
-  for (ServerId s = 0; s < b->cluster.size(); ++s) receiving += b->state.server(s).receiving > 0;
+  for (ServerId s{0}; s < b->cluster.size(); ++s) receiving += b->state.server(s).receiving > 0;
   bs.counters["flows"] = static_cast<double>(b->net.active_flows().size());
   bs.counters["ready"] = b->state.ready_tasks();
   bs.counters["free_slots"] = b->state.free_slots();

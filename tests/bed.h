@@ -21,6 +21,7 @@ inline constexpr double kBackground = 1e12;
 
 // A cluster, a fair network and a SimState built through the task life cycle's own steps (as a
 // run takes them; time does not advance), with helpers that put jobs at the stage a test needs.
+// The helpers take servers as plain numbers.
 class Bed {
  public:
   explicit Bed(const ClusterSpec& spec,
@@ -47,27 +48,27 @@ class Bed {
   }
 
   TaskId TaskOf(JobIndex j, int stage, int index) const {
-    return state_.job(j).stages[stage].first_task + index;
+    return TaskId{state_.job(j).stages[stage].first_task + index};
   }
 
   // A job in its map stage: one ready map task per entry, each reading a block held by the
-  // listed servers.
-  JobIndex MapJob(const std::vector<std::vector<ServerId>>& replicas, double estimate) {
+  // listed servers (server numbers).
+  JobIndex MapJob(const std::vector<std::vector<int>>& replicas, double estimate) {
     StageSpec maps{"map", {}, std::vector<TaskSpec>(replicas.size(), Task(1, 0))};
-    maps.replicas = replicas;
+    maps.replicas = Replicas(replicas);
     return Submit(Job("maps", 0, {maps}), estimate);
   }
 
   // A job in its reduce stage: its one map ran on `map_server` and finished, so its reduce
   // tasks (these inputs, all from that server) are ready. Macroflow = a task's input; coflow =
   // the sum of the inputs.
-  JobIndex ReduceJob(ServerId map_server, const std::vector<Bytes>& inputs, double estimate) {
+  JobIndex ReduceJob(int map_server, const std::vector<Bytes>& inputs, double estimate) {
     std::vector<TaskSpec> reduces;
     for (Bytes b : inputs) reduces.push_back(Task(b, 0));
     const JobIndex j = Submit(
         Job("reduces", 0, {StageSpec{"map", {}, {Task(0, 0)}}, StageSpec{"reduce", {0}, reduces}}),
         estimate);
-    life_.Place(TaskOf(j, 0, 0), map_server);
+    life_.Place(TaskOf(j, 0, 0), ServerId{map_server});
     life_.OnComputeDone(TaskOf(j, 0, 0));
     return j;
   }
@@ -75,24 +76,24 @@ class Bed {
   // A background job whose map ran on `src` and whose reduce tasks (server, input) are placed
   // and fetching from it: every server other than `src` becomes receiving, with a macroflow of
   // that task's input and a coflow of the sum of all the inputs.
-  JobIndex Receiving(ServerId src, const std::vector<std::pair<ServerId, Bytes>>& reduces) {
+  JobIndex Receiving(int src, const std::vector<std::pair<int, Bytes>>& reduces) {
     std::vector<Bytes> inputs;
     for (const auto& r : reduces) inputs.push_back(r.second);
     const JobIndex j = ReduceJob(src, inputs, kBackground);
     for (size_t k = 0; k < reduces.size(); ++k) {
-      life_.Place(TaskOf(j, 1, static_cast<int>(k)), reduces[k].first);
+      life_.Place(TaskOf(j, 1, static_cast<int>(k)), ServerId{reduces[k].first});
     }
     return j;
   }
 
   // Takes n slots of server s with computing tasks of a job that then has nothing ready.
-  std::vector<TaskId> Occupy(ServerId s, int n, double estimate = kBackground) {
+  std::vector<TaskId> Occupy(int s, int n, double estimate = kBackground) {
     const JobIndex j = Submit(
         Job("busy", 0, {StageSpec{"map", {}, std::vector<TaskSpec>(n, Task(0, 1))}}), estimate);
     std::vector<TaskId> tasks;
     for (int k = 0; k < n; ++k) {
       tasks.push_back(TaskOf(j, 0, k));
-      life_.Place(tasks.back(), s);
+      life_.Place(tasks.back(), ServerId{s});
     }
     return tasks;
   }

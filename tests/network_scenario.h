@@ -21,7 +21,7 @@ namespace slotflow::testing {
 
 struct FlowAt {
   Seconds start = 0;
-  ServerId src = 0, dst = 1;
+  int src = 0, dst = 1;  // server numbers
   Bytes size = 1;
   int coflow = -1;  // index into NetworkScenario::coflows, -1 = none
   int32_t macroflow = -1;
@@ -57,10 +57,10 @@ struct NetworkScenario {
     const int32_t start_kind = engine.AddKind([&](int64_t i) {
       const FlowAt& fa = flows[i];
       FlowSpec fs;
-      fs.src = fa.src;
-      fs.dst = fa.dst;
+      fs.src = ServerId{fa.src};
+      fs.dst = ServerId{fa.dst};
       fs.size = fa.size;
-      fs.coflow = fa.coflow;
+      fs.coflow = CoflowId{fa.coflow};
       fs.macroflow = fa.macroflow;
       fs.macroflow_bytes = fa.macroflow_bytes;
       index[net.StartFlow(fs)] = static_cast<size_t>(i);

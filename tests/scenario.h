@@ -24,12 +24,23 @@ inline ClusterSpec UnitCluster(int servers, int slots) {
   return c;
 }
 
-inline TaskSpec Task(Bytes input = 0, Seconds compute = -1, ServerId pinned = kNoServer) {
+// A task reading `input` bytes; pinned (a server number) to that server, -1 = not pinned.
+inline TaskSpec Task(Bytes input = 0, Seconds compute = -1, int pinned = kNoServer) {
   TaskSpec t;
   t.input = input;
   t.compute = compute;
-  t.pinned = pinned;
+  t.pinned = ServerId{pinned};
   return t;
+}
+
+// A stage's replica lists from server numbers: per task, the servers holding its block.
+inline std::vector<std::vector<ServerId>> Replicas(const std::vector<std::vector<int>>& servers) {
+  std::vector<std::vector<ServerId>> out;
+  for (const auto& task : servers) {
+    out.emplace_back();
+    for (int s : task) out.back().push_back(ServerId{s});
+  }
+  return out;
 }
 
 inline JobSpec Job(std::string name, Seconds submit, std::vector<StageSpec> stages) {

@@ -58,7 +58,7 @@ void ClusterSpec::Validate() const {
 }
 
 Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
-  ServerId id = 0;
+  ServerId id{0};
   for (const auto& c : spec.classes) {
     for (int i = 0; i < c.count; ++i, ++id) {
       servers_.push_back(Server{id, id / spec.servers_per_rack, c.slots, c.cpu_speed, c.nic, c.disk,
@@ -69,7 +69,7 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
     }
   }
   racks_ = (size() + spec.servers_per_rack - 1) / spec.servers_per_rack;
-  first_rack_link_ = LinkCount();
+  first_rack_link_ = LinkId{LinkCount()};
   if (spec.topology == TopologyKind::kTwoTier) {
     for (int r = 0; r < racks_; ++r) {
       BytesPerSecond sum = 0;
@@ -86,10 +86,10 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
   if (any_disk) {
     for (const auto& s : servers_) {
       if (s.disk > 0) {
-        disk_link_.push_back(LinkCount());
+        disk_link_.push_back(LinkId{LinkCount()});
         link_capacity_.push_back(s.disk);
       } else {
-        disk_link_.push_back(-1);
+        disk_link_.push_back(kNoLink);
       }
     }
   }
@@ -102,7 +102,7 @@ std::string Cluster::LinkName(LinkId l) const {
     const int k = l - first_rack_link_;
     return fmt::format("rack{}.{}", k / 2, k % 2 ? "down" : "up");
   }
-  for (ServerId s = 0; s < size(); ++s)
+  for (ServerId s{0}; s < size(); ++s)
     if (Disk(s) == l) return fmt::format("server{}.disk", s);
   return fmt::format("link{}", l);
 }
@@ -111,7 +111,7 @@ std::vector<LinkId> Cluster::Path(ServerId src, ServerId dst) const {
   if (src == dst) return {};
   const int rs = servers_[src].rack, rd = servers_[dst].rack;
   if (spec_.topology == TopologyKind::kTwoTier && rs != rd) {
-    return {Uplink(src), first_rack_link_ + 2 * rs, first_rack_link_ + 2 * rd + 1, Downlink(dst)};
+    return {Uplink(src), RackUplink(rs), RackDownlink(rd), Downlink(dst)};
   }
   return {Uplink(src), Downlink(dst)};
 }

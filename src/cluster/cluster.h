@@ -81,10 +81,10 @@ class Cluster {
   int NetworkLinkCount() const { return network_links_; }
   BytesPerSecond LinkCapacity(LinkId l) const { return link_capacity_[l]; }
   const std::vector<BytesPerSecond>& link_capacities() const { return link_capacity_; }
-  LinkId Uplink(ServerId s) const { return 2 * s; }
-  LinkId Downlink(ServerId s) const { return 2 * s + 1; }
-  // -1 when the server's disk is not modelled.
-  LinkId Disk(ServerId s) const { return disk_link_.empty() ? -1 : disk_link_[s]; }
+  LinkId Uplink(ServerId s) const { return LinkId{2 * s}; }
+  LinkId Downlink(ServerId s) const { return LinkId{2 * s + 1}; }
+  // kNoLink when the server's disk is not modelled.
+  LinkId Disk(ServerId s) const { return disk_link_.empty() ? kNoLink : disk_link_[s]; }
   // Whether any server's disk is modelled.
   bool HasDisks() const { return !disk_link_.empty(); }
   std::string LinkName(LinkId l) const;
@@ -94,13 +94,17 @@ class Cluster {
   std::vector<LinkId> Path(ServerId src, ServerId dst) const;
 
  private:
+  // Two-tier: rack r's uplink and downlink, after every server's links.
+  LinkId RackUplink(int r) const { return LinkId{first_rack_link_ + 2 * r}; }
+  LinkId RackDownlink(int r) const { return LinkId{first_rack_link_ + 2 * r + 1}; }
+
   ClusterSpec spec_;
   std::vector<Server> servers_;
   std::vector<BytesPerSecond> link_capacity_;
   std::vector<LinkId> disk_link_;
   int racks_ = 1;
   int64_t total_slots_ = 0;
-  LinkId first_rack_link_ = 0;
+  LinkId first_rack_link_{0};
   int network_links_ = 0;
 };
 

@@ -40,7 +40,7 @@ struct Agent::Impl {
   };
   struct FetchRun {
     Fetch spec;
-    TaskId task = -1;
+    TaskId task{-1};
     int64_t got = 0, reported = 0;
     std::shared_ptr<tcp::socket> socket;
     std::string request;
@@ -50,7 +50,7 @@ struct Agent::Impl {
   struct ServeRun {
     std::shared_ptr<tcp::socket> socket;
     asio::streambuf in{4096};
-    FlowId flow = -1;
+    FlowId flow{-1};
     int64_t left = 0;
   };
 

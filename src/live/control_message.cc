@@ -88,7 +88,13 @@ int64_t Int(const json& j, const char* key, int64_t lo, int64_t hi) {
 constexpr int64_t kMaxId = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxBytes = int64_t{1} << 50;
 
-int32_t Id(const json& j, const char* key) { return static_cast<int32_t>(Int(j, key, 0, kMaxId)); }
+// Field `key` of `j` as an id's integer (named so it does not hide the Id template).
+int32_t IdField(const json& j, const char* key) {
+  return static_cast<int32_t>(Int(j, key, 0, kMaxId));
+}
+// Its "flow" and "task" fields as ids.
+FlowId FlowOf(const json& j) { return FlowId{IdField(j, "flow")}; }
+TaskId TaskOf(const json& j) { return TaskId{IdField(j, "task")}; }
 
 std::string Text(const json& j, const char* key) {
   const auto it = j.find(key);
@@ -100,12 +106,12 @@ std::string Text(const json& j, const char* key) {
 
 Fetch FetchFromJson(const json& j) {
   if (!j.is_object()) throw ProtocolError("a fetch is not an object");
-  return Fetch{Id(j, "flow"), Text(j, "address"), static_cast<uint16_t>(Int(j, "port", 1, 65535)),
+  return Fetch{FlowOf(j), Text(j, "address"), static_cast<uint16_t>(Int(j, "port", 1, 65535)),
                Int(j, "bytes", 0, kMaxBytes), static_cast<int>(Int(j, "class", 0, kMaxId))};
 }
 
 Launch LaunchFromJson(const json& j) {
-  Launch l{Id(j, "task"), Int(j, "local_bytes", 0, kMaxBytes), 0, {}};
+  Launch l{TaskOf(j), Int(j, "local_bytes", 0, kMaxBytes), 0, {}};
   const auto c = j.find("compute_s");
   if (c == j.end() || !c->is_number() || !(c->get<double>() >= 0) || c->get<double>() > 1e9) {
     throw ProtocolError("field 'compute_s' is missing or not a number of seconds");
@@ -120,24 +126,24 @@ Launch LaunchFromJson(const json& j) {
 ControlMessage FromJson(const json& j) {
   const std::string type = Text(j, "type");
   if (type == "hello") {
-    return Hello{Id(j, "host"), static_cast<uint16_t>(Int(j, "data_port", 1, 65535))};
+    return Hello{IdField(j, "host"), static_cast<uint16_t>(Int(j, "data_port", 1, 65535))};
   }
-  if (type == "flow_progress") return FlowProgress{Id(j, "flow"), Int(j, "bytes", 0, kMaxBytes)};
-  if (type == "flow_done") return FlowDone{Id(j, "flow"), Int(j, "bytes", 0, kMaxBytes)};
-  if (type == "task_done") return TaskDone{Id(j, "task")};
+  if (type == "flow_progress") return FlowProgress{FlowOf(j), Int(j, "bytes", 0, kMaxBytes)};
+  if (type == "flow_done") return FlowDone{FlowOf(j), Int(j, "bytes", 0, kMaxBytes)};
+  if (type == "task_done") return TaskDone{TaskOf(j)};
   if (type == "failure") return AgentFailure{Text(j, "text")};
   if (type == "launch") return LaunchFromJson(j);
   if (type == "set_class") {
-    return SetClass{Id(j, "flow"), static_cast<int>(Int(j, "class", 0, kMaxId))};
+    return SetClass{FlowOf(j), static_cast<int>(Int(j, "class", 0, kMaxId))};
   }
   if (type == "stop") return Stop{};
   if (type == "fetch") {
-    return FetchRequest{Id(j, "flow"), Int(j, "bytes", 0, kMaxBytes),
+    return FetchRequest{FlowOf(j), Int(j, "bytes", 0, kMaxBytes),
                         static_cast<int>(Int(j, "class", 0, kMaxId))};
   }
-  if (type == "fetch_failed") return FetchFailed{Id(j, "flow"), Text(j, "text")};
+  if (type == "fetch_failed") return FetchFailed{FlowOf(j), Text(j, "text")};
   if (type == "heartbeat") return Heartbeat{};
-  if (type == "cancel") return Cancel{Id(j, "task")};
+  if (type == "cancel") return Cancel{TaskOf(j)};
   throw ProtocolError("unknown message type '" + type + "'");
 }
 

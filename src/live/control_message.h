@@ -20,51 +20,51 @@ struct Hello {  // first message: which host this agent is and where it serves d
   uint16_t data_port = 0;
 };
 struct FlowProgress {  // bytes of flow `flow` received so far by its fetcher
-  FlowId flow = -1;
+  FlowId flow{-1};
   int64_t bytes = 0;
 };
 struct FlowDone {
-  FlowId flow = -1;
+  FlowId flow{-1};
   int64_t bytes = 0;
 };
 struct TaskDone {
-  TaskId task = -1;
+  TaskId task{-1};
 };
 struct AgentFailure {  // the agent cannot go on; the run stops
   std::string text;
 };
 struct FetchFailed {  // the fetch of flow `flow` failed (its source may be gone); the task waits
-  FlowId flow = -1;
+  FlowId flow{-1};
   std::string text;
 };
 struct Heartbeat {};  // the agent is alive (sent every --heartbeat)
 
 // Master → agent.
 struct Fetch {  // one input of a task: `bytes` from the data server at address:port
-  FlowId flow = -1;
+  FlowId flow{-1};
   std::string address;
   uint16_t port = 0;
   int64_t bytes = 0;
   int cls = 0;  // its live class, see TosOfClass
 };
 struct Launch {  // run a task: read local_bytes from the local disk, fetch, then compute
-  TaskId task = -1;
+  TaskId task{-1};
   int64_t local_bytes = 0;
   double compute_s = 0;
   std::vector<Fetch> fetches;
 };
 struct SetClass {  // flow `flow` is now in live class `cls`: re-mark its live sockets
-  FlowId flow = -1;
+  FlowId flow{-1};
   int cls = 0;
 };
 struct Stop {};
 struct Cancel {  // drop task `task` (its fetches and compute): it runs elsewhere or again later
-  TaskId task = -1;
+  TaskId task{-1};
 };
 
 // Fetcher → data server, the first line on a data connection; the bytes follow.
 struct FetchRequest {
-  FlowId flow = -1;
+  FlowId flow{-1};
   int64_t bytes = 0;
   int cls = 0;
 };

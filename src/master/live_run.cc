@@ -44,7 +44,7 @@ void LiveRun::OpenJournal(const std::string& path) {
   for (const JobRuntime& job : state_.jobs()) names.push_back(job.spec->name);
   journal_ = std::make_unique<Journal>(path, names);
   for (const auto& [j, result] : journal_->completed()) {
-    lifecycle_.Skip(j);
+    lifecycle_.Skip(JobIndex{j});
     journaled_[j] = 1;
     ++jobs_from_journal_;
   }
@@ -143,7 +143,7 @@ void LiveRun::LaunchPlaced() {
         Fetch{f, address, port, static_cast<int64_t>(fs.size), rank_[f]});
     marked_[f] = rank_[f];
   }
-  launched_flows_ = flows_.FlowCount();
+  launched_flows_ = FlowId{flows_.FlowCount()};
   for (JobIndex j : state_.active_jobs()) {
     for (const StageRuntime& sr : state_.job(j).stages) {
       for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {

@@ -94,7 +94,7 @@ class LiveRun {
   int jobs_from_journal_ = 0;
   std::vector<char> rerun_;     // per task: a lost host undid some run of it
   std::vector<char> launched_;  // per task
-  FlowId launched_flows_ = 0;   // flows below this one have been sent to their agents
+  FlowId launched_flows_{0};    // flows below this one have been sent to their agents
   std::vector<int> rank_;       // per flow: its class's rank among the flows in flight
   std::vector<int> marked_;     // per flow: the rank its sockets were last told
   std::vector<ServerId> lost_hosts_;

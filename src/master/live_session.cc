@@ -67,7 +67,8 @@ void CheckCluster(const Cluster& cluster, const TestbedConfig& config) {
 }  // namespace
 
 TestbedConfig TestbedFor(const Cluster& cluster, const std::string& prefix) {
-  const uint64_t bits = static_cast<uint64_t>(cluster.LinkCapacity(0) * 8 + 0.5);
+  const uint64_t bits =
+      static_cast<uint64_t>(cluster.LinkCapacity(cluster.Uplink(ServerId{0})) * 8 + 0.5);
   TestbedConfig config = MakeTestbedConfig(cluster.size(), fmt::format("{}bit", bits));
   config.names = TestbedNames{prefix};
   CheckCluster(cluster, config);

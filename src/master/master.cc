@@ -106,7 +106,7 @@ Master::Master(const Cluster& cluster, const Workload& workload,
   impl_ = std::make_unique<Impl>(cluster, workload, std::move(scheduler), std::move(network_policy),
                                  config);
   Impl& m = *impl_;
-  for (ServerId s = 0; s < cluster.size(); ++s) {
+  for (ServerId s{0}; s < cluster.size(); ++s) {
     m.silence.push_back(std::make_unique<asio::steady_timer>(m.io));
   }
   m.Listen();
@@ -294,7 +294,7 @@ void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
     return Abort(f->text);
   } else if (std::holds_alternative<FlowProgress>(m) || std::holds_alternative<FlowDone>(m) ||
              std::holds_alternative<TaskDone>(m)) {
-    if (std::string wrong = run.OnReport(host, m); !wrong.empty()) return Abort(wrong);
+    if (std::string wrong = run.OnReport(ServerId{host}, m); !wrong.empty()) return Abort(wrong);
   } else {
     return Abort(
         fmt::format("agent {} sent {}, which only the master sends", host, MessageType(m)));
@@ -342,7 +342,7 @@ void Master::Impl::LoseAgent(int host, const std::string& why) {
   gone->Rebind([](const ControlMessage&) {}, [](const std::string&) {});
   gone->Close();
   silence[host]->cancel();
-  if (std::string unrecoverable = run.LoseHost(host); !unrecoverable.empty()) {
+  if (std::string unrecoverable = run.LoseHost(ServerId{host}); !unrecoverable.empty()) {
     return Abort(fmt::format("agent {} was lost ({}), and {}", host, why, unrecoverable));
   }
   if (std::none_of(agents.begin(), agents.end(), [](const auto& a) { return a != nullptr; })) {

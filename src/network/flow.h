@@ -11,7 +11,7 @@ namespace slotflow {
 // A coflow = all flows into one stage of one job (Duopoly §4.1). Sizes are from the job's
 // description, known when the job arrives.
 struct Coflow {
-  JobIndex job = -1;
+  JobIndex job{-1};
   int stage = -1;
   Seconds arrival = 0;    // job submission
   Bytes total_bytes = 0;  // the stage's total shuffle bytes
@@ -23,8 +23,8 @@ struct FlowSpec {
   ServerId src = kNoServer;
   ServerId dst = kNoServer;
   Bytes size = 0;
-  JobIndex job = -1;
-  CoflowId coflow = -1;
+  JobIndex job{-1};
+  CoflowId coflow{-1};
   int32_t macroflow = -1;     // the receiving task (all flows into one reduce task)
   Bytes macroflow_bytes = 0;  // that task's total input (its macroflow size, Duopoly §4.1)
   // It also crosses the source server's disk when disks are modelled: a block read, or an

@@ -67,7 +67,7 @@ class PolicyDriver {
   bool pass_needed_ = false;
   SlotMode slot_mode_ = SlotMode::kSufficient;
   EventLog* log_ = nullptr;
-  FlowId first_unannounced_ = 0;  // flows from here on have not been logged as started
+  FlowId first_unannounced_{0};  // flows from here on have not been logged as started
 };
 
 }  // namespace slotflow

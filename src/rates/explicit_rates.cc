@@ -28,11 +28,11 @@ void ExplicitRates::Serve(GroupTable& t, std::vector<double>& residual) {
   for (int32_t g : t.explicit_groups) {
     for (LinkId l : t.GroupLinks(g)) demand_[l] += t.explicit_rate[g];
   }
-  const auto links = static_cast<LinkId>(residual.size());
+  const auto links = static_cast<int>(residual.size());
   // Sums that exceed a link by rounding only (MADD fills links exactly) are not scaled.
   auto over_link = [&](LinkId l) { return demand_[l] > residual[l] * (1 + kExplicitSumRounding); };
   bool over = false;
-  for (LinkId l = 0; l < links; ++l) over |= over_link(l);
+  for (LinkId l{0}; l < links; ++l) over |= over_link(l);
   for (int32_t g : t.explicit_groups) {
     double scale = 1;
     if (over) {
@@ -48,7 +48,7 @@ void ExplicitRates::Serve(GroupTable& t, std::vector<double>& residual) {
       for (LinkId l : t.GroupLinks(g)) demand_[l] += t.rate[g];
     }
   }
-  for (LinkId l = 0; l < links; ++l) {
+  for (LinkId l{0}; l < links; ++l) {
     residual[l] -= demand_[l];
     demand_[l] = 0;
   }

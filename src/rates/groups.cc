@@ -51,7 +51,7 @@ void GroupTable::Add(FlowId f, PathId path, Bytes size, FlowClass cls) {
   fl.explicit_rate = -1;
   fl.mark_gap = -1;
   ++active_flows;
-  Join(f, GroupFor(path, cls, -1), size);
+  Join(f, GroupFor(path, cls, kNoFlow), size);
 }
 
 Bytes GroupTable::Remaining(FlowId f) const {
@@ -67,7 +67,7 @@ void GroupTable::SetClass(FlowId f, FlowClass cls) {
   if (fl.group < 0) return;
   const Bytes rem = Remaining(f);
   Leave(f);
-  Join(f, GroupFor(fl.path, cls, fl.explicit_rate >= 0 ? f : -1), rem);
+  Join(f, GroupFor(fl.path, cls, fl.explicit_rate >= 0 ? f : kNoFlow), rem);
 }
 
 void GroupTable::SetExplicitRate(FlowId f, BytesPerSecond r) {
@@ -80,7 +80,7 @@ void GroupTable::SetExplicitRate(FlowId f, BytesPerSecond r) {
   if (fl.group < 0 || was == now) return;
   const Bytes rem = Remaining(f);
   Leave(f);
-  Join(f, GroupFor(fl.path, fl.cls, now ? f : -1), rem);
+  Join(f, GroupFor(fl.path, fl.cls, now ? f : kNoFlow), rem);
 }
 
 void GroupTable::Join(FlowId f, int32_t g, Bytes remaining) {
@@ -179,7 +179,7 @@ int32_t GroupTable::TakeGroupId() {
     group_pos.push_back(-1);
     explicit_link_pos.push_back(-1);
     explicit_link_pos.push_back(-1);
-    group_links.resize(group_links.size() + kMaxPathLinks);
+    group_links.resize(group_links.size() + kMaxPathLinks, LinkId{0});
   }
   hi = std::max(hi, g + 1);
   ++live_group_count;

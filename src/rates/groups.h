@@ -33,7 +33,7 @@ inline constexpr FlowClass kNoDirtyClass = std::numeric_limits<FlowClass>::max()
 
 struct Flow {
   int32_t group = -1;  // -1 when not active
-  PathId path = -1;
+  PathId path{-1};
   double target = 0;  // group service at which this flow is done
   Bytes size = 0;
   FlowClass cls = 0;
@@ -52,9 +52,9 @@ struct HeapEntry {
 
 // Cold per-group data; the hot numbers live in GroupTable's parallel arrays.
 struct Group {
-  PathId path = -1;
+  PathId path{-1};
   FlowClass cls = 0;
-  FlowId explicit_flow = -1;     // >= 0: a single flow with an explicit rate
+  FlowId explicit_flow{-1};      // >= 0: a single flow with an explicit rate
   std::vector<HeapEntry> heap;   // min-heap by target; may hold stale entries (moved flows)
   std::vector<HeapEntry> marks;  // the same for mark targets
   bool live = false;
@@ -142,7 +142,9 @@ class GroupTable {
   // due by a change other than time passing.
   std::vector<int32_t> moving_in_block;
   bool full_pass = false;
-  std::vector<LinkId> group_links;   // kMaxPathLinks per group: [n, l0, ..., l4]
+  // kMaxPathLinks per group: [n, l0, ..., l4], the count n kept in a LinkId slot so that a
+  // group's links are one read.
+  std::vector<LinkId> group_links;
   std::vector<int32_t> group_pos;    // index in its class's groups (or explicit_groups)
   std::vector<int32_t> group_class;  // each group's class id, -1 for explicit-rate groups
   int32_t hi = 0;                    // above the highest live id

@@ -56,7 +56,7 @@ class DelayWalk {
     Seconds since = -1;                          // first skip since then; < 0: not waiting
   };
   struct Candidate {
-    TaskId task = -1;
+    TaskId task{-1};
     LocalityLevel level = LocalityLevel::kOffRack;
   };
   Candidate BestTask(const SimState& state, JobIndex j, ServerId s) const;

@@ -28,7 +28,7 @@ const std::vector<NodeMeter::Use>& NodeMeter::Read(const SimState& state) {
     for (LinkId l : flows.Links(f)) carried_[l] += bytes;
   };
   for (const auto& [f, sent] : open_) add(f, flows.Sent(f) - sent);
-  const FlowId count = flows.FlowCount();
+  const FlowId count{flows.FlowCount()};
   for (FlowId f = seen_; f < count; ++f) add(f, flows.Sent(f));
   open_.clear();
   for (FlowId f : flows.active_flows()) open_.emplace_back(f, flows.Sent(f));
@@ -39,7 +39,7 @@ const std::vector<NodeMeter::Use>& NodeMeter::Read(const SimState& state) {
     const BytesPerSecond cap = flows.LinkCapacity(l);
     return cap > 0 ? std::min(1.0, carried_[l] / (cap * dt)) : 0.0;
   };
-  for (ServerId s = 0; s < cluster.size(); ++s) {
+  for (ServerId s{0}; s < cluster.size(); ++s) {
     const Server& sv = cluster.server(s);
     const SimState::BusyTotals now_totals = state.ServerBusyTotals(s);
     const SimState::BusyTotals& was = totals_[s];

@@ -32,7 +32,7 @@ class NodeMeter {
   // Flows that were active at the last reading, with the bytes they had sent then; flows with
   // ids from seen_ on started after it.
   std::vector<std::pair<FlowId, Bytes>> open_;
-  FlowId seen_ = 0;
+  FlowId seen_{0};
   std::vector<Bytes> carried_;  // per link: bytes carried since the last reading (scratch)
   std::vector<Use> use_;
 };

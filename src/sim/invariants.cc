@@ -15,7 +15,7 @@ namespace {
 }
 
 void CheckLinks(const Cluster& cluster, const FlowView& flows) {
-  for (LinkId l = 0; l < flows.LinkCount(); ++l) {
+  for (LinkId l{0}; l < flows.LinkCount(); ++l) {
     const BytesPerSecond cap = flows.LinkCapacity(l);
     if (flows.LinkLoad(l) > cap * (1 + kRelTolerance)) {
       Fail(flows.now(), fmt::format("link {} carries {} B/s over its capacity {} B/s",

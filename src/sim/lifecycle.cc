@@ -314,16 +314,16 @@ void TaskLifecycle::StartRead(TaskId t) {
       if (task.local_read) {
         ++job.local_reads;
         task.locality = Locality::kNode;
-        if (cluster_.Disk(dst) >= 0) StartFlow(t, dst, task.spec->input, true, -1);
+        if (cluster_.Disk(dst) >= 0) StartFlow(t, dst, task.spec->input, true, kNoCoflow);
       } else {
         ++job.remote_reads;
         const ServerId src = ReadSource(reps, dst);
         task.locality = cluster_.server(src).rack == cluster_.server(dst).rack ? Locality::kRack
                                                                                : Locality::kOffRack;
         if (cluster_.spec().map_reads == MapReads::kNetwork) {
-          StartFlow(t, src, task.spec->input, true, -1);
+          StartFlow(t, src, task.spec->input, true, kNoCoflow);
         } else if (cluster_.Disk(dst) >= 0) {
-          StartFlow(t, dst, task.spec->input, true, -1);  // compute-only: as a local read
+          StartFlow(t, dst, task.spec->input, true, kNoCoflow);  // compute-only: as a local read
         }
       }
     }
@@ -387,7 +387,7 @@ void TaskLifecycle::OnComputeDone(TaskId t) {
     return;
   }
   task.state = TaskState::kWriting;
-  StartFlow(t, task.server, output_[t], /*crosses_disk=*/true, -1);
+  StartFlow(t, task.server, output_[t], /*crosses_disk=*/true, kNoCoflow);
 }
 
 void TaskLifecycle::Complete(TaskId t) {

@@ -17,7 +17,7 @@ namespace {
 // equals) has more ready tasks than there are free slots. The mode belongs to the cluster's
 // slots and the job order, not to the placement, so cans switches under any scheduler.
 SlotMode SjfSlotMode(const SimState& state) {
-  JobIndex l0 = -1;
+  JobIndex l0{-1};
   for (JobIndex j : state.active_jobs()) {
     if (l0 < 0 || state.job(j).size_estimate < state.job(l0).size_estimate) l0 = j;
   }
@@ -186,7 +186,7 @@ RunSummary SummarizeRun(const std::vector<JobResult>& jobs, const Cluster& clust
                            ? lifecycle.busy_slot_seconds() / slot_capacity
                            : 0;
   Bytes net = 0;
-  for (FlowId f = 0; f < network.FlowCount(); ++f) {
+  for (FlowId f{0}; f < network.FlowCount(); ++f) {
     const FlowSpec& fs = network.flow(f).spec;
     if (fs.src != fs.dst) net += fs.size;
   }

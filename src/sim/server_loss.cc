@@ -30,7 +30,7 @@ std::vector<char> TaskLifecycle::TasksToReset(ServerId s) const {
       }
     }
   }
-  for (FlowId f = 0; f < static_cast<FlowId>(flow_open_.size()); ++f) {
+  for (FlowId f{0}; f < static_cast<FlowId>(flow_open_.size()); ++f) {
     if (flow_open_[f] && network_.flow(f).spec.src == s) reset[flow_task_[f]] = 1;
   }
   auto needed = [&](const JobRuntime& job, const StageRuntime& sr) {
@@ -85,7 +85,7 @@ TaskLifecycle::ServerLoss TaskLifecycle::LoseServer(ServerId s) {
   }
   if (!loss.unrecoverable.empty()) return loss;
   std::vector<TaskId> again;
-  for (TaskId t = 0; t < static_cast<TaskId>(reset.size()); ++t) {
+  for (TaskId t{0}; t < static_cast<TaskId>(reset.size()); ++t) {
     if (!reset[t]) continue;
     ResetTask(t, loss);
     again.push_back(t);
@@ -109,7 +109,7 @@ void TaskLifecycle::ResetTask(TaskId t, ServerLoss& loss) {
   JobRuntime& job = s_.jobs_[task.job];
   const ServerId at = task.server;
   loss.reset.emplace_back(t, at);
-  for (FlowId f = 0; f < static_cast<FlowId>(flow_open_.size()); ++f) {
+  for (FlowId f{0}; f < static_cast<FlowId>(flow_open_.size()); ++f) {
     if (!flow_open_[f] || flow_task_[f] != t) continue;
     flow_open_[f] = 0;
     loss.cancelled.push_back(f);

@@ -77,7 +77,7 @@ RunResult Simulator::Run() {
 // A row per server whose utilisation differs from its last row (rates settle only at steps).
 void Simulator::SampleUtilisation() {
   last_sample_.resize(cluster_.size(), -1);
-  for (ServerId s = 0; s < cluster_.size(); ++s) {
+  for (ServerId s{0}; s < cluster_.size(); ++s) {
     const SimState::Utilisation u = state_.ServerUtilisation(s);
     const UtilisationSample now{engine_.now(), s, u.cpu, u.memory, u.disk, u.uplink, u.downlink};
     if (last_sample_[s] >= 0) {

@@ -26,7 +26,7 @@ const char* LocalityName(Locality l);
 
 // (Fields are ordered so that the record packs tightly: there is one per task.)
 struct TaskRuntime {
-  JobIndex job = -1;
+  JobIndex job{-1};
   int stage = -1;
   int index = -1;  // within its stage
   ServerId server = kNoServer;
@@ -46,18 +46,18 @@ struct TaskRuntime {
 };
 
 struct StageRuntime {
-  TaskId first_task = 0;
+  TaskId first_task{0};
   int task_count = 0;
   int unfinished_tasks = 0;
   int unfinished_parents = 0;
   std::vector<int> children;
-  CoflowId coflow = -1;   // non-root stages: the coflow of flows into it
+  CoflowId coflow{-1};    // non-root stages: the coflow of flows into it
   Bytes input_bytes = 0;  // sum of its tasks' inputs
 };
 
 struct JobRuntime {
   const JobSpec* spec = nullptr;
-  JobIndex index = -1;
+  JobIndex index{-1};
   bool arrived = false;
   bool finished = false;
   std::vector<StageRuntime> stages;

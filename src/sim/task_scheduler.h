@@ -28,7 +28,7 @@ namespace slotflow {
 // stay empty until the next trigger). `why` is what the decision log shows of its reasons
 // (common/why.h): a few named values, free to fill when no log is written.
 struct Decision {
-  TaskId task = -1;
+  TaskId task{-1};
   ServerId server = kNoServer;
   Why why = {};
 

@@ -277,12 +277,12 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
       JobSpec job = MakeMapReduceJob(c.id, submit, maps, 0, reduce_input);
       std::vector<TaskSpec>& map_tasks = job.stages[0].tasks;
       for (int i = 0; i < maps; ++i) {
-        map_tasks[i].pinned = c.mappers[i];
+        map_tasks[i].pinned = ServerId{c.mappers[i]};
         map_tasks[i].compute = 0;
       }
       std::vector<TaskSpec>& reduce_tasks = job.stages[1].tasks;
       for (size_t i = 0; i < c.reducers.size(); ++i) {
-        reduce_tasks[i].pinned = c.reducers[i].location;
+        reduce_tasks[i].pinned = ServerId{c.reducers[i].location};
         reduce_tasks[i].compute = 0;
       }
       result.workload.jobs.push_back(std::move(job));

@@ -26,11 +26,11 @@ TEST(Agent, RunsATaskAndReportsWhatItMeasured) {
   EXPECT_EQ(hello.data_port, agent.agent().data_port());
 
   const auto launched = std::chrono::steady_clock::now();
-  control.Send(Launch{1,
+  control.Send(Launch{TaskId{1},
                       3'000'000,
                       0.2,
-                      {Fetch{0, "127.0.0.1", hello.data_port, 2'000'000, 1},
-                       Fetch{1, "127.0.0.1", hello.data_port, 1'000'000, 0}}});
+                      {Fetch{FlowId{0}, "127.0.0.1", hello.data_port, 2'000'000, 1},
+                       Fetch{FlowId{1}, "127.0.0.1", hello.data_port, 1'000'000, 0}}});
   std::map<FlowId, int64_t> done;
   ControlMessage m = control.ReceiveSkippingProgress();
   while (const auto* d = std::get_if<FlowDone>(&m)) {
@@ -41,7 +41,7 @@ TEST(Agent, RunsATaskAndReportsWhatItMeasured) {
   EXPECT_EQ(std::get<TaskDone>(m).task, 1);
   EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - launched).count(),
             0.2);
-  EXPECT_EQ(done, (std::map<FlowId, int64_t>{{0, 2'000'000}, {1, 1'000'000}}));
+  EXPECT_EQ(done, (std::map<FlowId, int64_t>{{FlowId{0}, 2'000'000}, {FlowId{1}, 1'000'000}}));
 
   control.Send(Stop{});
   agent.Join();
@@ -57,24 +57,25 @@ TEST(Agent, AClassChangeMarksTheLiveSocketsOfBothEnds) {
   const auto hello = std::get<Hello>(control.Receive());
 
   // Fetching end: flow 5 from a source that accepts and never sends.
-  control.Send(Launch{2, 0, 0, {Fetch{5, "127.0.0.1", source.port(), 1'000'000, 0}}});
+  control.Send(
+      Launch{TaskId{2}, 0, 0, {Fetch{FlowId{5}, "127.0.0.1", source.port(), 1'000'000, 0}}});
   Peer silent_source(source.io());
   source.Accept(silent_source);
   EXPECT_EQ(std::get<FetchRequest>(silent_source.Receive()).flow, 5);
-  EXPECT_EQ(agent.agent().FlowSocketTos(5), std::vector<int>{TosOfClass(0)});
-  control.Send(SetClass{5, 3});
+  EXPECT_EQ(agent.agent().FlowSocketTos(FlowId{5}), std::vector<int>{TosOfClass(0)});
+  control.Send(SetClass{FlowId{5}, 3});
   EXPECT_TRUE(Eventually(
-      [&] { return agent.agent().FlowSocketTos(5) == std::vector<int>{TosOfClass(3)}; }));
+      [&] { return agent.agent().FlowSocketTos(FlowId{5}) == std::vector<int>{TosOfClass(3)}; }));
 
   // Serving end: flow 9 to a fetcher that asks for far more than it reads.
   Peer fetcher(source.io());
   fetcher.socket().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), hello.data_port));
-  fetcher.Send(FetchRequest{9, int64_t{1} << 40, 2});
+  fetcher.Send(FetchRequest{FlowId{9}, int64_t{1} << 40, 2});
   EXPECT_TRUE(Eventually(
-      [&] { return agent.agent().FlowSocketTos(9) == std::vector<int>{TosOfClass(2)}; }));
-  control.Send(SetClass{9, 4});
+      [&] { return agent.agent().FlowSocketTos(FlowId{9}) == std::vector<int>{TosOfClass(2)}; }));
+  control.Send(SetClass{FlowId{9}, 4});
   EXPECT_TRUE(Eventually(
-      [&] { return agent.agent().FlowSocketTos(9) == std::vector<int>{TosOfClass(4)}; }));
+      [&] { return agent.agent().FlowSocketTos(FlowId{9}) == std::vector<int>{TosOfClass(4)}; }));
 
   control.Send(Stop{});
   agent.Join();
@@ -123,13 +124,13 @@ TEST(Agent, AFetchThatCannotConnectIsReportedAndItsTaskCancelled) {
   Peer control(master.io());
   master.Accept(control);
   control.Receive();  // hello
-  control.Send(Launch{4, 0, 0, {Fetch{8, "127.0.0.1", closed_port, 10, 0}}});
+  control.Send(Launch{TaskId{4}, 0, 0, {Fetch{FlowId{8}, "127.0.0.1", closed_port, 10, 0}}});
   const auto failure = std::get<FetchFailed>(control.ReceiveSkippingProgress());
   EXPECT_EQ(failure.flow, 8);
   EXPECT_NE(failure.text.find("flow 8: cannot connect"), std::string::npos) << failure.text;
-  control.Send(Cancel{4});
+  control.Send(Cancel{TaskId{4}});
   // Launched again after the cancel, it runs (no fetch this time) and is done.
-  control.Send(Launch{4, 0, 0, {}});
+  control.Send(Launch{TaskId{4}, 0, 0, {}});
   EXPECT_EQ(std::get<TaskDone>(control.ReceiveSkippingProgress()).task, 4);
   control.Send(Stop{});
   agent.Join();

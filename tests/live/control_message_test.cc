@@ -12,7 +12,7 @@ namespace slotflow {
 namespace {
 
 TEST(ControlMessage, EveryMessageSurvivesALine) {
-  const Launch launch{7, 1000, 0.25, {Fetch{3, "198.18.0.2", 4000, 5000, 2}}};
+  const Launch launch{TaskId{7}, 1000, 0.25, {Fetch{FlowId{3}, "198.18.0.2", 4000, 5000, 2}}};
   const std::string line = Encode(launch);
   ASSERT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1);  // one line
@@ -28,19 +28,19 @@ TEST(ControlMessage, EveryMessageSurvivesALine) {
   EXPECT_EQ(back.fetches[0].cls, 2);
 
   EXPECT_EQ(std::get<Hello>(Decode(Encode(Hello{2, 5555}))).data_port, 5555);
-  EXPECT_EQ(std::get<FlowProgress>(Decode(Encode(FlowProgress{4, 123}))).bytes, 123);
-  EXPECT_EQ(std::get<FlowDone>(Decode(Encode(FlowDone{4, 9}))).flow, 4);
-  EXPECT_EQ(std::get<TaskDone>(Decode(Encode(TaskDone{11}))).task, 11);
+  EXPECT_EQ(std::get<FlowProgress>(Decode(Encode(FlowProgress{FlowId{4}, 123}))).bytes, 123);
+  EXPECT_EQ(std::get<FlowDone>(Decode(Encode(FlowDone{FlowId{4}, 9}))).flow, 4);
+  EXPECT_EQ(std::get<TaskDone>(Decode(Encode(TaskDone{TaskId{11}}))).task, 11);
   EXPECT_EQ(std::get<AgentFailure>(Decode(Encode(AgentFailure{"disk \"full\"\n"}))).text,
             "disk \"full\"\n");
-  EXPECT_EQ(std::get<SetClass>(Decode(Encode(SetClass{5, 3}))).cls, 3);
+  EXPECT_EQ(std::get<SetClass>(Decode(Encode(SetClass{FlowId{5}, 3}))).cls, 3);
   EXPECT_TRUE(std::holds_alternative<Stop>(Decode(Encode(Stop{}))));
-  EXPECT_EQ(std::get<FetchRequest>(Decode(Encode(FetchRequest{1, 2, 3}))).bytes, 2);
-  const auto failed = std::get<FetchFailed>(Decode(Encode(FetchFailed{4, "reset"})));
+  EXPECT_EQ(std::get<FetchRequest>(Decode(Encode(FetchRequest{FlowId{1}, 2, 3}))).bytes, 2);
+  const auto failed = std::get<FetchFailed>(Decode(Encode(FetchFailed{FlowId{4}, "reset"})));
   EXPECT_EQ(failed.flow, 4);
   EXPECT_EQ(failed.text, "reset");
   EXPECT_TRUE(std::holds_alternative<Heartbeat>(Decode(Encode(Heartbeat{}))));
-  EXPECT_EQ(std::get<Cancel>(Decode(Encode(Cancel{9}))).task, 9);
+  EXPECT_EQ(std::get<Cancel>(Decode(Encode(Cancel{TaskId{9}}))).task, 9);
   EXPECT_EQ(MessageType(Cancel{}), "cancel");
   EXPECT_EQ(MessageType(Decode(R"({"type":"set_class","flow":1,"class":0})")), "set_class");
 }

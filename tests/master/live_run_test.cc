@@ -34,7 +34,7 @@ class SimulatedAgents final : public AgentLink {
       : engine_(engine), wire_(cluster, NetworkPolicyRegistry::Get().Make("fair", {}, 1),
                                engine.clock()) {
     compute_done_ = engine_.AddKind([this](int64_t t) {
-      Report(tasks_.at(t).host, TaskDone{static_cast<TaskId>(t)});
+      Report(tasks_.at(static_cast<TaskId>(t)).host, TaskDone{static_cast<TaskId>(t)});
     });
   }
   void Attach(LiveRun& run) { run_ = &run; }
@@ -46,7 +46,7 @@ class SimulatedAgents final : public AgentLink {
     task = Running{host, launch->compute_s, static_cast<int>(launch->fetches.size())};
     for (const Fetch& f : launch->fetches) {
       FlowSpec wire;
-      wire.src = f.port;  // DataEndpoint's port is the source host
+      wire.src = ServerId{f.port};  // DataEndpoint's port is the source host
       wire.dst = host;
       wire.size = run_->flows().flow(f.flow).spec.size;  // f.bytes is whole bytes
       wire.macroflow = launch->task;
@@ -66,7 +66,8 @@ class SimulatedAgents final : public AgentLink {
               for (FlowId w : done) {
                 const FlowSpec& spec = wire_.flow(w).spec;
                 Report(spec.dst, FlowDone{live_flow_[w], static_cast<int64_t>(spec.size)});
-                if (--tasks_.at(spec.macroflow).fetches_left == 0) Compute(spec.macroflow);
+                const TaskId task{spec.macroflow};
+                if (--tasks_.at(task).fetches_left == 0) Compute(task);
               }
             }};
   }

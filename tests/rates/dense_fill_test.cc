@@ -13,6 +13,7 @@ namespace slotflow {
 namespace {
 
 using testing::BigSwitch;
+using testing::LinkIds;
 using testing::ReferenceMaxMin;
 
 // 8 sources x 8 destinations, a flow on every pair: 64 groups, a dense class. Uplinks 8, but
@@ -53,7 +54,7 @@ TEST(DenseFill, TheMatrixFollowsFlowsBetweenSolves) {
   FluidSolver s(capacity);
   sw.AddEveryPair(s, 100, 0);
   s.Solve();
-  for (FlowId f = 0; f < 72; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 1) << f;
+  for (FlowId f{0}; f < 72; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 1) << f;
   s.SetClass(sw.Flow(0, 0), 1);
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 2);  // class 1 has one group: the water fill
@@ -65,13 +66,13 @@ TEST(DenseFill, TheMatrixFollowsFlowsBetweenSolves) {
   }
   // Back in class 0, and a second flow in one cell: source 1's uplink now shares 9 among 10.
   s.SetClass(sw.Flow(0, 0), 0);
-  s.Add(72, sw.Path(s, 1, 1), 100, 0);
+  s.Add(FlowId{72}, sw.Path(s, 1, 1), 100, 0);
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 3);
   EXPECT_EQ(s.ActiveGroupCount(), 72);
   EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(0, 0)), 1);
   EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(0, 1)), 1);
-  EXPECT_DOUBLE_EQ(s.Rate(72), 9.0 / 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{72}), 9.0 / 10);
   EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(1, 1)), 9.0 / 10);
 }
 
@@ -84,7 +85,7 @@ TEST(DenseFill, SmallOrMixedClassesAreNotDense) {
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 0);
     EXPECT_EQ(s.fill_stats().water_fills, 1);
-    EXPECT_DOUBLE_EQ(s.Rate(0), 1);
+    EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 1);
   }
   {
     const BigSwitch sw{8, 8};
@@ -93,12 +94,12 @@ TEST(DenseFill, SmallOrMixedClassesAreNotDense) {
     sw.AddEveryPair(s, 100, 0);
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
-    const LinkId third[] = {0, 16, 8};  // source 0 to destination 0 through link 16
-    s.Add(64, s.InternPath(third), 100, 0);
+    const auto third = LinkIds({0, 16, 8});  // source 0 to destination 0 through link 16
+    s.Add(FlowId{64}, s.InternPath(third), 100, 0);
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
     EXPECT_EQ(s.fill_stats().water_fills, 1);
-    EXPECT_DOUBLE_EQ(s.Rate(64), 8.0 / 9);
+    EXPECT_DOUBLE_EQ(s.Rate(FlowId{64}), 8.0 / 9);
     EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(0, 5)), 8.0 / 9);
   }
 }
@@ -113,10 +114,10 @@ TEST(DenseFill, MaxMinMatchesReferenceOnRandomTraffic) {
     for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(1 + rng.UniformInt(10));
     FluidSolver s(capacity);
     std::vector<std::vector<LinkId>> paths;
-    for (FlowId f = 0; f < 150; ++f) {
-      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
-      std::vector<LinkId> p{2 * src, 2 * dst + 1};
+    for (FlowId f{0}; f < 150; ++f) {
+      const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+      const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
+      std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
       s.Add(f, s.InternPath(p), 1000, 0);
       paths.push_back(p);
     }
@@ -124,7 +125,7 @@ TEST(DenseFill, MaxMinMatchesReferenceOnRandomTraffic) {
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
     EXPECT_EQ(s.fill_stats().water_fills, 0);
     const auto expected = ReferenceMaxMin(capacity, paths);
-    for (FlowId f = 0; f < 150; ++f) {
+    for (FlowId f{0}; f < 150; ++f) {
       EXPECT_NEAR(s.Rate(f), expected[f], kRelTolerance * expected[f])
           << "seed " << seed << " flow " << f;
     }

@@ -6,19 +6,23 @@
 
 #include "common/tolerance.h"
 #include "rates/fluid_solver.h"
+#include "rates/solver_runs.h"
 
 namespace slotflow {
 namespace {
 
+using testing::FlowIds;
+using testing::LinkIds;
+
 TEST(Events, AdvanceCountsDownToTheNextCompletion) {
   FluidSolver s({2.0});
-  const LinkId l[] = {0};
-  s.Add(0, s.InternPath(l), 10, 0);
+  const auto l = LinkIds({0});
+  s.Add(FlowId{0}, s.InternPath(l), 10, 0);
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 5);
   s.Advance(2);
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 3);
-  EXPECT_DOUBLE_EQ(s.Remaining(0), 6);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 6);
   std::vector<FlowId> out;
   s.Advance(0);  // just checks
   s.PopCompleted(out);
@@ -26,10 +30,10 @@ TEST(Events, AdvanceCountsDownToTheNextCompletion) {
   s.Advance(3);
   EXPECT_EQ(s.NextCompletionIn(), 0);
   s.PopCompleted(out);
-  EXPECT_EQ(out, std::vector<FlowId>{0});
-  EXPECT_FALSE(s.Active(0));
-  EXPECT_EQ(s.Remaining(0), 0);
-  EXPECT_EQ(s.Rate(0), 0);
+  EXPECT_EQ(out, FlowIds({0}));
+  EXPECT_FALSE(s.Active(FlowId{0}));
+  EXPECT_EQ(s.Remaining(FlowId{0}), 0);
+  EXPECT_EQ(s.Rate(FlowId{0}), 0);
   s.Solve();
   EXPECT_EQ(s.NextCompletionIn(), kForever);
 }
@@ -38,8 +42,8 @@ TEST(Events, AdvanceCountsDownToTheNextCompletion) {
 TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
   for (const double left : {0.5, 2.0}) {  // in kRelTolerance of the size
     FluidSolver s({1.0});
-    const LinkId l[] = {0};
-    s.Add(0, s.InternPath(l), 1000, 0);
+    const auto l = LinkIds({0});
+    s.Add(FlowId{0}, s.InternPath(l), 1000, 0);
     s.Solve();
     s.Advance(1000 * (1 - left * kRelTolerance));
     std::vector<FlowId> out;
@@ -50,14 +54,14 @@ TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
 
 TEST(Events, SimultaneousCompletionsComeOutTogetherInIdOrder) {
   FluidSolver s({2.0, 2.0});
-  const LinkId a[] = {0}, b[] = {1};
-  s.Add(1, s.InternPath(b), 4, 0);
-  s.Add(0, s.InternPath(a), 4, 0);
+  const auto a = LinkIds({0}), b = LinkIds({1});
+  s.Add(FlowId{1}, s.InternPath(b), 4, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 4, 0);
   s.Solve();
   s.Advance(s.NextCompletionIn());
   std::vector<FlowId> out;
   s.PopCompleted(out);
-  EXPECT_EQ(out, (std::vector<FlowId>{0, 1}));
+  EXPECT_EQ(out, FlowIds({0, 1}));
   EXPECT_EQ(s.ActiveFlowCount(), 0);
 }
 
@@ -65,12 +69,12 @@ TEST(Events, SimultaneousCompletionsComeOutTogetherInIdOrder) {
 // when a flow moves to another class, and gone when the flow completes.
 TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 20, 0);
-  s.Add(1, p, 40, 0);
-  s.SetMark(0, 10);
-  s.SetMark(1, 5);
+  s.Add(FlowId{0}, p, 20, 0);
+  s.Add(FlowId{1}, p, 40, 0);
+  s.SetMark(FlowId{0}, 10);
+  s.SetMark(FlowId{1}, 5);
   s.Solve();                            // 5 each
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 1 reaches 5 sent at 1
   s.Advance(0.5);
@@ -80,38 +84,38 @@ TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
   s.Advance(0.5);
   s.TakeMarked(out);
-  EXPECT_EQ(out, (std::vector<FlowId>{1}));
+  EXPECT_EQ(out, FlowIds({1}));
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 0: 5 sent, its mark at 10, 5/s
   // Flow 0 moves behind flow 1 with 5 sent; its mark (10 sent) stays: flow 1 takes the link
   // until it ends at 1 + 35/10 = 4.5, then flow 0 needs 5 more bytes at 10/s → 5.
-  s.SetClass(0, 1);
+  s.SetClass(FlowId{0}, 1);
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 3.5);
   EXPECT_EQ(s.NextMarkIn(), kForever);  // flow 0 has rate 0
   s.Advance(3.5);
   out.clear();
   s.PopCompleted(out);
-  EXPECT_EQ(out, (std::vector<FlowId>{1}));
+  EXPECT_EQ(out, FlowIds({1}));
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
   s.Advance(0.5);
   out.clear();
   s.TakeMarked(out);
-  EXPECT_EQ(out, (std::vector<FlowId>{0}));
+  EXPECT_EQ(out, FlowIds({0}));
   // A new mark, then completion clears it.
-  s.SetMark(0, 19);
+  s.SetMark(FlowId{0}, 19);
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.9);
-  s.ClearMark(0);
+  s.ClearMark(FlowId{0});
   s.Solve();
   EXPECT_EQ(s.NextMarkIn(), kForever);
-  s.SetMark(0, 20);
+  s.SetMark(FlowId{0}, 20);
   s.Solve();
   s.Advance(s.NextCompletionIn());
   out.clear();
   s.PopCompleted(out);
-  EXPECT_EQ(out, (std::vector<FlowId>{0}));
+  EXPECT_EQ(out, FlowIds({0}));
   s.Solve();
   EXPECT_EQ(s.NextMarkIn(), kForever);
 }
@@ -122,33 +126,33 @@ TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
 TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
   std::vector<double> capacity(41, 100.0);
   FluidSolver s(capacity);
-  const LinkId shared[] = {0};
-  s.Add(0, s.InternPath(shared), 1e6, 0);  // class 0 takes all of link 0 for 10,000 s
-  for (LinkId k = 1; k <= 40; ++k) {       // 40 class-1 groups behind it, rate 0
-    const LinkId path[] = {0, k};
-    s.Add(k, s.InternPath(path), 500, 1);
+  const auto shared = LinkIds({0});
+  s.Add(FlowId{0}, s.InternPath(shared), 1e6, 0);  // class 0 takes all of link 0 for 10,000 s
+  for (int k = 1; k <= 40; ++k) {                  // 40 class-1 groups behind it, rate 0
+    const auto path = LinkIds({0, k});
+    s.Add(FlowId{k}, s.InternPath(path), 500, 1);
   }
   s.Solve();
-  ASSERT_EQ(s.Rate(30), 0);
+  ASSERT_EQ(s.Rate(FlowId{30}), 0);
   ASSERT_DOUBLE_EQ(s.NextCompletionIn(), 1e4);
   s.Advance(10);
 
-  const LinkId path30[] = {0, 30};
-  s.Add(41, s.InternPath(path30), 0, 1);
+  const auto path30 = LinkIds({0, 30});
+  s.Add(FlowId{41}, s.InternPath(path30), 0, 1);
   s.Solve();
   EXPECT_EQ(s.NextCompletionIn(), 0);
   s.Advance(0);
   std::vector<FlowId> out;
   s.PopCompleted(out);
-  EXPECT_EQ(out, std::vector<FlowId>{41});
+  EXPECT_EQ(out, FlowIds({41}));
 
-  s.SetMark(20, 0);  // at 0 bytes sent: reached already, at rate 0
+  s.SetMark(FlowId{20}, 0);  // at 0 bytes sent: reached already, at rate 0
   s.Solve();
   EXPECT_EQ(s.NextMarkIn(), 0);
   s.Advance(0);
   out.clear();
   s.TakeMarked(out);
-  EXPECT_EQ(out, std::vector<FlowId>{20});
+  EXPECT_EQ(out, FlowIds({20}));
 }
 
 // A mark found reached by Advance is taken by TakeMarked even when a solve in between repacked
@@ -156,11 +160,11 @@ TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
 TEST(Events, MarksFoundBeforeARepackAreStillTaken) {
   const int n = 100;
   FluidSolver s(std::vector<double>(n, 1.0));
-  for (LinkId l = 0; l < n; ++l) {
-    const LinkId path[] = {l};
-    s.Add(l, s.InternPath(path), l < 30 ? 0.5 : 1000, 0);  // flows 0-29 done at 0.5
+  for (int i = 0; i < n; ++i) {  // flow i alone on link i
+    const auto path = LinkIds({i});
+    s.Add(FlowId{i}, s.InternPath(path), i < 30 ? 0.5 : 1000, 0);  // flows 0-29 done at 0.5
   }
-  s.SetMark(99, 0.5);  // the highest id, reached at 0.5 too
+  s.SetMark(FlowId{99}, 0.5);  // the highest id, reached at 0.5 too
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 0.5);
   s.Advance(0.5);
@@ -170,7 +174,7 @@ TEST(Events, MarksFoundBeforeARepackAreStillTaken) {
   s.Solve();  // 70 live of 100 ids: repacked, group 99 moves
   out.clear();
   s.TakeMarked(out);
-  EXPECT_EQ(out, std::vector<FlowId>{99});
+  EXPECT_EQ(out, FlowIds({99}));
   s.Solve();
   EXPECT_EQ(s.NextMarkIn(), kForever);
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 999.5);

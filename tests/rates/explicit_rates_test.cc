@@ -13,37 +13,38 @@ namespace slotflow {
 namespace {
 
 using testing::BigSwitch;
+using testing::LinkIds;
 
 TEST(ExplicitRates, AreServedFirstAndBackfilled) {
   FluidSolver s({10.0, 10.0});
-  const LinkId a[] = {0}, b[] = {1};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(a), 100, 0);
-  s.Add(2, s.InternPath(b), 100, 0);
-  s.SetExplicitRate(0, 3);
-  s.SetExplicitRate(2, 3);
+  const auto a = LinkIds({0}), b = LinkIds({1});
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{2}, s.InternPath(b), 100, 0);
+  s.SetExplicitRate(FlowId{0}, 3);
+  s.SetExplicitRate(FlowId{2}, 3);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 3);  // link a is full after the max-min class fill
-  EXPECT_DOUBLE_EQ(s.Rate(1), 7);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 10);  // alone on b: 3 explicit + 7 backfilled
-  s.SetExplicitRate(0, -1);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 3);  // link a is full after the max-min class fill
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 7);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 10);  // alone on b: 3 explicit + 7 backfilled
+  s.SetExplicitRate(FlowId{0}, -1);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
 }
 
 // Explicit rates asking more than a link has are scaled down together, whatever their order:
 // on a (capacity 10) 8 + 12 = 20 → half each; flow 1 also crosses b, where it asks 12 of 30.
 TEST(ExplicitRates, OversubscribedOnesAreScaledDownTogether) {
   FluidSolver s({10.0, 30.0});
-  const LinkId a[] = {0}, ab[] = {0, 1};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(ab), 100, 0);
-  s.SetExplicitRate(1, 12);
-  s.SetExplicitRate(0, 8);
+  const auto a = LinkIds({0}), ab = LinkIds({0, 1});
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
+  s.SetExplicitRate(FlowId{1}, 12);
+  s.SetExplicitRate(FlowId{0}, 8);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 4);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 6);  // b has room to spare, but the backfill has nothing on a
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 6);  // b has room to spare, but the backfill has nothing on a
 }
 
 // A sum over a link by rounding only (MADD fills links exactly) is served as asked; a real
@@ -51,18 +52,18 @@ TEST(ExplicitRates, OversubscribedOnesAreScaledDownTogether) {
 TEST(ExplicitRates, ASumOverALinkByRoundingOnlyIsNotScaled) {
   for (const double excess : {1e-14, 1e-6}) {
     FluidSolver s({1.0});
-    const LinkId a[] = {0};
-    s.Add(0, s.InternPath(a), 100, 0);
-    s.Add(1, s.InternPath(a), 100, 0);
-    s.SetExplicitRate(0, 0.5);
-    s.SetExplicitRate(1, 0.5 + excess);
+    const auto a = LinkIds({0});
+    s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+    s.Add(FlowId{1}, s.InternPath(a), 100, 0);
+    s.SetExplicitRate(FlowId{0}, 0.5);
+    s.SetExplicitRate(FlowId{1}, 0.5 + excess);
     s.Solve();
     if (excess < 1e-12) {
-      EXPECT_EQ(s.Rate(0), 0.5);
-      EXPECT_EQ(s.Rate(1), 0.5 + excess);
+      EXPECT_EQ(s.Rate(FlowId{0}), 0.5);
+      EXPECT_EQ(s.Rate(FlowId{1}), 0.5 + excess);
     } else {
-      EXPECT_DOUBLE_EQ(s.Rate(0), 0.5 / (1 + excess));
-      EXPECT_DOUBLE_EQ(s.Rate(0) + s.Rate(1), 1);
+      EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0.5 / (1 + excess));
+      EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}) + s.Rate(FlowId{1}), 1);
     }
   }
 }
@@ -71,14 +72,14 @@ TEST(ExplicitRates, ASumOverALinkByRoundingOnlyIsNotScaled) {
 // their rates: of a 8 and b 3, b's 3 go to flow 1, then a's other 5 to flow 0.
 TEST(ExplicitRates, TheBackfillSharesWhatIsLeftMaxMin) {
   FluidSolver s({10.0, 4.0});
-  const LinkId a[] = {0}, ab[] = {0, 1};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(ab), 100, 0);
-  s.SetExplicitRate(0, 1);
-  s.SetExplicitRate(1, 1);
+  const auto a = LinkIds({0}), ab = LinkIds({0, 1});
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
+  s.SetExplicitRate(FlowId{0}, 1);
+  s.SetExplicitRate(FlowId{1}, 1);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(1), 1 + 3);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 1 + 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 1 + 3);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 1 + 5);
 }
 
 // 8 sources x 9 destinations (72 flows, so 71 stay dense when one leaves), each flow with an
@@ -100,14 +101,14 @@ TEST(ExplicitRates, TheBackfillGoesOnWhenOnlyExplicitFlowsLeft) {
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 1);
   EXPECT_EQ(s.fill_stats().continued_backfills, 0);
-  for (FlowId f = 0; f < 72; ++f) EXPECT_NEAR(s.Rate(f), 1, 1e-12) << f;
+  for (FlowId f{0}; f < 72; ++f) EXPECT_NEAR(s.Rate(f), 1, 1e-12) << f;
   s.Advance(s.NextCompletionIn());
   std::vector<FlowId> out;
   s.PopCompleted(out);
   ASSERT_EQ(out, std::vector<FlowId>{sw.Flow(0, 0)});
   s.Solve();
   EXPECT_EQ(s.fill_stats().continued_backfills, 1);
-  for (FlowId f = 1; f < 72; ++f) EXPECT_NEAR(s.Rate(f), 1, 1e-12) << f;
+  for (FlowId f{1}; f < 72; ++f) EXPECT_NEAR(s.Rate(f), 1, 1e-12) << f;
   EXPECT_NEAR(s.LinkLoad(sw.Up(0)), 8, 1e-12);
   EXPECT_NEAR(s.LinkLoad(sw.Down(0)), 7, 1e-12);
   EXPECT_NEAR(s.LinkLoad(sw.Up(1)), 9, 1e-12);

@@ -15,17 +15,18 @@
 namespace slotflow {
 namespace {
 
+using testing::LinkIds;
 using testing::RunToCompletion;
 
 TEST(FluidSolver, StrictPriorityAcrossClasses) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 20, 1);  // low priority, starts first
-  s.Add(1, p, 10, 0);  // high priority
+  s.Add(FlowId{0}, p, 20, 1);  // low priority, starts first
+  s.Add(FlowId{1}, p, 10, 0);  // high priority
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(1), 10);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 0);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0);
   const auto done = RunToCompletion(s, 2);
   EXPECT_DOUBLE_EQ(done[1], 1);
   EXPECT_DOUBLE_EQ(done[0], 3);
@@ -34,12 +35,12 @@ TEST(FluidSolver, StrictPriorityAcrossClasses) {
 // A high-priority flow bottlenecked elsewhere leaves the rest of a shared link to lower classes.
 TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
   FluidSolver s({10.0, 4.0});
-  const LinkId ab[] = {0, 1}, a[] = {0};
-  s.Add(0, s.InternPath(ab), 100, 0);
-  s.Add(1, s.InternPath(a), 100, 1);
+  const auto ab = LinkIds({0, 1}), a = LinkIds({0});
+  s.Add(FlowId{0}, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(a), 100, 1);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 4);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 6);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 6);
 }
 
 // Classes above the first one that changed keep their rates: a solve fills again only that
@@ -47,47 +48,47 @@ TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
 // nothing changed. With explicit rates, whose backfill comes after every class, it fills all.
 TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
   FluidSolver s({10.0, 5.0});
-  const LinkId a[] = {0}, b[] = {1};
+  const auto a = LinkIds({0}), b = LinkIds({1});
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
-  s.Add(0, pa, 100, 0);
-  s.Add(1, pa, 100, 1);
-  s.Add(2, pa, 100, 2);
+  s.Add(FlowId{0}, pa, 100, 0);
+  s.Add(FlowId{1}, pa, 100, 1);
+  s.Add(FlowId{2}, pa, 100, 2);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 3);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 10);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 3);
-  s.SetClass(2, 3);  // class 2 goes, class 3 comes: only class 3 is filled
+  s.SetClass(FlowId{2}, 3);  // class 2 goes, class 3 comes: only class 3 is filled
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 4);
-  s.Add(3, pb, 100, 1);  // classes 1 and 3
+  s.Add(FlowId{3}, pb, 100, 1);  // classes 1 and 3
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 6);
-  EXPECT_DOUBLE_EQ(s.Rate(3), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 0);
-  s.SetClass(0, 1);  // class 0 goes: all of them, now classes 1 and 3
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 0);
+  s.SetClass(FlowId{0}, 1);  // class 0 goes: all of them, now classes 1 and 3
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 8);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 0);
-  s.SetExplicitRate(3, 1);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 0);
+  s.SetExplicitRate(FlowId{3}, 1);
   s.Solve();  // the explicit rate, classes 1 and 3, and the backfill
   EXPECT_EQ(s.fill_stats().water_fills, 11);
-  s.SetClass(2, 4);
+  s.SetClass(FlowId{2}, 4);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 14);
-  EXPECT_DOUBLE_EQ(s.Rate(3), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
 }
 
 // Run to the end, a low class waits for the high one and then takes the link.
 TEST(FluidSolver, ALowClassTakesTheLinkWhenTheHighOneCompletes) {
   FluidSolver s({4.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 8, 1);
-  s.Add(1, p, 4, 0);
-  s.Add(2, p, 4, 0);
+  s.Add(FlowId{0}, p, 8, 1);
+  s.Add(FlowId{1}, p, 4, 0);
+  s.Add(FlowId{2}, p, 4, 0);
   const auto done = RunToCompletion(s, 3);
   EXPECT_DOUBLE_EQ(done[1], 2);  // 4 bytes at 2
   EXPECT_DOUBLE_EQ(done[2], 2);
@@ -123,11 +124,11 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
   auto add_flows = [&](int n) {
     for (int i = 0; i < n; ++i) {
       const auto f = static_cast<FlowId>(paths.size());
-      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
-      std::vector<LinkId> p{2 * src, 2 * dst + 1};
+      const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+      const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
+      std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
       if (!two_link_only && rng.UniformInt(8) == 0)
-        p.insert(p.begin() + 1, 2 * servers + rng.UniformInt(2));
+        p.insert(p.begin() + 1, LinkId{2 * servers + static_cast<int32_t>(rng.UniformInt(2))});
       s.Add(f, s.InternPath(p), 1 + rng.UniformInt(1000), rng.UniformInt(4));
       paths.push_back(p);
       active.push_back(f);

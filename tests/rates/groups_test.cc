@@ -11,15 +11,16 @@
 namespace slotflow {
 namespace {
 
+using testing::LinkIds;
 using testing::RunToCompletion;
 
 TEST(Groups, GroupedFlowsOnOnePathFinishBySize) {
   FluidSolver s({6.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 6, 0);
-  s.Add(1, p, 2, 0);
-  s.Add(2, p, 4, 0);
+  s.Add(FlowId{0}, p, 6, 0);
+  s.Add(FlowId{1}, p, 2, 0);
+  s.Add(FlowId{2}, p, 4, 0);
   s.Solve();
   EXPECT_EQ(s.ActiveGroupCount(), 1);
   const auto done = RunToCompletion(s, 3);
@@ -32,74 +33,74 @@ TEST(Groups, GroupedFlowsOnOnePathFinishBySize) {
 // explicit rate is a group of its own, and joins the shared one again when it is cleared.
 TEST(Groups, FlowsShareAGroupOnlyOnTheSamePathInTheSameClass) {
   FluidSolver s({10.0, 10.0});
-  const LinkId a[] = {0}, b[] = {1};
+  const auto a = LinkIds({0}), b = LinkIds({1});
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
-  s.Add(0, pa, 100, 0);
-  s.Add(1, pa, 100, 0);
-  s.Add(2, pa, 100, 0);
+  s.Add(FlowId{0}, pa, 100, 0);
+  s.Add(FlowId{1}, pa, 100, 0);
+  s.Add(FlowId{2}, pa, 100, 0);
   EXPECT_EQ(s.ActiveGroupCount(), 1);
-  s.Add(3, pa, 100, 1);
-  s.Add(4, pb, 100, 0);
+  s.Add(FlowId{3}, pa, 100, 1);
+  s.Add(FlowId{4}, pb, 100, 0);
   EXPECT_EQ(s.ActiveGroupCount(), 3);
-  s.SetExplicitRate(0, 1);
-  s.SetExplicitRate(1, 2);
+  s.SetExplicitRate(FlowId{0}, 1);
+  s.SetExplicitRate(FlowId{1}, 2);
   EXPECT_EQ(s.ActiveGroupCount(), 5);
-  s.SetExplicitRate(0, 3);  // a new rate, the same group
+  s.SetExplicitRate(FlowId{0}, 3);  // a new rate, the same group
   EXPECT_EQ(s.ActiveGroupCount(), 5);
-  s.SetExplicitRate(0, -1);
-  s.SetExplicitRate(1, -1);
+  s.SetExplicitRate(FlowId{0}, -1);
+  s.SetExplicitRate(FlowId{1}, -1);
   EXPECT_EQ(s.ActiveGroupCount(), 3);
-  s.SetClass(3, 0);
+  s.SetClass(FlowId{3}, 0);
   EXPECT_EQ(s.ActiveGroupCount(), 2);
   EXPECT_EQ(s.ActiveFlowCount(), 5);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(3), 2.5);  // four flows on a
-  EXPECT_DOUBLE_EQ(s.Rate(4), 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 2.5);  // four flows on a
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{4}), 10);
 }
 
 TEST(Groups, ChangingClassKeepsRemainingBytes) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 20, 0);
-  s.Add(1, p, 20, 0);
+  s.Add(FlowId{0}, p, 20, 0);
+  s.Add(FlowId{1}, p, 20, 0);
   s.Solve();
   s.Advance(1);  // each has 15 left
-  EXPECT_DOUBLE_EQ(s.Remaining(0), 15);
-  s.SetClass(0, 5);
-  EXPECT_DOUBLE_EQ(s.Remaining(0), 15);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 15);
+  s.SetClass(FlowId{0}, 5);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 15);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(1), 10);
-  EXPECT_DOUBLE_EQ(s.Rate(0), 0);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 10);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0);
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 1.5);
 }
 
 TEST(Groups, GainingAndLosingAnExplicitRateKeepsRemainingBytes) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 20, 0);
-  s.Add(1, p, 20, 0);
+  s.Add(FlowId{0}, p, 20, 0);
+  s.Add(FlowId{1}, p, 20, 0);
   s.Solve();
   s.Advance(1);  // each has 15 left
-  s.SetExplicitRate(0, 2);
-  EXPECT_DOUBLE_EQ(s.Remaining(0), 15);
+  s.SetExplicitRate(FlowId{0}, 2);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 15);
   s.Solve();
   s.Advance(1);  // flow 0 at 2 (nothing left to backfill), flow 1 at 8
-  EXPECT_DOUBLE_EQ(s.Remaining(0), 13);
-  EXPECT_DOUBLE_EQ(s.Remaining(1), 7);
-  s.SetExplicitRate(0, -1);
-  EXPECT_DOUBLE_EQ(s.Remaining(0), 13);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 13);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{1}), 7);
+  s.SetExplicitRate(FlowId{0}, -1);
+  EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 13);
 }
 
 TEST(Groups, AnActiveFlowCannotBeAddedAgain) {
   FluidSolver s({1.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 1, 0);
-  EXPECT_THROW(s.Add(0, p, 1, 0), std::logic_error);
-  EXPECT_FALSE(s.Active(1));  // never added
-  EXPECT_TRUE(s.Active(0));
+  s.Add(FlowId{0}, p, 1, 0);
+  EXPECT_THROW(s.Add(FlowId{0}, p, 1, 0), std::logic_error);
+  EXPECT_FALSE(s.Active(FlowId{1}));  // never added
+  EXPECT_TRUE(s.Active(FlowId{0}));
 }
 
 // 100 flows, each alone on its own link of capacity 1, flow i of i + 1 bytes: they complete one
@@ -108,9 +109,9 @@ TEST(Groups, AnActiveFlowCannotBeAddedAgain) {
 TEST(Groups, RepackedGroupIdsKeepRatesAndCompletions) {
   const int n = 100;
   FluidSolver s(std::vector<double>(n, 1.0));
-  for (LinkId l = 0; l < n; ++l) {
-    const LinkId path[] = {l};
-    s.Add(l, s.InternPath(path), l + 1, 0);
+  for (int i = 0; i < n; ++i) {  // flow i alone on link i
+    const auto path = LinkIds({i});
+    s.Add(FlowId{i}, s.InternPath(path), i + 1, 0);
   }
   EXPECT_EQ(s.ActiveGroupCount(), n);
   const auto done = RunToCompletion(s, n);
@@ -124,20 +125,20 @@ TEST(Groups, RatesAfterARepackMatchAFreshSolve) {
   std::vector<double> capacity(n + 1, 1.0);
   capacity[n] = 40;  // a shared link, 40 for 80 flows
   FluidSolver s(capacity);
-  for (LinkId l = 0; l < n; ++l) {
-    const LinkId path[] = {l, n};
-    s.Add(l, s.InternPath(path), l < 60 ? 0.25 : 1000, 0);
+  for (int i = 0; i < n; ++i) {  // flow i on link i and the shared link
+    const auto path = LinkIds({i, n});
+    s.Add(FlowId{i}, s.InternPath(path), i < 60 ? 0.25 : 1000, 0);
   }
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 0.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0.5);
   s.Advance(s.NextCompletionIn());
   std::vector<FlowId> out;
   s.PopCompleted(out);
   ASSERT_EQ(out.size(), 60u);
   s.Solve();  // 20 live of 80 ids: repacked
-  for (FlowId f = 60; f < n; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 1) << "flow " << f;
+  for (FlowId f{60}; f < n; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 1) << "flow " << f;
   EXPECT_EQ(s.ActiveGroupCount(), 20);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(n), 20);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{n}), 20);
 }
 
 }  // namespace

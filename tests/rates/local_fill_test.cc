@@ -16,12 +16,12 @@ using testing::BigSwitch;
 // Every rate of s against a fresh solver holding the same flows.
 void ExpectFreshRates(FluidSolver& s, const std::vector<double>& capacity, int flows) {
   FluidSolver fresh(capacity);
-  for (FlowId f = 0; f < flows; ++f) {
+  for (FlowId f{0}; f < flows; ++f) {
     if (!s.Active(f)) continue;
     fresh.Add(f, fresh.InternPath(s.PathLinks(s.FlowPath(f))), s.Remaining(f), s.Class(f));
   }
   fresh.Solve();
-  for (FlowId f = 0; f < flows; ++f) {
+  for (FlowId f{0}; f < flows; ++f) {
     if (s.Active(f)) {
       EXPECT_NEAR(s.Rate(f), fresh.Rate(f), kRelTolerance * (fresh.Rate(f) + 1)) << f;
     }

@@ -5,11 +5,26 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "rates/fluid_solver.h"
 
 namespace slotflow::testing {
+
+// Flow ids from their numbers, for writing expected lists.
+inline std::vector<FlowId> FlowIds(std::initializer_list<int32_t> ids) {
+  std::vector<FlowId> out;
+  for (int32_t f : ids) out.emplace_back(f);
+  return out;
+}
+// A path's links from their numbers.
+inline std::vector<LinkId> LinkIds(std::initializer_list<int32_t> ids) {
+  std::vector<LinkId> out;
+  for (int32_t l : ids) out.emplace_back(l);
+  return out;
+}
 
 // Runs the solver until every flow completes; returns completion time per flow id.
 inline std::vector<double> RunToCompletion(FluidSolver& s, int flows) {
@@ -40,9 +55,10 @@ inline std::vector<double> ReferenceMaxMin(const std::vector<double>& capacity,
   for (size_t left = paths.size(); left > 0;) {
     double delta = 1e300;
     for (size_t l = 0; l < capacity.size(); ++l) {
+      const LinkId link{static_cast<int32_t>(l)};
       int n = 0;
       for (size_t f = 0; f < paths.size(); ++f) {
-        if (!frozen[f] && std::count(paths[f].begin(), paths[f].end(), static_cast<LinkId>(l))) ++n;
+        if (!frozen[f] && std::count(paths[f].begin(), paths[f].end(), link)) ++n;
       }
       if (n > 0) delta = std::min(delta, (capacity[l] - used[l]) / n);
     }
@@ -70,9 +86,9 @@ inline std::vector<double> ReferenceMaxMin(const std::vector<double>& capacity,
 struct BigSwitch {
   int sources, destinations;
   int Links() const { return sources + destinations; }
-  LinkId Up(int s) const { return s; }
-  LinkId Down(int d) const { return sources + d; }
-  FlowId Flow(int s, int d) const { return s * destinations + d; }
+  LinkId Up(int s) const { return LinkId{s}; }
+  LinkId Down(int d) const { return LinkId{sources + d}; }
+  FlowId Flow(int s, int d) const { return FlowId{s * destinations + d}; }
   PathId Path(FluidSolver& solver, int s, int d) const {
     const LinkId links[] = {Up(s), Down(d)};
     return solver.InternPath(links);

@@ -12,18 +12,19 @@
 namespace slotflow {
 namespace {
 
+using testing::LinkIds;
 using testing::ReferenceMaxMin;
 using testing::RunToCompletion;
 
 TEST(WaterFill, TwoFlowsShareALinkThenTheSurvivorTakesItAll) {
   FluidSolver s({10.0});
-  const LinkId l[] = {0};
+  const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(0, p, 10, 0);
-  s.Add(1, p, 30, 0);
+  s.Add(FlowId{0}, p, 10, 0);
+  s.Add(FlowId{1}, p, 30, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
   const auto done = RunToCompletion(s, 2);
   EXPECT_DOUBLE_EQ(done[0], 2);  // 10 bytes at 5
   EXPECT_DOUBLE_EQ(done[1], 4);  // 10 sent by t=2, then 20 at 10
@@ -33,16 +34,16 @@ TEST(WaterFill, TwoFlowsShareALinkThenTheSurvivorTakesItAll) {
 // would give f0 5; max-min fixes B first (2 each) and gives f0 the remaining 8.
 TEST(WaterFill, MultiBottleneckMaxMinDiffersFromEqualSplit) {
   FluidSolver s({10.0, 4.0});
-  const LinkId a[] = {0}, ab[] = {0, 1}, b[] = {1};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(ab), 100, 0);
-  s.Add(2, s.InternPath(b), 100, 0);
+  const auto a = LinkIds({0}), ab = LinkIds({0, 1}), b = LinkIds({1});
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{2}, s.InternPath(b), 100, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 8);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 2);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 2);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(0), 10);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(1), 4);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 8);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 2);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 2);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{0}), 10);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{1}), 4);
 }
 
 // Three-level water filling: uplinks u0 (6), u1 (10); downlink d (9).
@@ -51,16 +52,16 @@ TEST(WaterFill, MultiBottleneckMaxMinDiffersFromEqualSplit) {
 // vs f1: u1 share = 10/2 = 5 < 6 → f1 = f2 = 5.
 TEST(WaterFill, ProgressiveFillingFreezesBottlenecksInOrder) {
   FluidSolver s({6.0, 10.0, 9.0});
-  const LinkId p0[] = {0, 2}, p1[] = {1, 2}, p2[] = {1}, p3[] = {0};
-  s.Add(0, s.InternPath(p0), 50, 0);
-  s.Add(1, s.InternPath(p1), 50, 0);
-  s.Add(2, s.InternPath(p2), 50, 0);
-  s.Add(3, s.InternPath(p3), 50, 0);
+  const auto p0 = LinkIds({0, 2}), p1 = LinkIds({1, 2}), p2 = LinkIds({1}), p3 = LinkIds({0});
+  s.Add(FlowId{0}, s.InternPath(p0), 50, 0);
+  s.Add(FlowId{1}, s.InternPath(p1), 50, 0);
+  s.Add(FlowId{2}, s.InternPath(p2), 50, 0);
+  s.Add(FlowId{3}, s.InternPath(p3), 50, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 3);
-  EXPECT_DOUBLE_EQ(s.Rate(3), 3);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 5);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 3);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 3);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 5);
   // Four groups over three links: the scan of the open links.
   EXPECT_EQ(s.fill_stats().water_fills, 1);
   EXPECT_EQ(s.fill_stats().min_tree_fills, 0);
@@ -74,17 +75,17 @@ TEST(WaterFill, FewGroupsOverManyLinksFindTheirBottlenecksWithTheMinTree) {
   capacity[4] = 6;
   capacity[8] = 3;
   FluidSolver s(capacity);
-  const LinkId a[] = {0, 1, 2, 3, 4}, b[] = {4, 5, 6, 7, 8}, c[] = {8, 9};
-  s.Add(0, s.InternPath(a), 100, 0);
-  s.Add(1, s.InternPath(b), 100, 0);
-  s.Add(2, s.InternPath(c), 100, 0);
+  const auto a = LinkIds({0, 1, 2, 3, 4}), b = LinkIds({4, 5, 6, 7, 8}), c = LinkIds({8, 9});
+  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
+  s.Add(FlowId{1}, s.InternPath(b), 100, 0);
+  s.Add(FlowId{2}, s.InternPath(c), 100, 0);
   s.Solve();
-  EXPECT_DOUBLE_EQ(s.Rate(0), 4.5);
-  EXPECT_DOUBLE_EQ(s.Rate(1), 1.5);
-  EXPECT_DOUBLE_EQ(s.Rate(2), 1.5);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(4), 6);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(8), 3);
-  EXPECT_DOUBLE_EQ(s.LinkLoad(0), 4.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 1.5);
+  EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 1.5);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{4}), 6);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{8}), 3);
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{0}), 4.5);
   EXPECT_EQ(s.fill_stats().water_fills, 1);
   EXPECT_EQ(s.fill_stats().min_tree_fills, 1);
 }
@@ -92,12 +93,12 @@ TEST(WaterFill, FewGroupsOverManyLinksFindTheirBottlenecksWithTheMinTree) {
 // A group's members share its rate: three flows on one path count three times on its links.
 TEST(WaterFill, AGroupCountsEachMemberOnItsLinks) {
   FluidSolver s({12.0, 100.0});
-  const LinkId a[] = {0}, ab[] = {0, 1};
-  for (FlowId f = 0; f < 3; ++f) s.Add(f, s.InternPath(ab), 100, 0);
-  s.Add(3, s.InternPath(a), 100, 0);
+  const auto a = LinkIds({0}), ab = LinkIds({0, 1});
+  for (FlowId f{0}; f < 3; ++f) s.Add(f, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{3}, s.InternPath(a), 100, 0);
   s.Solve();
-  for (FlowId f = 0; f < 4; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 3) << "flow " << f;
-  EXPECT_DOUBLE_EQ(s.LinkLoad(1), 9);
+  for (FlowId f{0}; f < 4; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 3) << "flow " << f;
+  EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{1}), 9);
 }
 
 // Random two-tier-like traffic (mixed path lengths, so no class is dense) matches the
@@ -110,18 +111,19 @@ TEST(WaterFill, MaxMinMatchesReferenceOnRandomTraffic) {
     for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(1 + rng.UniformInt(10));
     FluidSolver s(capacity);
     std::vector<std::vector<LinkId>> paths;
-    for (FlowId f = 0; f < 150; ++f) {
-      const auto src = static_cast<LinkId>(rng.UniformInt(servers));
-      const auto dst = static_cast<LinkId>(rng.UniformInt(servers));
-      std::vector<LinkId> p{2 * src, 2 * dst + 1};
-      if (rng.UniformInt(2) == 0) p.insert(p.begin() + 1, 2 * servers + rng.UniformInt(2));
+    for (FlowId f{0}; f < 150; ++f) {
+      const auto src = static_cast<int32_t>(rng.UniformInt(servers));
+      const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
+      std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
+      if (rng.UniformInt(2) == 0)
+        p.insert(p.begin() + 1, LinkId{2 * servers + static_cast<int32_t>(rng.UniformInt(2))});
       s.Add(f, s.InternPath(p), 1000, 0);
       paths.push_back(p);
     }
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 0);
     const auto expected = ReferenceMaxMin(capacity, paths);
-    for (FlowId f = 0; f < 150; ++f) {
+    for (FlowId f{0}; f < 150; ++f) {
       EXPECT_NEAR(s.Rate(f), expected[f], kRelTolerance * expected[f])
           << "seed " << seed << " flow " << f;
     }

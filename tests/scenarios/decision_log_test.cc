@@ -360,7 +360,8 @@ class TaskKOnServerK : public TaskScheduler {
   Decision Next(const SimState& state) override {
     for (JobIndex j : state.active_jobs()) {
       for (TaskId t : state.job(j).ready) {
-        if (state.CanHost(t, state.task(t).index)) return {t, state.task(t).index};
+        const ServerId k{state.task(t).index};
+        if (state.CanHost(t, k)) return {t, k};
       }
     }
     return {};
@@ -378,7 +379,7 @@ TEST(TasksCsv, LocalityAndRemoteBytesFollowWhereTheBlockWasRead) {
   s.cluster.topology = TopologyKind::kTwoTier;
   s.cluster.servers_per_rack = 2;
   StageSpec map{"map", {}, {Task(1, 0), Task(1, 0), Task(1, 0), Task(0, 0)}};
-  map.replicas = {{0}, {0}, {0}, {}};
+  map.replicas = Replicas({{0}, {0}, {0}, {}});
   s.workload.source = "locality";
   s.workload.jobs = {Job("A", 0, {map})};
   s.scheduler = "test-task-k-on-server-k";
@@ -412,7 +413,7 @@ TEST(CansBlockReads, OwnCoflowOrLast) {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
   StageSpec read{"map", {}, {Task(1, 0)}};
-  read.replicas = {{1}};
+  read.replicas = Replicas({{1}});
   s.workload.source = "block-reads";
   s.workload.jobs = {Job("R", 0, {read}),
                      Job("S", 0,

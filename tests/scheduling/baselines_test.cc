@@ -82,7 +82,7 @@ TEST(RandomPlacement, PicksAnyFreeServerAndNoFullOne) {
     ASSERT_TRUE(d);
     chosen.insert(d.server);
   }
-  EXPECT_EQ(chosen, (std::set<ServerId>{0, 2, 3}));
+  EXPECT_EQ(chosen, (std::set<ServerId>{ServerId{0}, ServerId{2}, ServerId{3}}));
 }
 
 // None of them leaves a slot empty while a task is ready (end to end, Duopoly Fig. 2).
@@ -100,11 +100,11 @@ TEST(Baselines, NeverReserveSlots) {
 TEST(Baselines, NoSchedulerPlacesATaskOnTheServerItAvoids) {
   for (const char* name : {"minDist", "loadAware", "random", "greedy", "neat"}) {
     Bed bed(2, 1);
-    StageSpec read{"read", {}, {Task(10, 0)}, {{0}}};
-    read.tasks[0].avoid = 0;
+    StageSpec read{"read", {}, {Task(10, 0)}, Replicas({{0}})};
+    read.tasks[0].avoid = ServerId{0};
     const JobIndex j = bed.Submit(Job("flow", 0, {read}), 1);
-    EXPECT_FALSE(bed.state().CanHost(bed.TaskOf(j, 0, 0), 0));
-    EXPECT_TRUE(bed.state().CanHost(bed.TaskOf(j, 0, 0), 1));
+    EXPECT_FALSE(bed.state().CanHost(bed.TaskOf(j, 0, 0), ServerId{0}));
+    EXPECT_TRUE(bed.state().CanHost(bed.TaskOf(j, 0, 0), ServerId{1}));
     const Decision d = Make(name)->Next(bed.state());
     ASSERT_TRUE(d) << name;
     EXPECT_EQ(d.server, 1) << name;
@@ -132,7 +132,7 @@ TEST(Baselines, TiesAreRandomPerSeedOrTheFirst) {
       }
       chosen.insert(first);
     }
-    EXPECT_EQ(chosen, (std::set<ServerId>{1, 2, 3})) << name;
+    EXPECT_EQ(chosen, (std::set<ServerId>{ServerId{1}, ServerId{2}, ServerId{3}})) << name;
     Bed bed(4, 1);
     bed.Occupy(0, 1);
     bed.MapJob({{0}}, 1);

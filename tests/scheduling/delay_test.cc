@@ -31,13 +31,14 @@ void PrintTo(const Placed& p, std::ostream* os) {
   *os << "{" << p.at << ", server " << p.server << ", " << p.locality << "}";
 }
 
-// A map-only job whose i-th task reads a 1-byte block on replicas[i] and computes compute[i] s.
-JobSpec MapJob(std::string name, std::vector<ServerId> replicas, std::vector<Seconds> compute,
+// A map-only job whose i-th task reads a 1-byte block on server replicas[i] and computes
+// compute[i] s.
+JobSpec MapJob(std::string name, std::vector<int> replicas, std::vector<Seconds> compute,
                Bytes input = 1, Seconds submit = 0) {
   StageSpec map{"map", {}, {}};
   for (size_t i = 0; i < replicas.size(); ++i) {
     map.tasks.push_back(Task(input, compute[i]));
-    map.replicas.push_back({replicas[i]});
+    map.replicas.push_back({ServerId{replicas[i]}});
   }
   return Job(std::move(name), submit, {map});
 }
@@ -135,7 +136,7 @@ TEST(Fifo, LaunchesTheOldestJobsTaskOnTheNextFreeSlot) {
 // racks shape no path and the first least-loaded holder serves it (sim/lifecycle.cc).
 TEST(Fifo, ARackLocalLaunchReadsFromTheRackOnTwoTier) {
   JobSpec a = MapJob("A", {2}, {10});
-  a.stages[0].replicas[0] = {2, 0};
+  a.stages[0].replicas[0] = {ServerId{2}, ServerId{0}};
   Scenario s = RackBed("fifo", {MapJob("busy", {0}, {100}), a});
   EXPECT_EQ(PlacementsOf(s, "A"), (std::vector<Placed>{{0.25, 1, "rack"}}));
   s.cluster.topology = TopologyKind::kBigSwitch;

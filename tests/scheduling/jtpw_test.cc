@@ -109,7 +109,7 @@ Scenario DiskBed(std::string scheduler) {
   TaskSpec map = Task(1, 1);
   map.output = 1;
   StageSpec stage{"map", {}, {map, map}};
-  stage.replicas = {{0, 1}, {0, 1}};
+  stage.replicas = Replicas({{0, 1}, {0, 1}});
   s.workload.jobs = {Job("A", 0, {stage})};
   s.scheduler = std::move(scheduler);
   return s;
@@ -135,7 +135,7 @@ TEST(Jtpw, SlotsInUseSpreadMapsAtOnceMeasuredUseOnlyFromTheNextRefresh) {
 // own disk → 4.
 TEST(Jtpw, LocalityComesBeforeLoadUnlessSetOtherwise) {
   Scenario s = DiskBed("jtpw");
-  s.workload.jobs[0].stages[0].replicas = {{0}, {0}};
+  s.workload.jobs[0].stages[0].replicas = Replicas({{0}, {0}});
   s.scheduler_settings["node_load"] = "slots";
   EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 5);
   s.scheduler_settings["locality"] = "tie-break";
@@ -180,7 +180,7 @@ TEST(Jtpw, DiskAndNetworkLoadsAreThoseOfTheLastRefresh) {
     TaskSpec read = Task(10, 0);
     read.output = 0;
     StageSpec a{"map", {}, {read}};
-    a.replicas = {{0}};
+    a.replicas = Replicas({{0}});
     s.workload.jobs = {Job("A", 0, {a}), Job("C", 0, {StageSpec{"map", {}, {Task(0, 100)}}}),
                        Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
     s.scheduler = "jtpw";
@@ -215,7 +215,7 @@ TEST(Jtpw, MeasuredCpuUseCountsComputingNotSlotsHeld) {
   TaskSpec read = Task(100, 1);
   read.output = 0;
   StageSpec r{"map", {}, {read}};
-  r.replicas = {{1}};
+  r.replicas = Replicas({{1}});
   s.workload.jobs = {Job("A", 0, {a}), Job("R", 0, {r}),
                      Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
   s.scheduler = "jtpw";
@@ -251,7 +251,7 @@ TEST(Jtpw, MeasuredDiskUseIsTheMeanOverTheRefreshInterval) {
   TaskSpec read = Task(1.5, 0);
   read.output = 0;
   StageSpec a{"map", {}, {read}};
-  a.replicas = {{1}};
+  a.replicas = Replicas({{1}});
   s.workload.jobs = {Job("A", 0, {a}), Job("C", 0, {StageSpec{"map", {}, {Task(0, 100)}}}),
                      Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 1)}}})};
   s.scheduler = "jtpw";
@@ -287,7 +287,7 @@ TEST(Jtpw, EachFinishedMapReclassifiesItsJob) {
   TaskSpec map = Task(10, 4);
   map.output = 0;
   StageSpec stage{"map", {}, {map, map, map}};
-  stage.replicas = {{0, 1}, {0, 1}, {0, 1}};
+  stage.replicas = Replicas({{0, 1}, {0, 1}, {0, 1}});
   s.workload.jobs = {Job("A", 0, {stage})};
   s.scheduler = "jtpw";
   const std::vector<std::string> placed = Placements(s);

@@ -55,7 +55,7 @@ TEST(NatsMap, LocalTaskWithFewestCandidateServersWins) {
   // T2 only on 1. Task-id order would pick T0 or T1.
   const JobIndex j = bed.MapJob({{2, 3}, {0, 1}, {1, 2}}, 1);
   auto nats = MakeNats();
-  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 2), 1));
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 2), ServerId{1}));
 }
 
 // The tie-break tests run several seeds so that a rule that fell through to the random pick
@@ -69,7 +69,7 @@ TEST(NatsMap, CandidateTieGoesToServerWithFewestLocalPendingTasks) {
   const JobIndex j = bed.MapJob({{0, 1}, {0, 2}}, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     auto nats = MakeNats("l0", seed);
-    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
+    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 0), ServerId{1})) << "seed " << seed;
   }
 }
 
@@ -82,10 +82,10 @@ TEST(NatsMap, TiesAreBrokenOverTheServersOfEveryTiedTask) {
   const JobIndex j = bed.MapJob({{0, 1}, {0, 2}}, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     auto nats = MakeNats("l0", seed);
-    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 1), 2)) << "seed " << seed;
+    EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 0, 1), ServerId{2})) << "seed " << seed;
     auto first = TaskSchedulerRegistry::Get().Make(
         "nats", {{"order", "sjf"}, {"pair_ties", "first-task"}}, seed);
-    EXPECT_EQ(Decide(*first, bed.state()), At(bed.TaskOf(j, 0, 0), 1)) << "seed " << seed;
+    EXPECT_EQ(Decide(*first, bed.state()), At(bed.TaskOf(j, 0, 0), ServerId{1})) << "seed " << seed;
   }
 }
 
@@ -113,7 +113,7 @@ TEST(NatsMap, EqualLocalPendingGoesToServerWithFewestRunningTasks) {
     auto nats = MakeNats("l0", seed);
     const Choice d = Decide(*nats, bed.state());
     ASSERT_TRUE(d.has_value());
-    EXPECT_EQ(d->second, 1) << "seed " << seed;
+    EXPECT_EQ(d->second, ServerId{1}) << "seed " << seed;
   }
 }
 
@@ -128,7 +128,7 @@ TEST(NatsMap, FullTieIsBrokenAtRandom) {
     EXPECT_EQ(d->first, bed.TaskOf(j, 0, 0));
     servers.insert(d->second);
   }
-  EXPECT_EQ(servers, (std::set<ServerId>{0, 1}));
+  EXPECT_EQ(servers, (std::set<ServerId>{ServerId{0}, ServerId{1}}));
 }
 
 TEST(NatsMap, NoFreeLocalReplicaPicksServerWithFewestRunningTasks) {
@@ -160,7 +160,7 @@ TEST(NatsReduce, GoesToAFreeServerWhereNoTaskIsReceiving) {
   bed.Occupy(2, 2);
   auto nats = MakeNats();
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
-  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 0), 1));
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 0), ServerId{1}));
 }
 
 // Alg. 2 l. 22: any one of the idle servers, at random; idle_server fewest-running keeps the
@@ -182,8 +182,8 @@ TEST(NatsReduce, PicksAnIdleServerAtRandom) {
     chosen.insert(d->second);
     fewest.insert(Decide(*least, bed.state())->second);
   }
-  EXPECT_EQ(chosen, (std::set<ServerId>{0, 1}));
-  EXPECT_EQ(fewest, (std::set<ServerId>{1}));
+  EXPECT_EQ(chosen, (std::set<ServerId>{ServerId{0}, ServerId{1}}));
+  EXPECT_EQ(fewest, (std::set<ServerId>{ServerId{1}}));
 }
 
 // Every free-slot server is receiving (server 3, the source, is full); each has one free slot
@@ -204,7 +204,7 @@ TEST(NatsReduce, SlotInsufficientComparesMacroflowsAndPrefersFewestReceiving) {
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   // Macroflows larger than 5: servers 1 (two receiving) and 2 (one) → 2. Comparing coflows
   // would give server 0 (101 > 26, the only one).
-  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), 2));
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), ServerId{2}));
 }
 
 TEST(NatsReduce, SlotSufficientComparesCoflows) {
@@ -222,7 +222,7 @@ TEST(NatsReduce, SlotSufficientComparesCoflows) {
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
   // Only server 2's smallest coflow (101) exceeds 85. Macroflows (45 against 60) would give
   // server 0, and so would the task's macroflow against the servers' coflows.
-  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), 2));
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), ServerId{2}));
 }
 
 // --- Slot reservation ---
@@ -248,7 +248,7 @@ Choice InsufficientWithReceivers(
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
   const Choice d = Decide(*nats, bed.state());
   if (d) {
-    EXPECT_EQ(*d, At(bed.TaskOf(l0, 1, 0), 0));
+    EXPECT_EQ(*d, At(bed.TaskOf(l0, 1, 0), ServerId{0}));
   }
   return d;
 }
@@ -445,7 +445,7 @@ TEST(NatsMode, AllReadyVariantReservesWhereNatsFallsBackToOtherJobs) {
   // uncongested_maps any, B's map tasks (one candidate each; server 1 holds one pending block,
   // server 0 two, so the third task on server 1).
   EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
-  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(b, 0, 2), 1));
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(b, 0, 2), ServerId{1}));
   // (A): 4 ready > 2 free → Alg. 3 on L0 only → reserve.
   EXPECT_EQ(ModeNow(*all, bed.state()), SlotMode::kInsufficient);
   EXPECT_EQ(Decide(*all, bed.state()), std::nullopt);
@@ -466,7 +466,7 @@ struct CongestionCase {
 CongestionCase CongestionBed(BytesPerSecond source_nic) {
   ClusterSpec spec = UnitCluster(3, 4);
   spec.classes.push_back(ServerClass{.name = "source", .count = 1, .slots = 4, .nic = source_nic});
-  CongestionCase c{std::make_unique<Bed>(spec), 0, 0};
+  CongestionCase c{std::make_unique<Bed>(spec), TaskId{0}, TaskId{0}};
   Bed& bed = *c.bed;
   bed.Receiving(3, {{0, 20}});
   bed.ReduceJob(3, {50, 50}, 1);
@@ -488,9 +488,10 @@ TEST(NatsCongestion, CongestedNetworkPlacesTheFirstJobsMapTask) {
     CongestionCase c = CongestionBed(nic);
     auto nats = MakeNats();
     ASSERT_EQ(nats->mode(c.bed->state()), SlotMode::kSufficient);
-    ASSERT_DOUBLE_EQ(c.bed->net().solver().LinkLoad(c.bed->state().cluster().Downlink(0)), nic);
+    ASSERT_DOUBLE_EQ(c.bed->net().solver().LinkLoad(c.bed->state().cluster().Downlink(ServerId{0})),
+                     nic);
     nats->OnTick(c.bed->state());
-    EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.m_map, 0)) << "source nic " << nic;
+    EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.m_map, ServerId{0})) << "source nic " << nic;
   }
 }
 
@@ -514,7 +515,7 @@ TEST(NatsCongestion, CongestedNetworkPlacesOnlyLocalMaps) {
   nats->OnTick(bed.state());
   any->OnTick(bed.state());
   EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
-  EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), 0));
+  EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), ServerId{0}));
 }
 
 // Alg. 4 l. 20–30 when not congested: a placeable reduce task of any job, else nothing (l. 30),
@@ -534,7 +535,7 @@ TEST(NatsCongestion, IdleNetworkPlacesReduceTasksOrNothing) {
   auto any = TaskSchedulerRegistry::Get().Make(
       "nats", {{"order", "sjf"}, {"uncongested_maps", "any"}}, 1);
   EXPECT_EQ(Decide(*nats, bed.state()), std::nullopt);
-  EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), 1));
+  EXPECT_EQ(Decide(*any, bed.state()), At(bed.TaskOf(m, 0, 0), ServerId{1}));
 }
 
 TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
@@ -543,11 +544,11 @@ TEST(NatsCongestion, IdleNetworkPrefersAPlaceableReduceTask) {
   auto nats = TaskSchedulerRegistry::Get().Make(
       "nats", {{"order", "sjf"}, {"congestion_measure", "busy-downlinks"}}, 1);
   nats->OnTick(c.bed->state());
-  EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.n_reduce, 0));
+  EXPECT_EQ(Decide(*nats, c.bed->state()), At(c.n_reduce, ServerId{0}));
   // Before any heartbeat the network counts as not congested either.
   CongestionCase busy = CongestionBed(1.0);
   auto fresh = MakeNats();
-  EXPECT_EQ(Decide(*fresh, busy.bed->state()), At(busy.n_reduce, 0));
+  EXPECT_EQ(Decide(*fresh, busy.bed->state()), At(busy.n_reduce, ServerId{0}));
 }
 
 // busy-links (the default) reads every network link that carries traffic, rack links too. On
@@ -563,7 +564,7 @@ TEST(NatsCongestion, BusyLinksCountRackLinks) {
   bed.Receiving(0, {{2, 10}});
   bed.net().Resolve();
   const Cluster& cluster = bed.state().cluster();
-  ASSERT_DOUBLE_EQ(bed.net().solver().LinkLoad(cluster.Downlink(2)), 0.7);
+  ASSERT_DOUBLE_EQ(bed.net().solver().LinkLoad(cluster.Downlink(ServerId{2})), 0.7);
   auto links = MakeNats();
   auto downlinks = TaskSchedulerRegistry::Get().Make(
       "nats", {{"order", "sjf"}, {"congestion_measure", "busy-downlinks"}}, 1);

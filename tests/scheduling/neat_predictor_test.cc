@@ -338,38 +338,38 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
     fs.coflow = c;
     net.StartFlow(fs);
   };
-  start(0, 2, 2, c_small);
-  start(1, 2, 6, c_large);
-  start(3, 2, 1, -1);  // a block read: a coflow of its own, of size 1
+  start(ServerId{0}, ServerId{2}, 2, c_small);
+  start(ServerId{1}, ServerId{2}, 6, c_large);
+  start(ServerId{3}, ServerId{2}, 1, kNoCoflow);  // a block read: a coflow of its own, of size 1
   net.Resolve();
 
   EdgeLoads loads;
   loads.Compute(cluster, net, NeatPolicy::kTcf, 6);
-  EXPECT_DOUBLE_EQ(loads.down(2), 3);  // 2 (coflow 4) + 1 (lone 1); coflow 10 waits
-  EXPECT_DOUBLE_EQ(loads.up(0), 2);
-  EXPECT_DOUBLE_EQ(loads.up(1), 0);
-  EXPECT_DOUBLE_EQ(loads.up(3), 1);
-  EXPECT_EQ(loads.down_flows(2), 3);
-  EXPECT_DOUBLE_EQ(loads.down_min_remaining(2), 1);
-  EXPECT_FALSE(loads.Preferred(2, 6));  // carries a flow with less than 6 left
-  EXPECT_TRUE(loads.Preferred(2, 1));
-  EXPECT_TRUE(loads.Preferred(1, 6));  // idle
-  EXPECT_DOUBLE_EQ(loads.PredictDown(2, 2), 5);
-  EXPECT_DOUBLE_EQ(loads.PredictUp(0, 2), 4);
-  EXPECT_DOUBLE_EQ(loads.PredictDown(2, 0), 0);
+  EXPECT_DOUBLE_EQ(loads.down(ServerId{2}), 3);  // 2 (coflow 4) + 1 (lone 1); coflow 10 waits
+  EXPECT_DOUBLE_EQ(loads.up(ServerId{0}), 2);
+  EXPECT_DOUBLE_EQ(loads.up(ServerId{1}), 0);
+  EXPECT_DOUBLE_EQ(loads.up(ServerId{3}), 1);
+  EXPECT_EQ(loads.down_flows(ServerId{2}), 3);
+  EXPECT_DOUBLE_EQ(loads.down_min_remaining(ServerId{2}), 1);
+  EXPECT_FALSE(loads.Preferred(ServerId{2}, 6));  // carries a flow with less than 6 left
+  EXPECT_TRUE(loads.Preferred(ServerId{2}, 1));
+  EXPECT_TRUE(loads.Preferred(ServerId{1}, 6));  // idle
+  EXPECT_DOUBLE_EQ(loads.PredictDown(ServerId{2}, 2), 5);
+  EXPECT_DOUBLE_EQ(loads.PredictUp(ServerId{0}, 2), 4);
+  EXPECT_DOUBLE_EQ(loads.PredictDown(ServerId{2}, 0), 0);
 
   // Fair sharing of downlink 2 at 1/3 each; at t = 1.5 the remaining bytes are 1.5, 5.5, 0.5.
   std::vector<FlowId> done;
   net.AdvanceTo(1.5, done);
   ASSERT_TRUE(done.empty());
   loads.Compute(cluster, net, NeatPolicy::kFair, 3);  // flow view: min(remaining, 3)
-  EXPECT_NEAR(loads.down(2), 1.5 + 3 + 0.5, 1e-9);
-  EXPECT_NEAR(loads.down_min_remaining(2), 0.5, 1e-9);
-  EXPECT_FALSE(loads.Preferred(2, 1));
-  EXPECT_TRUE(loads.Preferred(2, 0.5));
+  EXPECT_NEAR(loads.down(ServerId{2}), 1.5 + 3 + 0.5, 1e-9);
+  EXPECT_NEAR(loads.down_min_remaining(ServerId{2}), 0.5, 1e-9);
+  EXPECT_FALSE(loads.Preferred(ServerId{2}, 1));
+  EXPECT_TRUE(loads.Preferred(ServerId{2}, 0.5));
   loads.Compute(cluster, net, NeatPolicy::kTcf, 4);  // coflow 4 and the lone 1 count, by remaining
-  EXPECT_NEAR(loads.down(2), 2, 1e-9);
-  EXPECT_TRUE(loads.Preferred(0, 4));
+  EXPECT_NEAR(loads.down(ServerId{2}), 2, 1e-9);
+  EXPECT_TRUE(loads.Preferred(ServerId{0}, 4));
 }
 
 }  // namespace

@@ -30,9 +30,9 @@ ClusterSpec Servers(const std::vector<int>& slots, int replicas = 3) {
   return c;
 }
 
-// Traffic that is already there: at `submit`, a pinned task on `src` sends `bytes` to a pinned
-// task on `dst` (one coflow of size `bytes`).
-JobSpec Background(std::string name, Seconds submit, ServerId src, ServerId dst, Bytes bytes) {
+// Traffic that is already there: at `submit`, a pinned task on server `src` sends `bytes` to a
+// pinned task on server `dst` (one coflow of size `bytes`).
+JobSpec Background(std::string name, Seconds submit, int src, int dst, Bytes bytes) {
   return Job(
       std::move(name), submit,
       {StageSpec{"map", {}, {Task(0, 0, src)}}, StageSpec{"reduce", {0}, {Task(bytes, 0, dst)}}});
@@ -60,10 +60,11 @@ class NeatRun {
     result_ = sim_->Run();
     return result_;
   }
-  TaskId TaskOf(JobIndex job, int stage, int index) const {
-    return state().job(job).stages[stage].first_task + index;
+  // Job `job` of the workload (its position).
+  TaskId TaskOf(int job, int stage, int index) const {
+    return TaskId{state().job(JobIndex{job}).stages[stage].first_task + index};
   }
-  ServerId ServerOf(JobIndex job, int stage, int index) const {
+  ServerId ServerOf(int job, int stage, int index) const {
     return state().task(TaskOf(job, stage, index)).server;
   }
   double Finish(const std::string& name) const {

@@ -22,7 +22,8 @@ class FakeView : public FlowView {
  public:
   FakeView(BytesPerSecond load, Seconds flow_time)
       : FlowView(records_, coflows_, active_), load_(load) {
-    records_.push_back(FlowRecord{FlowSpec{.src = 0, .dst = 1, .size = 2}, 0, flow_time});
+    records_.push_back(
+        FlowRecord{FlowSpec{.src = ServerId{0}, .dst = ServerId{1}, .size = 2}, 0, flow_time});
   }
   Seconds now() const override { return 5; }
   bool Active(FlowId) const override { return false; }
@@ -44,7 +45,7 @@ class FakeView : public FlowView {
   std::vector<FlowRecord> records_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
-  std::vector<LinkId> links_{0};
+  std::vector<LinkId> links_{LinkId{0}};
   BytesPerSecond load_;
 };
 
@@ -54,7 +55,7 @@ TEST(Invariants, AnOverloadedLinkOrATooFastFlowIsCaught) {
   Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
   SimState state(cluster, net);
   TaskLifecycle life(cluster, net, engine, state);  // sets up the servers' slots
-  const std::vector<FlowId> finished{0};
+  const std::vector<FlowId> finished{FlowId{0}};
   EXPECT_NO_THROW(CheckInvariants(cluster, state, FakeView(1.0, 2.0), finished));
   EXPECT_THROW(CheckInvariants(cluster, state, FakeView(1.5, 2.0), finished), std::logic_error);
   // 2 bytes in 1 s over a link of 1 B/s: faster than possible.

@@ -114,17 +114,17 @@ TEST(Utilisation, SlotsMemoryDiskAndNicAreReadable) {
   TaskSpec reader = Task(2, 1);
   reader.memory = 1;
   StageSpec map{"map", {}, {reader}};
-  map.replicas = {{1}};  // read remotely: server 1's disk and uplink, server 0's downlink
+  map.replicas = Replicas({{1}});  // read remotely: server 1's disk and uplink, server 0's downlink
   const JobSpec job = Job("A", 0, {map});
   life.Arrive(life.AddJob(job, nullptr));
-  life.Place(0, 0);
+  life.Place(TaskId{0}, ServerId{0});
   net.Resolve();
-  const SimState::Utilisation u0 = state.ServerUtilisation(0);
+  const SimState::Utilisation u0 = state.ServerUtilisation(ServerId{0});
   EXPECT_DOUBLE_EQ(u0.cpu, 0.5);
   EXPECT_DOUBLE_EQ(u0.memory, 0.25);
   EXPECT_DOUBLE_EQ(u0.downlink, 1);
   EXPECT_DOUBLE_EQ(u0.disk, 0);
-  const SimState::Utilisation u1 = state.ServerUtilisation(1);
+  const SimState::Utilisation u1 = state.ServerUtilisation(ServerId{1});
   EXPECT_DOUBLE_EQ(u1.cpu, 0);
   EXPECT_DOUBLE_EQ(u1.disk, 1);
   EXPECT_DOUBLE_EQ(u1.uplink, 1);
@@ -140,7 +140,7 @@ TEST(MapReads, ComputeOnlyReadsMoveNothingOverTheNetwork) {
                            ServerClass{.name = "holder", .count = 1, .slots = 0, .nic = 1.0});
   s.workload.source = "map-reads";
   StageSpec map{"map", {}, {Task(4)}};
-  map.replicas = {{0}};
+  map.replicas = Replicas({{0}});
   s.workload.jobs = {Job("A", 0, {map})};
   RunResult network = s.Run();
   EXPECT_DOUBLE_EQ(network.jobs.at(0).finish, 8);

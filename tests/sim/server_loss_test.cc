@@ -13,7 +13,7 @@ namespace {
 // Two maps, each with a block on servers 0 and 1, and `reduces` reducers reading 1 byte of each.
 JobSpec MapReduce(int reduces) {
   StageSpec maps{"map", {}, std::vector<TaskSpec>(2, Task(1, 0))};
-  maps.replicas = {{0, 1}, {0, 1}};
+  maps.replicas = Replicas({{0, 1}, {0, 1}});
   return Job("mr", 0, {maps, StageSpec{"reduce", {0}, std::vector<TaskSpec>(reduces, Task(2, 0))}});
 }
 
@@ -21,26 +21,26 @@ TEST(ServerLoss, ARunningTaskIsReadyAgainAndTheServerOffersNoSlot) {
   Bed bed(2, 2);
   const JobIndex j = bed.Submit(MapReduce(1), 1);
   const TaskId m0 = bed.TaskOf(j, 0, 0), m1 = bed.TaskOf(j, 0, 1);
-  bed.life().Place(m0, 0);
-  bed.life().Place(m1, 1);
-  const auto loss = bed.life().LoseServer(0);
+  bed.life().Place(m0, ServerId{0});
+  bed.life().Place(m1, ServerId{1});
+  const auto loss = bed.life().LoseServer(ServerId{0});
   EXPECT_EQ(loss.unrecoverable, "");
-  EXPECT_EQ(loss.reset, (std::vector<std::pair<TaskId, ServerId>>{{m0, 0}}));
+  EXPECT_EQ(loss.reset, (std::vector<std::pair<TaskId, ServerId>>{{m0, ServerId{0}}}));
   const SimState& s = bed.state();
   EXPECT_EQ(s.task(m0).state, TaskState::kReady);
   EXPECT_EQ(s.task(m0).server, kNoServer);
-  EXPECT_EQ(s.task(m0).replicas, std::vector<ServerId>{1});
+  EXPECT_EQ(s.task(m0).replicas, std::vector<ServerId>{ServerId{1}});
   EXPECT_EQ(s.task(m1).state, TaskState::kComputing);
   EXPECT_EQ(s.ready_tasks(), 1);
-  EXPECT_EQ(s.server(0).free_slots, 0);
-  EXPECT_EQ(s.server(0).running, 0);
-  EXPECT_EQ(s.servers_with_free_slots(), std::vector<ServerId>{1});
+  EXPECT_EQ(s.server(ServerId{0}).free_slots, 0);
+  EXPECT_EQ(s.server(ServerId{0}).running, 0);
+  EXPECT_EQ(s.servers_with_free_slots(), std::vector<ServerId>{ServerId{1}});
   EXPECT_EQ(s.free_slots(), 1);
-  EXPECT_FALSE(s.CanHost(m0, 0));
-  EXPECT_TRUE(s.CanHost(m0, 1));
+  EXPECT_FALSE(s.CanHost(m0, ServerId{0}));
+  EXPECT_TRUE(s.CanHost(m0, ServerId{1}));
   EXPECT_EQ(s.job(j).running, 1);
   EXPECT_EQ(bed.life().tasks_rerun(), 1);
-  EXPECT_THROW(bed.life().Place(m0, 0), std::logic_error);
+  EXPECT_THROW(bed.life().Place(m0, ServerId{0}), std::logic_error);
 }
 
 // A finished map on the lost server whose output a reducer still needs runs again; a reducer
@@ -51,14 +51,15 @@ TEST(ServerLoss, FinishedMapsStillNeededRunAgainBehindTheBarrier) {
   const JobIndex j = bed.Submit(MapReduce(2), 1);
   const TaskId m0 = bed.TaskOf(j, 0, 0), m1 = bed.TaskOf(j, 0, 1);
   const TaskId r0 = bed.TaskOf(j, 1, 0), r1 = bed.TaskOf(j, 1, 1);
-  bed.life().Place(m0, 0);
-  bed.life().Place(m1, 1);
+  bed.life().Place(m0, ServerId{0});
+  bed.life().Place(m1, ServerId{1});
   bed.Finish(m0);
   bed.Finish(m1);
-  bed.life().Place(r0, 1);  // fetching its byte from server 0
+  bed.life().Place(r0, ServerId{1});  // fetching its byte from server 0
   ASSERT_EQ(bed.state().task(r0).state, TaskState::kReading);
-  const auto loss = bed.life().LoseServer(0);
-  EXPECT_EQ(loss.reset, (std::vector<std::pair<TaskId, ServerId>>{{m0, 0}, {r0, 1}}));
+  const auto loss = bed.life().LoseServer(ServerId{0});
+  EXPECT_EQ(loss.reset,
+            (std::vector<std::pair<TaskId, ServerId>>{{m0, ServerId{0}}, {r0, ServerId{1}}}));
   EXPECT_EQ(loss.cancelled.size(), 1u);
   const SimState& s = bed.state();
   EXPECT_EQ(s.task(m0).state, TaskState::kReady);
@@ -66,18 +67,18 @@ TEST(ServerLoss, FinishedMapsStillNeededRunAgainBehindTheBarrier) {
   EXPECT_EQ(s.task(r0).state, TaskState::kWaiting);
   EXPECT_EQ(s.task(r1).state, TaskState::kWaiting);
   EXPECT_EQ(s.ready_tasks(), 1);
-  EXPECT_EQ(s.server(1).receiving, 0);
+  EXPECT_EQ(s.server(ServerId{1}).receiving, 0);
   EXPECT_EQ(s.free_slots(), 2);
   EXPECT_EQ(s.job(j).stages[1].unfinished_parents, 1);
   bed.life().OnFlowDone(loss.cancelled[0]);  // a late report of a cancelled flow: no effect
   EXPECT_EQ(s.task(r0).state, TaskState::kWaiting);
 
-  bed.life().Place(m0, 1);
+  bed.life().Place(m0, ServerId{1});
   bed.Finish(m0);
   EXPECT_EQ(s.task(r0).state, TaskState::kReady);
   EXPECT_EQ(s.task(r1).state, TaskState::kReady);
-  bed.life().Place(r0, 1);  // every input is on server 1 now: no flow, computing at once
-  bed.life().Place(r1, 1);
+  bed.life().Place(r0, ServerId{1});  // every input is on server 1 now: no flow, computing at once
+  bed.life().Place(r1, ServerId{1});
   EXPECT_EQ(s.task(r0).state, TaskState::kComputing);
   bed.Finish(r0);
   bed.Finish(r1);
@@ -91,15 +92,15 @@ TEST(ServerLoss, OutputsNoLongerNeededAreNotRerun) {
   Bed bed(2, 2);
   const JobIndex j = bed.Submit(MapReduce(1), 1);
   const TaskId m0 = bed.TaskOf(j, 0, 0), m1 = bed.TaskOf(j, 0, 1), r0 = bed.TaskOf(j, 1, 0);
-  bed.life().Place(m0, 0);
-  bed.life().Place(m1, 1);
+  bed.life().Place(m0, ServerId{0});
+  bed.life().Place(m1, ServerId{1});
   bed.Finish(m0);
   bed.Finish(m1);
-  const FlowId from0 = bed.net().FlowCount();
-  bed.life().Place(r0, 1);
+  const FlowId from0{bed.net().FlowCount()};
+  bed.life().Place(r0, ServerId{1});
   bed.life().OnFlowDone(from0);
   ASSERT_EQ(bed.state().task(r0).state, TaskState::kComputing);
-  const auto loss = bed.life().LoseServer(0);
+  const auto loss = bed.life().LoseServer(ServerId{0});
   EXPECT_TRUE(loss.reset.empty());
   EXPECT_EQ(bed.state().task(m0).state, TaskState::kDone);
   EXPECT_EQ(bed.life().tasks_rerun(), 0);
@@ -108,7 +109,7 @@ TEST(ServerLoss, OutputsNoLongerNeededAreNotRerun) {
 TEST(ServerLoss, ABlockWithEveryReplicaLostIsUnrecoverable) {
   Bed bed(2, 2);
   bed.MapJob({{0}}, 1);
-  const auto loss = bed.life().LoseServer(0);
+  const auto loss = bed.life().LoseServer(ServerId{0});
   EXPECT_NE(loss.unrecoverable.find("every replica was on lost servers"), std::string::npos)
       << loss.unrecoverable;
 }

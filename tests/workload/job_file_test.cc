@@ -181,7 +181,7 @@ servers = 4
                                  "res.toml");
   const StageSpec& st = f.workload.jobs[0].stages[0];
   ASSERT_EQ(st.replicas.size(), 2u);
-  EXPECT_EQ(st.replicas[0], (std::vector<ServerId>{0, 3}));
+  EXPECT_EQ(st.replicas[0], (std::vector<ServerId>{ServerId{0}, ServerId{3}}));
   EXPECT_DOUBLE_EQ(st.tasks[0].output, 10e6);  // the stage's
   EXPECT_DOUBLE_EQ(st.tasks[0].memory, 1024.0 * kMiB);
   EXPECT_TRUE(st.replicas[1].empty());

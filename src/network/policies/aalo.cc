@@ -38,7 +38,7 @@ class AaloPolicy : public NetworkPolicy {
 
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     if (total_capacity_ == 0) {
-      for (LinkId l = 0; l < net.LinkCount(); ++l) {
+      for (LinkId l{0}; l < net.LinkCount(); ++l) {
         max_capacity_ = std::max(max_capacity_, net.LinkCapacity(l));
         total_capacity_ += net.LinkCapacity(l);
       }
@@ -139,7 +139,7 @@ class AaloPolicy : public NetworkPolicy {
   // Queue first, then arrival for FIFO inside the queue.
   FlowClass ClassOf(const FlowView& net, CoflowTracker::Key k, int queue) {
     const Seconds arrival =
-        k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
+        k >= 0 ? net.coflow(CoflowTracker::CoflowOfKey(k)).arrival : tracker_.at(k).first_start;
     return keys_.Time(queue, arrival);
   }
 

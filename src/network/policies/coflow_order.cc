@@ -102,21 +102,22 @@ class CoflowOrderPolicy : public NetworkPolicy {
   bool RankedFifo() const { return key_ == CoflowKey::kArrival && queues_ != kUnlimitedQueues; }
 
   Seconds Arrival(const FlowView& net, CoflowTracker::Key k) {
-    return k >= 0 ? net.coflow(static_cast<CoflowId>(k)).arrival : tracker_.at(k).first_start;
+    return k >= 0 ? net.coflow(CoflowTracker::CoflowOfKey(k)).arrival : tracker_.at(k).first_start;
   }
 
   double KeyValue(const FlowView& net, CoflowTracker::Key k) {
     const bool real = k >= 0;
-    const FlowId single = real ? -1 : static_cast<FlowId>(-k - 1);
+    const CoflowId coflow = real ? CoflowTracker::CoflowOfKey(k) : kNoCoflow;
+    const FlowId single = real ? kNoFlow : CoflowTracker::FlowOfKey(k);
     switch (key_) {
       case CoflowKey::kArrival:
         return Arrival(net, k);
       case CoflowKey::kLength:
-        return real ? net.coflow(k).length : net.flow(single).spec.size;
+        return real ? net.coflow(coflow).length : net.flow(single).spec.size;
       case CoflowKey::kWidth:
-        return real ? net.coflow(k).width : 1;
+        return real ? net.coflow(coflow).width : 1;
       case CoflowKey::kTotal:
-        return real ? net.coflow(k).total_bytes : net.flow(single).spec.size;
+        return real ? net.coflow(coflow).total_bytes : net.flow(single).spec.size;
       case CoflowKey::kBottleneck:
         return bottleneck_[k];
     }

@@ -29,6 +29,9 @@ class CoflowTracker {
     const CoflowId c = net.flow(f).spec.coflow;
     return c >= 0 ? c : -(static_cast<Key>(f) + 1);
   }
+  // The coflow of a key k >= 0, and the flow of a key without a coflow (k < 0).
+  static CoflowId CoflowOfKey(Key k) { return CoflowId{static_cast<int32_t>(k)}; }
+  static FlowId FlowOfKey(Key k) { return FlowId{static_cast<int32_t>(-k - 1)}; }
 
   void Started(const FlowView& net, std::span<const FlowId> flows);
   // Appends to `emptied` the keys of coflows left with no active flow. A real coflow keeps its

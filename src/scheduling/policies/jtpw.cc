@@ -225,13 +225,13 @@ void JtpwScheduler::Refresh(const SimState& state) {
   reported_.resize(state.cluster().size());
   if (measured_) {
     const std::vector<NodeMeter::Use>& use = meter_.Read(state);
-    for (ServerId s = 0; s < state.cluster().size(); ++s) {
+    for (ServerId s{0}; s < state.cluster().size(); ++s) {
       const NodeMeter::Use& u = use[s];
       reported_[s] = NodeLoad(load_w_, u.cpu, u.memory, u.disk, u.net);
     }
     return;
   }
-  for (ServerId s = 0; s < state.cluster().size(); ++s) {
+  for (ServerId s{0}; s < state.cluster().size(); ++s) {
     const SimState::Utilisation u = state.ServerUtilisation(s);
     reported_[s] = NodeLoad(load_w_, 0, 0, u.disk, std::max(u.uplink, u.downlink));
   }
@@ -398,11 +398,11 @@ Decision JtpwScheduler::Next(const SimState& state) {
 Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
   const auto& ready = state.job(j).ready;
   ServerId best = kNoServer;
-  TaskId best_task = -1;
+  TaskId best_task{-1};
   double best_load = 0;
   bool best_local = false;
   for (ServerId s : state.servers_with_free_slots()) {
-    TaskId pick = -1;
+    TaskId pick{-1};
     bool local = false;
     for (TaskId t : ready) {
       if (!state.CanHost(t, s)) continue;

@@ -201,9 +201,9 @@ class NatsScheduler : public TaskScheduler {
       ++busy;
     };
     if (measure_ == Measure::kBusyLinks) {
-      for (LinkId l = 0; l < cluster.NetworkLinkCount(); ++l) add(l);
+      for (LinkId l{0}; l < cluster.NetworkLinkCount(); ++l) add(l);
     } else {
-      for (ServerId s = 0; s < cluster.size(); ++s) add(cluster.Downlink(s));
+      for (ServerId s{0}; s < cluster.size(); ++s) add(cluster.Downlink(s));
     }
     const bool was = congested_;
     congested_ = busy > 0 && sum / busy >= congestion_threshold_;
@@ -292,12 +292,12 @@ class NatsScheduler : public TaskScheduler {
   // L0 among `ordered` (the jobs in the scheduler's order): the highest-priority active job (the
   // paper), or with mode_signal first-ready the first job with ready tasks; -1 if none.
   JobIndex L0(const SimState& state, const std::vector<JobIndex>& ordered) const {
-    if (ordered.empty()) return -1;
+    if (ordered.empty()) return JobIndex{-1};
     if (signal_ != Signal::kFirstReady) return ordered.front();
     for (JobIndex j : ordered) {
       if (!state.job(j).ready.empty()) return j;
     }
-    return -1;
+    return JobIndex{-1};
   }
 
   bool Insufficient(const SimState& state) const {
@@ -311,7 +311,7 @@ class NatsScheduler : public TaskScheduler {
   // `local_only` nothing when none can read locally.
   Decision SelectTaskServerPair(const SimState& state, JobIndex j, bool local_only) {
     const auto& ready = state.job(j).ready;
-    TaskId best_task = -1;
+    TaskId best_task{-1};
     int best_candidates = std::numeric_limits<int>::max();
     bool any_root = false;
     tied_.clear();
@@ -376,7 +376,7 @@ class NatsScheduler : public TaskScheduler {
   // SelectServerForTask can place.
   Decision ReduceFromJob(const SimState& state, JobIndex j, bool largest_first,
                          bool insufficient) {
-    TaskId pick = -1;
+    TaskId pick{-1};
     for (TaskId t : state.job(j).ready) {
       const TaskRuntime& task = state.task(t);
       if (task.root) continue;
