@@ -1,46 +1,16 @@
 """Task schedulers written in Python run wherever a built-in one does, and a port of a built-in
 scheduler makes the same decisions as its C++ original."""
+import sys
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
 import slotflow
-from slotflow import Decision, Setting
+from slotflow import Decision
 
-# greedy's salt (src/scheduling/policies/greedy.cc): "greedy" in ASCII.
-GREEDY_SALT = 0x6772656564790000
-
-
-@slotflow.register
-class PyGreedy(slotflow.TaskScheduler):
-    """src/scheduling/policies/greedy.cc, line by line."""
-    name = "py-greedy"
-    settings = [Setting("order", "choice", "fifo", "job order",
-                        choices=["fifo", "sjf", "sjf-shuffle", "fair"])]
-
-    def __init__(self, args):
-        super().__init__(args)
-        self.order = args.settings["order"]
-        self.rng = slotflow.Rng(args.seed ^ GREEDY_SALT)
-
-    def next(self, view):
-        free = view.free_servers
-        if not free:
-            return None
-        for j in view.ordered_jobs(self.order):
-            ready = view.job(j).ready
-            if not ready:
-                continue
-            for t in ready:
-                for r in view.task(t).replicas:
-                    if view.can_host(t, r):
-                        return Decision(t, r, {"rule": "local"})
-            first = self.rng.uniform_int(len(free))
-            for t in ready:
-                for k in range(len(free)):
-                    s = free[(first + k) % len(free)]
-                    if view.can_host(t, s):
-                        return Decision(t, s, {"rule": "random-free"})
-        return None
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "python"))
+from greedy import PyGreedy  # noqa: E402  (registers py-greedy)
 
 
 @pytest.mark.parametrize("order", ["fifo", "sjf"])
@@ -53,6 +23,17 @@ def test_the_python_greedy_makes_the_c_plus_plus_greedys_decisions(order):
     assert py.log == cpp.log  # every event, with the policy's own reasons
     assert py.summary["scheduler"] == "py-greedy"
     assert py.summary["settings"]["scheduler.order"] == order
+
+
+FB_TRACE = Path(__file__).resolve().parents[3] / "shared" / "traces" / "FB2010-1Hr-150-0.txt"
+
+
+def test_the_python_greedy_makes_the_same_decisions_on_the_fb_trace_as_jobs():
+    """The whole FB trace as jobs on the default cluster, 50 servers x 4 slots."""
+    cpp = slotflow.run(scheduler="greedy", trace=FB_TRACE)
+    py = slotflow.run(scheduler="py-greedy", trace=FB_TRACE)
+    assert len(py.jobs) == 526
+    assert py.jobs.equals(cpp.jobs) and py.tasks.equals(cpp.tasks)
 
 
 def test_a_python_scheduler_in_compare_and_sweep():
