@@ -223,7 +223,9 @@ PYBIND11_MODULE(_slotflow, m) {
       PyErr_SetObject(input_error.ptr(), err.ptr());
     }
   });
-  BindPolicies(m);
+  BindTaskSchedulers(m);
+  BindNetworkPolicies(m);
+  m.def("_unregister_all", &UnregisterPythonPolicies);
   m.def("run", &Run, py::arg("setup"), py::arg("config"), py::arg("source"),
         py::arg("command_line"), py::arg("log"), py::arg("utilisation"), py::arg("out"));
   m.def("compare", &Compare, py::arg("base"), py::arg("config"), py::arg("source"),

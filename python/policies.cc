@@ -1,228 +1,40 @@
-// Task schedulers written in Python: a Python class registered by name becomes an entry of the
-// task scheduler registry like any built-in one, so `run`, `compare`, `sweep`, the decision log
-// and live mode use it unchanged. Each call takes the GIL (runs of a comparison share it) and
-// hands the policy a View of the simulator's state: read-only, wrapping the state without
-// copying it, and valid only during the call.
 #include "policies.h"
 
 #include <pybind11/stl.h>
 
-#include <deque>
-#include <memory>
+#include <map>
 #include <set>
-#include <string>
-#include <unordered_set>
-#include <vector>
+#include <utility>
 
-#include "common/error.h"
-#include "common/random.h"
-#include "scheduling/job_order.h"
+#include "network/network_policy.h"
 #include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {
 
-template <class T>
-py::list IntList(const std::vector<T>& ids) {
-  py::list out(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) out[i] = static_cast<int64_t>(ids[i]);
-  return out;
-}
-
-// The state a Python policy reads during one call; any use after the call raises.
-class View {
- public:
-  explicit View(const SimState& state) : state_(&state) {}
-  void Close() { state_ = nullptr; }
-  const SimState& state() const {
-    if (state_ == nullptr) {
-      throw std::runtime_error(
-          "a slotflow View is valid only during the call it was given to; keep what you need "
-          "from it, not the view");
-    }
-    return *state_;
-  }
-
- private:
-  const SimState* state_;
-};
-
-template <class Id>
-Id Checked(int64_t value, int64_t size, const char* what) {
-  if (value < 0 || value >= size) {
-    throw py::index_error(std::string(what) + " " + std::to_string(value) + " out of range [0, " +
-                          std::to_string(size) + ")");
-  }
-  return Id{static_cast<int32_t>(value)};
-}
-
-// Tasks are numbered in workload order (jobs, stages, tasks), so the last stage ends the ids.
-int64_t PyTaskCount(const SimState& state) {
-  if (state.jobs().empty()) return 0;
-  const StageRuntime& stage = state.jobs().back().stages.back();
-  return static_cast<int64_t>(stage.first_task) + stage.task_count;
-}
-
-const char* TaskStateName(TaskState s) {
-  switch (s) {
-    case TaskState::kWaiting:
-      return "waiting";
-    case TaskState::kReady:
-      return "ready";
-    case TaskState::kReading:
-      return "reading";
-    case TaskState::kComputing:
-      return "computing";
-    case TaskState::kWriting:
-      return "writing";
-    case TaskState::kDone:
-      return "done";
-  }
-  return "?";
-}
-
-JobOrder JobOrderNamed(const std::string& name) {
-  for (JobOrder o : {JobOrder::kFifo, JobOrder::kSjf, JobOrder::kSjfShuffle, JobOrder::kFair}) {
-    if (JobOrderName(o) == name) return o;
-  }
-  throw py::value_error("unknown job order '" + name + "' (known: fifo, sjf, sjf-shuffle, fair)");
-}
-
-// A scheduler whose decisions a Python object makes.
-class PyScheduler : public TaskScheduler {
- public:
-  PyScheduler(py::object policy, std::string name)
-      : policy_(std::move(policy)), name_(std::move(name)) {
-    py::gil_scoped_acquire gil;
-    heartbeat_ = py::getattr(policy_, "heartbeat", py::float_(0.0)).cast<double>();
-    tick_ = py::getattr(policy_, "tick", py::float_(0.0)).cast<double>();
-    has_mode_ = py::hasattr(policy_, "mode");
-    has_stats_ = py::hasattr(policy_, "stats");
-  }
-  ~PyScheduler() override {
-    py::gil_scoped_acquire gil;
-    policy_ = py::object();
-  }
-
-  Decision Next(const SimState& state) override {
-    py::gil_scoped_acquire gil;
-    return Ask(state, [&](py::object view) { return policy_.attr("next")(view); });
-  }
-  Seconds server_heartbeat() const override { return heartbeat_; }
-  Decision Offer(const SimState& state, ServerId s) override {
-    py::gil_scoped_acquire gil;
-    return Ask(state, [&](py::object view) {
-      return policy_.attr("offer")(view, static_cast<int64_t>(s));
-    });
-  }
-  Seconds tick_interval() const override { return tick_; }
-  Why OnTick(const SimState& state) override {
-    py::gil_scoped_acquire gil;
-    Why why;
-    py::object reasons =
-        WithView(state, [&](py::object view) { return policy_.attr("on_tick")(view); });
-    if (!reasons.is_none()) AddReasons(reasons, why);
-    return why;
-  }
-  void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
-    if (!has_stats_) return;
-    py::gil_scoped_acquire gil;
-    py::object stats = policy_.attr("stats")();
-    for (auto [k, v] : stats.cast<py::dict>())
-      out.emplace_back(k.cast<std::string>(), v.cast<double>());
-  }
-  std::optional<SlotMode> mode(const SimState& state) const override {
-    if (!has_mode_) return std::nullopt;
-    py::gil_scoped_acquire gil;
-    py::object m = WithView(state, [&](py::object view) { return policy_.attr("mode")(view); });
-    if (m.is_none()) return std::nullopt;
-    const std::string word = m.cast<std::string>();
-    if (word == "sufficient") return SlotMode::kSufficient;
-    if (word == "insufficient") return SlotMode::kInsufficient;
-    throw py::value_error("scheduler '" + name_ + "': mode() returned '" + word +
-                          "' (expected 'sufficient', 'insufficient' or None)");
-  }
-
- private:
-  template <class Call>
-  py::object WithView(const SimState& state, Call&& call) const {
-    auto view = std::make_unique<View>(state);
-    View* raw = view.get();
-    py::object handle = py::cast(std::move(view));
-    struct Closer {
-      View* v;
-      ~Closer() { v->Close(); }
-    } closer{raw};
-    return call(handle);
-  }
-
-  template <class Call>
-  Decision Ask(const SimState& state, Call&& call) {
-    py::object answer = WithView(state, call);
-    Decision d;
-    if (answer.is_none()) return d;
-    const int64_t task = answer.attr("task").cast<int64_t>();
-    const int64_t server = answer.attr("server").cast<int64_t>();
-    d.task = Checked<TaskId>(task, PyTaskCount(state), "decision's task");
-    d.server = Checked<ServerId>(server, state.cluster().size(), "decision's server");
-    if (!state.CanHost(d.task, d.server)) {
-      throw py::value_error("scheduler '" + name_ + "': task " + std::to_string(task) +
-                            " cannot start on server " + std::to_string(server) +
-                            " now (no free slot, or not enough memory)");
-    }
-    if (state.task(d.task).state != TaskState::kReady) {
-      throw py::value_error("scheduler '" + name_ + "': task " + std::to_string(task) +
-                            " is not ready (" + TaskStateName(state.task(d.task).state) + ")");
-    }
-    py::object why = answer.attr("why");
-    if (!why.is_none()) AddReasons(why, d.why);
-    return d;
-  }
-
-  // The policy's reasons: names and texts kept for the run (Why holds pointers, not copies).
-  void AddReasons(py::handle reasons, Why& why) const {
-    for (auto [k, v] : reasons.cast<py::dict>()) {
-      const char* key = Intern(py::str(k).cast<std::string>());
-      if (py::isinstance<py::str>(v)) {
-        why.Add(key, Intern(v.cast<std::string>()));
-      } else {
-        why.Add(key, v.cast<double>());
-      }
-    }
-  }
-  const char* Intern(const std::string& text) const { return words_.insert(text).first->c_str(); }
-
-  py::object policy_;
-  std::string name_;
-  double heartbeat_ = 0, tick_ = 0;
-  bool has_mode_ = false, has_stats_ = false;
-  mutable std::unordered_set<std::string> words_;
-};
-
 SettingKind KindNamed(const std::string& kind) {
   static const std::pair<const char*, SettingKind> kKinds[] = {
       {"integer", SettingKind::kInteger}, {"number", SettingKind::kNumber},
       {"bytes", SettingKind::kBytes},     {"seconds", SettingKind::kSeconds},
-      {"rate", SettingKind::kRate},       {"choice", SettingKind::kChoice}};
+      {"rate", SettingKind::kRate},       {"choice", SettingKind::kChoice},
+      {"queues", SettingKind::kQueues}};
   for (const auto& [name, k] : kKinds) {
     if (kind == name) return k;
   }
   throw py::value_error("setting kind '" + kind +
-                        "' (known: integer, number, bytes, seconds, rate, choice)");
+                        "' (known: integer, number, bytes, seconds, rate, choice, queues)");
 }
 
-// Names registered from Python (a built-in name is not replaced).
-std::set<std::string>& PythonNames() {
-  static std::set<std::string> names;
+// (kind, name) of every policy registered from Python.
+std::set<std::pair<std::string, std::string>>& PythonNames() {
+  static std::set<std::pair<std::string, std::string>> names;
   return names;
 }
 
-void RegisterScheduler(const std::string& name, const std::string& description,
-                       const std::vector<py::dict>& settings, py::object factory) {
-  auto& registry = TaskSchedulerRegistry::Get();
-  if (registry.Has(name) && PythonNames().count(name) == 0) {
-    throw py::value_error("'" + name + "' is a built-in task scheduler; choose another name");
-  }
+}  // namespace
+
+std::vector<SettingSpec> DeclaredSettings(const std::vector<py::dict>& settings,
+                                          const std::string& policy) {
   std::vector<SettingSpec> specs;
   for (const py::dict& s : settings) {
     SettingSpec spec;
@@ -235,135 +47,58 @@ void RegisterScheduler(const std::string& name, const std::string& description,
     if (s.contains("choices")) spec.choices = s["choices"].cast<std::vector<std::string>>();
     specs.push_back(std::move(spec));
   }
-  // Checks the declarations now, as a run would: a bad default is the registration's error.
-  Settings(specs, std::map<std::string, std::string>{}, name);
-  auto shared = std::make_shared<py::object>(std::move(factory));
-  registry.Add(name, description, specs, [shared, specs, name](const PolicyArgs& args) {
-    py::gil_scoped_acquire gil;
-    py::dict values;
-    for (const SettingSpec& spec : specs) {
-      for (const auto& [key, text] : args.settings.InForce()) {
-        if (key != spec.name) continue;
-        if (spec.kind == SettingKind::kChoice) {
-          values[py::str(key)] = text;
-        } else if (spec.kind == SettingKind::kInteger) {
-          values[py::str(key)] = args.settings.Integer(key);
-        } else {
-          values[py::str(key)] = args.settings.Number(key);
-        }
-      }
-    }
-    py::object policy = (*shared)(values, args.seed, args.network_policy);
-    return std::unique_ptr<TaskScheduler>(new PyScheduler(std::move(policy), name));
-  });
-  PythonNames().insert(name);
+  Settings(specs, std::map<std::string, std::string>{}, policy);  // the defaults, checked
+  return specs;
 }
 
-// At exit, before the interpreter goes: the registry (a static) must not outlive the Python
-// objects its entries hold.
-void UnregisterAll() {
-  for (const std::string& name : PythonNames()) TaskSchedulerRegistry::Get().Remove(name);
+py::dict SettingValues(const Settings& settings, const std::vector<SettingSpec>& specs) {
+  py::dict values;
+  for (const auto& [key, text] : settings.InForce()) {
+    for (const SettingSpec& spec : specs) {
+      if (key != spec.name) continue;
+      if (spec.kind == SettingKind::kChoice) {
+        values[py::str(key)] = text;
+      } else if (spec.kind == SettingKind::kInteger) {
+        values[py::str(key)] = settings.Integer(key);
+      } else if (spec.kind == SettingKind::kQueues) {
+        values[py::str(key)] = settings.Queues(key);  // 0: unlimited
+      } else {
+        values[py::str(key)] = settings.Number(key);
+      }
+    }
+  }
+  return values;
+}
+
+void ClaimPythonName(const std::string& kind, const std::string& name, bool registered) {
+  if (registered && PythonNames().count({kind, name}) == 0) {
+    throw py::value_error("'" + name + "' is a built-in " +
+                          (kind == "scheduler" ? "task scheduler" : "network policy") +
+                          "; choose another name");
+  }
+  PythonNames().insert({kind, name});
+}
+
+void UnregisterPythonPolicies() {
+  for (const auto& [kind, name] : PythonNames()) {
+    if (kind == "scheduler") {
+      TaskSchedulerRegistry::Get().Remove(name);
+    } else {
+      NetworkPolicyRegistry::Get().Remove(name);
+    }
+  }
   PythonNames().clear();
 }
 
-}  // namespace
-
-void BindPolicies(py::module_& m) {
-  py::class_<View>(m, "View", "The simulator's state during one call of a policy (read-only).")
-      .def_property_readonly("now", [](const View& v) { return v.state().now(); })
-      .def_property_readonly("servers", [](const View& v) { return v.state().cluster().size(); })
-      .def_property_readonly(
-          "free_servers",
-          [](const View& v) { return IntList(v.state().servers_with_free_slots()); })
-      .def_property_readonly("free_slots", [](const View& v) { return v.state().free_slots(); })
-      .def_property_readonly("ready_tasks", [](const View& v) { return v.state().ready_tasks(); })
-      .def_property_readonly("active_jobs",
-                             [](const View& v) { return IntList(v.state().active_jobs()); })
-      .def(
-          "ordered_jobs",
-          [](const View& v, const std::string& order) {
-            std::vector<JobIndex> jobs;
-            OrderJobs(v.state(), JobOrderNamed(order), jobs);
-            return IntList(jobs);
-          },
-          py::arg("order") = "fifo",
-          "Active jobs in a job order (fifo, sjf, sjf-shuffle, fair), as the built-in "
-          "schedulers order them.")
-      .def(
-          "job",
-          [](const View& v, int64_t j) -> const JobRuntime& {
-            return v.state().job(
-                Checked<JobIndex>(j, static_cast<int64_t>(v.state().jobs().size()), "job"));
-          },
-          py::return_value_policy::reference_internal)
-      .def(
-          "task",
-          [](const View& v, int64_t t) -> const TaskRuntime& {
-            return v.state().task(Checked<TaskId>(t, PyTaskCount(v.state()), "task"));
-          },
-          py::return_value_policy::reference_internal)
-      .def(
-          "server",
-          [](const View& v, int64_t s) -> const ServerRuntime& {
-            return v.state().server(Checked<ServerId>(s, v.state().cluster().size(), "server"));
-          },
-          py::return_value_policy::reference_internal)
-      .def("can_host", [](const View& v, int64_t t, int64_t s) {
-        const SimState& st = v.state();
-        return st.CanHost(Checked<TaskId>(t, PyTaskCount(st), "task"),
-                          Checked<ServerId>(s, st.cluster().size(), "server"));
-      });
-
-  py::class_<JobRuntime>(m, "Job", "A job as the scheduler sees it (valid during the call).")
-      .def_property_readonly("index",
-                             [](const JobRuntime& j) { return static_cast<int64_t>(j.index); })
-      .def_property_readonly("name", [](const JobRuntime& j) { return j.spec->name; })
-      .def_property_readonly("submit", [](const JobRuntime& j) { return j.spec->submit; })
-      .def_property_readonly("priority", [](const JobRuntime& j) { return j.spec->priority; })
-      .def_property_readonly("queue", [](const JobRuntime& j) { return j.spec->queue; })
-      .def_property_readonly("ready", [](const JobRuntime& j) { return IntList(j.ready); })
-      .def_readonly("running", &JobRuntime::running)
-      .def_readonly("unfinished_tasks", &JobRuntime::unfinished_tasks)
-      .def_readonly("size_estimate", &JobRuntime::size_estimate)
-      .def_readonly("shuffle_estimate", &JobRuntime::shuffle_estimate)
-      .def_readonly("arrived", &JobRuntime::arrived)
-      .def_readonly("finished", &JobRuntime::finished);
-
-  py::class_<TaskRuntime>(m, "Task", "A task as the scheduler sees it (valid during the call).")
-      .def_property_readonly("job",
-                             [](const TaskRuntime& t) { return static_cast<int64_t>(t.job); })
-      .def_readonly("stage", &TaskRuntime::stage)
-      .def_readonly("index", &TaskRuntime::index)
-      .def_property_readonly("server",
-                             [](const TaskRuntime& t) { return static_cast<int64_t>(t.server); })
-      .def_property_readonly("state", [](const TaskRuntime& t) { return TaskStateName(t.state); })
-      .def_readonly("root", &TaskRuntime::root)
-      .def_property_readonly("replicas", [](const TaskRuntime& t) { return IntList(t.replicas); })
-      .def_property_readonly("input", [](const TaskRuntime& t) { return t.spec->input; })
-      .def_property_readonly("memory", [](const TaskRuntime& t) { return t.spec->memory; });
-
-  py::class_<ServerRuntime>(m, "Server",
-                            "A server as the scheduler sees it (valid during the call).")
-      .def_readonly("free_slots", &ServerRuntime::free_slots)
-      .def_readonly("running", &ServerRuntime::running)
-      .def_readonly("computing", &ServerRuntime::computing)
-      .def_readonly("receiving", &ServerRuntime::receiving)
-      .def_readonly("lost", &ServerRuntime::lost);
-
-  py::class_<Rng>(m, "Rng",
-                  "The simulator's random numbers (std::mt19937_64), for policies that "
-                  "draw as the built-in ones do.")
-      .def(py::init<uint64_t>(), py::arg("seed"))
-      .def("uniform_int",
-           [](Rng& r, int64_t n) {
-             if (n <= 0) throw py::value_error("uniform_int(n) needs n > 0");
-             return r.UniformInt(n);
-           })
-      .def("uniform", [](Rng& r) { return r.Uniform(); });
-
-  m.def("_register_scheduler", &RegisterScheduler, py::arg("name"), py::arg("description"),
-        py::arg("settings"), py::arg("factory"));
-  m.def("_unregister_all", &UnregisterAll);
+void ReasonWords::Add(py::handle reasons, Why& why) {
+  for (auto [k, v] : reasons.cast<py::dict>()) {
+    const char* key = Intern(py::str(k).cast<std::string>());
+    if (py::isinstance<py::str>(v)) {
+      why.Add(key, Intern(v.cast<std::string>()));
+    } else {
+      why.Add(key, v.cast<double>());
+    }
+  }
 }
 
 }  // namespace slotflow

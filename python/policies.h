@@ -1,13 +1,99 @@
-// Policies written in Python (python/slotflow/__init__.py's TaskScheduler): the read-only view
-// they are given and their registration by name.
+// Policies written in Python: what task schedulers (task_scheduler.cc) and network policies
+// (network_policy.cc) share — the state they read, valid only during a call; the reasons they
+// give; their settings, declared in Python and checked like a built-in policy's; and their
+// registration by name, undone before the interpreter exits.
 #pragma once
 
 #include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "common/settings.h"
+#include "common/why.h"
 
 namespace py = pybind11;
 
 namespace slotflow {
 
-void BindPolicies(py::module_& m);
+void BindTaskSchedulers(py::module_& m);
+void BindNetworkPolicies(py::module_& m);
+// Drops every policy registered from Python from the C++ registries (at exit).
+void UnregisterPythonPolicies();
+
+// A policy's registration: its declared settings, read from Python's Setting dicts and checked
+// (a bad declaration or default raises now, not in a run).
+std::vector<SettingSpec> DeclaredSettings(const std::vector<py::dict>& settings,
+                                          const std::string& policy);
+// The values in force of `specs` as Python values: choices as words, integers as int, the
+// rest as float (bytes, seconds and rates in their base units).
+py::dict SettingValues(const Settings& settings, const std::vector<SettingSpec>& specs);
+// Records that `name` of registry `kind` ("scheduler", "network") came from Python; a built-in
+// name is refused (ValueError) before anything is registered.
+void ClaimPythonName(const std::string& kind, const std::string& name, bool registered);
+
+// What a simulator object looks like to Python during one call: a pointer that the call's end
+// clears, so a view kept past its call raises instead of reading freed memory.
+template <class T>
+class CallScoped {
+ public:
+  explicit CallScoped(const T& object) : object_(&object) {}
+  void Close() { object_ = nullptr; }
+  const T& get() const {
+    if (object_ == nullptr) {
+      throw std::runtime_error(
+          "a slotflow view is valid only during the call it was given to; keep what you need "
+          "from it, not the view");
+    }
+    return *object_;
+  }
+
+ private:
+  const T* object_;
+};
+
+// Calls `call` with a Python handle on a fresh Scoped for `object`, closed when the call returns.
+template <class Scoped, class T, class Call>
+py::object WithScoped(const T& object, Call&& call) {
+  auto owned = std::make_unique<Scoped>(object);
+  Scoped* raw = owned.get();
+  py::object handle = py::cast(std::move(owned));
+  struct Closer {
+    Scoped* scoped;
+    ~Closer() { scoped->Close(); }
+  } closer{raw};
+  return call(handle);
+}
+
+// A policy's reasons from a Python dict into a Why, whose names and texts must outlive the run:
+// kept here, one copy of each word.
+class ReasonWords {
+ public:
+  void Add(py::handle reasons, Why& why);
+
+ private:
+  const char* Intern(const std::string& text) { return words_.insert(text).first->c_str(); }
+  std::unordered_set<std::string> words_;
+};
+
+template <class T>
+py::list IntList(const std::vector<T>& ids) {
+  py::list out(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) out[i] = static_cast<int64_t>(ids[i]);
+  return out;
+}
+
+// An id from Python, checked against [0, size); IndexError naming `what` otherwise.
+template <class Id>
+Id Checked(int64_t value, int64_t size, const char* what) {
+  if (value < 0 || value >= size) {
+    throw py::index_error(std::string(what) + " " + std::to_string(value) + " out of range [0, " +
+                          std::to_string(size) + ")");
+  }
+  return Id{static_cast<int32_t>(value)};
+}
 
 }  // namespace slotflow

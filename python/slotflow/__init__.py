@@ -15,8 +15,9 @@ A set-up is given with the keys of a config file (docs/sweeps.md, `slotflow run 
 ValueError) with the same `file`, `line`, `field` and `message` as the command line's errors;
 a run whose jobs did not all finish raises RunError, which keeps the result.
 
-A task scheduler written in Python subclasses TaskScheduler and is registered by name; it then
-runs wherever a built-in one does (docs/python.md, "A scheduler in Python").
+A task scheduler or network policy written in Python subclasses TaskScheduler or NetworkPolicy
+and is registered by name; it then runs wherever a built-in one does (docs/python.md, "Policies
+in Python").
 """
 from __future__ import annotations
 
@@ -31,10 +32,11 @@ from typing import Iterable
 import pandas as pd
 
 from . import _slotflow
-from ._slotflow import InputError, Rng, View
+from ._slotflow import ClassSink, FlowNet, InputError, Rng, View
 
 __all__ = ["run", "compare", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
-           "Decision", "Setting", "PolicyArgs", "register", "View", "Rng"]
+           "NetworkPolicy", "Decision", "Setting", "PolicyArgs", "register", "View", "FlowNet",
+           "ClassSink", "Rng"]
 
 
 class RunError(RuntimeError):
@@ -295,16 +297,50 @@ class TaskScheduler:
         return None
 
 
+class NetworkPolicy:
+    """A network policy in Python (network/network_policy.h's contract): it sets each flow's
+    priority class (0 highest; strict priority across classes, max-min within one) and may set
+    explicit rates. Subclass it, give it a `name`, `description`, `settings` and `predictor`
+    (the NEAT+ predictor closest to its rule: fcfs, fair, las, srpt, coflow-fcfs, coflow-fair,
+    coflow-las or tcf), define the hooks it needs, and register() it. A hook it does not
+    define costs nothing.
+
+    on_flows_started(net, out, flows) and on_flows_finished(net, out, flows) get the ids of the
+    flows that just started or ended; before_solve(net, out) is called whenever something
+    changed, just before rates are solved; next_reclassify_time(net) returns the absolute time
+    at which classes must be revisited (math.inf: never on their own); on_slot_mode(net, out,
+    mode) hears the task scheduler's slot mode ("sufficient" or "insufficient"). `net` is a
+    read-only FlowNet and `out` a ClassSink (set_class, set_rate, set_mark, clear_mark,
+    take_marked), both valid only during the call.
+    """
+    name = ""
+    description = ""
+    settings: list = []
+    predictor = ""
+
+    def __init__(self, args: PolicyArgs):
+        self.args = args
+
+
 def register(cls):
-    """Registers a TaskScheduler subclass under its `name` (usable as a decorator); a later
-    registration of the same name replaces it. A built-in name is refused."""
-    if not (isinstance(cls, type) and issubclass(cls, TaskScheduler)):
-        raise TypeError("register() takes a subclass of slotflow.TaskScheduler")
+    """Registers a TaskScheduler or NetworkPolicy subclass under its `name` (usable as a
+    decorator); a later registration of the same name replaces it. A built-in name is
+    refused."""
+    is_scheduler = isinstance(cls, type) and issubclass(cls, TaskScheduler)
+    if not (is_scheduler or (isinstance(cls, type) and issubclass(cls, NetworkPolicy))):
+        raise TypeError("register() takes a subclass of slotflow.TaskScheduler or "
+                        "slotflow.NetworkPolicy")
     if not cls.name:
         raise ValueError(f"{cls.__name__} has no name")
-    _slotflow._register_scheduler(
-        cls.name, cls.description or cls.__doc__ or "", [asdict(s) for s in cls.settings],
-        lambda settings, seed, network: cls(PolicyArgs(dict(settings), seed, network)))
+    settings = [asdict(s) for s in cls.settings]
+    make = lambda values, seed, network: cls(PolicyArgs(dict(values), seed, network))  # noqa: E731
+    description = cls.description or (cls.__doc__ or "").strip().split("\n")[0]
+    if is_scheduler:
+        _slotflow._register_scheduler(cls.name, description, settings, make)
+    else:
+        if not cls.predictor:
+            raise ValueError(f"{cls.__name__} names no NEAT+ predictor (predictor = ...)")
+        _slotflow._register_network_policy(cls.name, description, cls.predictor, settings, make)
     return cls
 
 

@@ -45,6 +45,13 @@ std::string_view JobOrderName(JobOrder order) {
   return "?";
 }
 
+std::optional<JobOrder> FindJobOrder(std::string_view name) {
+  for (JobOrder order : kJobOrders) {
+    if (JobOrderName(order) == name) return order;
+  }
+  return std::nullopt;
+}
+
 void OrderJobs(const SimState& state, JobOrder order, std::vector<JobIndex>& out) {
   out.assign(state.active_jobs().begin(), state.active_jobs().end());
   switch (order) {

@@ -3,6 +3,7 @@
 // TCDS Alg. 1 line 2).
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,8 @@ SettingSpec JobOrderSetting();
 // The order named by a scheduler's `order` setting (declared with JobOrderSetting).
 JobOrder JobOrderOf(const Settings& settings);
 std::string_view JobOrderName(JobOrder order);
+// The order JobOrderName spells `name`, or nullopt.
+std::optional<JobOrder> FindJobOrder(std::string_view name);
 
 // Active (arrived, unfinished) jobs in the given order; ties by submission order.
 void OrderJobs(const SimState& state, JobOrder order, std::vector<JobIndex>& out);

@@ -7,6 +7,24 @@
 
 namespace slotflow {
 
+const char* TaskStateName(TaskState s) {
+  switch (s) {
+    case TaskState::kWaiting:
+      return "waiting";
+    case TaskState::kReady:
+      return "ready";
+    case TaskState::kReading:
+      return "reading";
+    case TaskState::kComputing:
+      return "computing";
+    case TaskState::kWriting:
+      return "writing";
+    case TaskState::kDone:
+      return "done";
+  }
+  return "?";
+}
+
 const char* LocalityName(Locality l) {
   switch (l) {
     case Locality::kNode:

@@ -17,6 +17,7 @@ namespace slotflow {
 // once and never moved, unless its server is lost (TaskLifecycle::LoseServer): then it starts
 // over from waiting.
 enum class TaskState : uint8_t { kWaiting, kReady, kReading, kComputing, kWriting, kDone };
+const char* TaskStateName(TaskState s);  // "waiting", "ready", ... "done"
 
 // Where a task that reads an input block read it from, relative to where it ran: its own server
 // (node), another server of its rack (rack), another rack (off-rack); none for a task that reads

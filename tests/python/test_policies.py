@@ -121,3 +121,100 @@ def test_a_built_in_name_is_refused():
 
     with pytest.raises(ValueError, match="built-in"):
         slotflow.register(Fake)
+
+
+from fcfs import PyFcfs  # noqa: E402  (registers py-fcfs)
+
+
+def fb_head(tmp_path, coflows):
+    lines = FB_TRACE.read_text().splitlines()
+    head = tmp_path / f"fb-{coflows}.txt"
+    head.write_text("\n".join([f"{lines[0].split()[0]} {coflows}"] + lines[1:coflows + 1]) +
+                    "\n")
+    return head
+
+
+def test_the_python_fcfs_gives_the_c_plus_plus_fcfs_classes_in_network_mode(tmp_path):
+    trace = fb_head(tmp_path, 60)
+    for queues in (8, 2):
+        setup = dict(trace=trace, workload={"mode": "network"}, log=True)
+        cpp = slotflow.run(network={"policy": "fcfs", "queues": queues}, **setup)
+        py = slotflow.run(network={"policy": "py-fcfs", "queues": queues}, **setup)
+        assert py.jobs.equals(cpp.jobs), queues
+        assert py.log == cpp.log, queues  # every class change at the same moment
+        assert py.summary["settings"]["network.queues"] == str(queues)
+    # Unlimited queues (each flow its own class) on a small workload: the FB trace's flows each
+    # in a class of their own are slow to solve in C++ and in Python alike.
+    setup = dict(network={"queues": "unlimited"}, workload={"synthetic_jobs": 30}, log=True)
+    cpp = slotflow.run(**{**setup, "network": {"policy": "fcfs", "queues": "unlimited"}})
+    py = slotflow.run(**{**setup, "network": {"policy": "py-fcfs", "queues": "unlimited"}})
+    assert py.jobs.equals(cpp.jobs) and py.log == cpp.log
+
+
+def test_the_python_fcfs_on_the_fb_trace_as_jobs():
+    cpp = slotflow.run(network="fcfs", trace=FB_TRACE)
+    py = slotflow.run(network="py-fcfs", trace=FB_TRACE)
+    assert len(py.jobs) == 526 and py.jobs.equals(cpp.jobs)
+
+
+def test_neat_predicts_a_python_policy_by_the_predictor_it_names():
+    cpp = slotflow.run(scheduler="neat", network="fcfs", cluster={"servers": 20})
+    py = slotflow.run(scheduler="neat", network="py-fcfs", cluster={"servers": 20})
+    assert py.jobs.equals(cpp.jobs)
+    assert py.summary["settings"]["scheduler.predictor"] == "auto"
+    # On two threads, in a comparison.
+    runs = slotflow.compare([{"label": "cpp", "network": "fcfs"},
+                             {"label": "py", "network": "py-fcfs"}], scheduler="neat",
+                            seeds=2, threads=2, cluster={"servers": 20})
+    same = [c for c in runs.columns if c not in ("variant", "wall_s")]
+    pd.testing.assert_frame_equal(runs[runs.variant == "cpp"][same].reset_index(drop=True),
+                                  runs[runs.variant == "py"][same].reset_index(drop=True))
+
+
+def test_a_network_policy_must_name_its_predictor_and_a_real_flow():
+    class NoPredictor(slotflow.NetworkPolicy):
+        name = "py-no-predictor"
+
+    with pytest.raises(ValueError, match="predictor"):
+        slotflow.register(NoPredictor)
+
+    class BadPredictor(slotflow.NetworkPolicy):
+        name = "py-bad-predictor"
+        predictor = "telepathy"
+
+    with pytest.raises(ValueError, match="telepathy"):
+        slotflow.register(BadPredictor)
+
+    @slotflow.register
+    class WrongFlow(slotflow.NetworkPolicy):
+        name = "py-wrong-flow"
+        predictor = "fair"
+
+        def on_flows_started(self, net, out, flows):
+            out.set_class(net.flow_count + 5, 0)
+
+    with pytest.raises(IndexError, match="flow .* out of range"):
+        slotflow.run(network="py-wrong-flow", workload={"synthetic_jobs": 3})
+
+
+def test_a_network_policys_reasons_reach_the_decision_log():
+    @slotflow.register
+    class Stragglers(slotflow.NetworkPolicy):
+        """a coflow's flows go first once one of its flows has ended"""
+        name = "py-stragglers"
+        predictor = "coflow-fair"
+
+        def on_flows_started(self, net, out, flows):
+            for f in flows:
+                out.set_class(f, 1)
+
+        def on_flows_finished(self, net, out, flows):
+            ended = {net.flow(f).coflow for f in flows}
+            for f in net.active_flows:
+                if net.flow(f).coflow in ended and net.flow_class(f) != 0:
+                    out.set_class(f, 0, why={"rule": "sibling-ended", "coflow": net.flow(f).coflow})
+
+    r = slotflow.run(network="py-stragglers", workload={"synthetic_jobs": 10}, log=True)
+    changes = [line for line in r.log if line["event"] == "class"]
+    assert changes and all(c["why"]["rule"] == "sibling-ended" and c["to"] == 0
+                           for c in changes)
