@@ -27,6 +27,7 @@
 #include "run/run_outputs.h"
 #include "run/run_spec.h"
 #include "run/sweep.h"
+#include "run/sweep_plan.h"
 
 namespace py = pybind11;
 
@@ -203,6 +204,21 @@ int Sweep(const std::string& file, const std::string& out, const std::string& tr
   return RunSweep(options);
 }
 
+// The sweep's run count, its file read and checked as a sweep reads it.
+size_t SweepRuns(const std::string& file, const std::string& trace) {
+  return ReadSweepPlan(file, trace).Runs();
+}
+
+void Merge(const std::vector<std::string>& inputs, const std::string& out,
+           const std::string& sweep) {
+  MergeOptions options;
+  options.inputs = inputs;
+  options.out = out;
+  options.sweep = sweep;
+  py::gil_scoped_release release;
+  MergeSweepResults(options);
+}
+
 }  // namespace
 }  // namespace slotflow
 
@@ -232,6 +248,8 @@ PYBIND11_MODULE(_slotflow, m) {
         py::arg("command_line"), py::arg("entries"), py::arg("seeds"), py::arg("threads"),
         py::arg("out"));
   m.def("toml_text", &TomlText, py::arg("dict"), py::arg("source"));
+  m.def("sweep_runs", &SweepRuns, py::arg("file"), py::arg("trace"));
+  m.def("merge", &Merge, py::arg("inputs"), py::arg("out"), py::arg("sweep"));
   m.def("sweep", &Sweep, py::arg("file"), py::arg("out"), py::arg("trace"), py::arg("threads"),
         py::arg("shard"), py::arg("shards"));
 }

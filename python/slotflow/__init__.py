@@ -212,29 +212,89 @@ def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, sch
     return runs
 
 
-def sweep(sweep, *, out=None, trace=None, threads=0, shard="1/1") -> pd.DataFrame:
+def sweep(sweep, *, out=None, trace=None, threads=0, shard="1/1", executor=None,
+          shards=16) -> pd.DataFrame:
     """Runs a sweep (a sweep file's path, or its content as a dict: docs/sweeps.md) and returns
     results.csv as a DataFrame. out=DIR keeps the files (and resumes a sweep stopped there);
-    without it they go to a temporary directory."""
+    without it they go to a temporary directory.
+
+    executor: any concurrent.futures.Executor (a dask.distributed Client's get_executor(), a
+    ProcessPoolExecutor, ...): the sweep is cut into `shards` shards (`slotflow sweep --shard
+    I/N`; at most one per run), each run by the executor on one thread, and the shards' results
+    merged as `slotflow merge` merges them: the same rows as a sweep on one machine. Every worker must see the
+    sweep's trace or job file at the path the sweep gives (relative to its working directory).
+    """
     source = "slotflow.sweep()"
     if isinstance(sweep, dict):
         text = _slotflow.toml_text(sweep, source)
-        work = tempfile.mkdtemp(prefix="slotflow-sweep-")
-        path = os.path.join(work, "sweep.toml")
+    else:
+        try:
+            with open(os.fspath(sweep)) as f:
+                text = f.read()
+        except OSError as e:
+            raise _input_error(source, "sweep", f"cannot read {os.fspath(sweep)}: "
+                                                f"{e.strerror}") from None
+    work = tempfile.mkdtemp(prefix="slotflow-sweep-")
+    path = os.path.join(work, "sweep.toml")
+    if isinstance(sweep, dict):
         with open(path, "w") as f:
             f.write(text)
     else:
         path = os.fspath(sweep)
-    index, _, count = str(shard).partition("/")
-    if not (index.isdigit() and count.isdigit()):
-        raise _input_error(source, "shard", f"expected I/N, not {shard!r}")
-    target = os.fspath(out) if out else tempfile.mkdtemp(prefix="slotflow-sweep-out-")
-    code = _slotflow.sweep(path, target, os.fspath(trace) if trace else "", int(threads),
-                           int(index), int(count))
+    target = os.fspath(out) if out else os.path.join(work, "out")
+    trace = os.fspath(trace) if trace else ""
+    if executor is None:
+        index, _, count = str(shard).partition("/")
+        if not (index.isdigit() and count.isdigit()):
+            raise _input_error(source, "shard", f"expected I/N, not {shard!r}")
+        code = _slotflow.sweep(path, target, trace, int(threads), int(index), int(count))
+    else:
+        if not (isinstance(shards, int) and shards >= 1):
+            raise _input_error(source, "shards", f"expected a count >= 1, not {shards!r}")
+        shards = min(shards, _slotflow.sweep_runs(path, trace))  # the file checked here first
+        futures = [executor.submit(_sweep_shard, text, trace, i, shards)
+                   for i in range(1, shards + 1)]
+        inputs, code = [], 0
+        for i, future in enumerate(futures, 1):
+            shard_code, results, manifest = future.result()
+            code = code or shard_code
+            directory = os.path.join(work, f"shard-{i}")
+            os.makedirs(directory)
+            for name, content in (("results.csv", results), ("shard.json", manifest)):
+                with open(os.path.join(directory, name), "w") as f:
+                    f.write(content)
+            inputs.append(os.path.join(directory, "results.csv"))
+        shard_file = os.path.join(work, "sweep-for-merge.toml")
+        with open(shard_file, "w") as f:
+            f.write(text)
+        try:
+            os.makedirs(target, exist_ok=True)
+        except OSError as e:
+            raise _input_error(source, "out", f"cannot create {target}: {e.strerror}") from None
+        _slotflow.merge(inputs, os.path.join(target, "results.csv"), shard_file)
     results = pd.read_csv(os.path.join(target, "results.csv"))
     if code != 0:
         raise RunError("some runs left jobs unfinished", results)
     return results
+
+
+def _sweep_shard(text: str, trace: str, shard: int, shards: int):
+    """One shard of a sweep, where an executor runs it: (exit code, results.csv, shard.json)."""
+    work = tempfile.mkdtemp(prefix="slotflow-shard-")
+    try:
+        path = os.path.join(work, "sweep.toml")
+        with open(path, "w") as f:
+            f.write(text)
+        out = os.path.join(work, "out")
+        code = _slotflow.sweep(path, out, trace, 1, shard, shards)
+        with open(os.path.join(out, "results.csv")) as f:
+            results = f.read()
+        with open(os.path.join(out, "shard.json")) as f:
+            manifest = f.read()
+        return code, results, manifest
+    finally:
+        import shutil
+        shutil.rmtree(work, ignore_errors=True)
 
 
 @dataclass

@@ -202,3 +202,37 @@ def test_cmake_install_gives_an_importable_package(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.startswith(str(site)) and ran.stdout.split()[-1] == "4"
     assert (tmp_path / "bin" / "slotflow").exists()
+
+
+SWEEP = {"cluster": {"servers": 10}, "workload": {"synthetic_jobs": 20},
+         "sweep": {"seeds": 2, "systems": ["duopoly", "aalo"],
+                   "parameter": [{"key": "cluster.slots", "values": [2, 4]}]}}
+
+
+def test_a_sweep_on_an_executor_gives_the_local_sweeps_rows():
+    from concurrent.futures import ProcessPoolExecutor
+    local = slotflow.sweep(SWEEP)
+    timeless = [c for c in local.columns if c != "wall_s"]
+    with ProcessPoolExecutor(2) as pool:
+        spread = slotflow.sweep(SWEEP, executor=pool, shards=3)
+        assert spread[timeless].equals(local[timeless])
+        # More shards than runs: one run each.
+        assert slotflow.sweep(SWEEP, executor=pool, shards=100)[timeless].equals(local[timeless])
+        with pytest.raises(slotflow.InputError) as caught:
+            slotflow.sweep({**SWEEP, "sweep": {**SWEEP["sweep"], "seeds": 0}}, executor=pool)
+        assert "seeds" in caught.value.field
+
+
+def test_a_sweep_on_a_local_dask_cluster_of_two_workers(tmp_path):
+    import distributed
+    local = slotflow.sweep(SWEEP)
+    timeless = [c for c in local.columns if c != "wall_s"]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        spread = slotflow.sweep(SWEEP, executor=client.get_executor(), shards=4,
+                                out=tmp_path / "dask")
+        workers = client.run(os.getpid)
+    assert len(workers) == 2
+    assert spread[timeless].equals(local[timeless])
+    assert pd.read_csv(tmp_path / "dask" / "results.csv")[timeless].equals(local[timeless])
