@@ -178,7 +178,8 @@ def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, sch
     ({"label": "nats-fifo", "system": "duopoly", "set": {"scheduler.order": "fifo"}}).
     seeds: N (seeds 1..N) or a list. threads: parallel runs (0: one per core). The returned
     frame is compare.csv; its attrs["summary"] is compare_summary.csv (mean and 95 % CI per
-    entry). out=DIR writes the files of `slotflow compare --out DIR`.
+    entry). out=DIR writes the files of `slotflow compare --out DIR`. Runs whose jobs did not
+    all finish raise RunError, whose `result` is the frame.
     """
     source = "slotflow.compare()"
     args = dict(entries=list(entries), seeds=seeds, system=system, scheduler=scheduler,
@@ -209,6 +210,10 @@ def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, sch
                               os.fspath(out) if out else "")
     runs = _frame(files["runs"])
     runs.attrs["summary"] = _frame(files["summary"])
+    unfinished = runs[runs.unfinished_jobs > 0]
+    if len(unfinished):
+        raise RunError(f"{int(unfinished.unfinished_jobs.sum())} jobs never finished in "
+                       f"{len(unfinished)} runs", runs)
     return runs
 
 

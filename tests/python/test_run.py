@@ -127,6 +127,10 @@ def test_jobs_that_never_finish_raise_run_error_with_the_result():
     with pytest.raises(slotflow.RunError) as caught:
         slotflow.run(workload={"synthetic_jobs": 5}, cluster={"nic": 1e-300})
     assert caught.value.result.summary["unfinished_jobs"] > 0
+    with pytest.raises(slotflow.RunError) as caught:
+        slotflow.compare([{"label": "greedy", "scheduler": "greedy"}, "aalo"],
+                         workload={"synthetic_jobs": 5}, cluster={"nic": 1e-300})
+    assert (caught.value.result.unfinished_jobs > 0).all()
 
 
 def test_an_unwritable_out_is_an_input_error(tmp_path):
