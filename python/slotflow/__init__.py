@@ -102,22 +102,20 @@ def _setup(source: str, *, system=None, scheduler=None, network=None, cluster=No
 
 
 def _jobs_file(jobs, source: str, directory) -> str:
-    """A job file's path: `jobs` itself, or the jobs given as dicts written as one (into
-    `directory`, the run's out, if given: the set-up it writes names that file)."""
+    """A job file's path: `jobs` itself, or the jobs given as dicts written as one into
+    `directory` (the run's out, so that the set-up it writes names a file that stays; else a
+    scratch directory that lives as long as the call)."""
     if isinstance(jobs, (str, os.PathLike)):
         return os.fspath(jobs)
     if isinstance(jobs, dict):  # a whole job file: {"cluster": {...}, "job": [...]}
         content = jobs
     else:
         content = {"job": list(jobs)}
-    if directory:
-        try:
-            os.makedirs(directory, exist_ok=True)
-        except OSError as e:
-            raise _input_error(source, "out", f"cannot create {os.fspath(directory)}: "
-                                              f"{e.strerror}") from None
-    else:
-        directory = tempfile.mkdtemp(prefix="slotflow-")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        raise _input_error(source, "out", f"cannot create {os.fspath(directory)}: "
+                                          f"{e.strerror}") from None
     path = os.path.join(directory, "jobs.toml")
     with open(path, "w") as f:
         f.write(_slotflow.toml_text(content, f"{source} jobs"))
@@ -146,12 +144,13 @@ def run(system=None, *, scheduler=None, network=None, cluster=None, workload=Non
     args = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
                 workload=workload, trace=trace, jobs=jobs, seed=seed, set=set, config=config)
     source = "slotflow.run()"
-    setup = _setup(source, system=system, scheduler=scheduler, network=network,
-                   cluster=cluster, workload=workload, trace=trace, jobs=jobs, seed=seed,
-                   set=set, jobs_dir=out)
-    files = _slotflow.run(setup, os.fspath(config) if config else "", source,
-                          _call("run", args), bool(log), bool(utilisation),
-                          os.fspath(out) if out else "")
+    with tempfile.TemporaryDirectory(prefix="slotflow-") as scratch:
+        setup = _setup(source, system=system, scheduler=scheduler, network=network,
+                       cluster=cluster, workload=workload, trace=trace, jobs=jobs, seed=seed,
+                       set=set, jobs_dir=out or scratch)
+        files = _slotflow.run(setup, os.fspath(config) if config else "", source,
+                              _call("run", args), bool(log), bool(utilisation),
+                              os.fspath(out) if out else "")
     result = Result(jobs=_frame(files["jobs"]), tasks=_frame(files["tasks"]),
                     utilisation=_frame(files["utilisation"]),
                     summary=json.loads(files["summary"]),
@@ -167,6 +166,10 @@ def _seed_list(seeds) -> list:
             raise _input_error("slotflow.compare()", "seeds", "expected at least 1 seed")
         return list(range(1, seeds + 1))
     return [int(s) for s in seeds]
+
+
+# What an entry of compare() may set (over the base set-up), besides its label.
+_ENTRY_KEYS = {"system", "scheduler", "network", "cluster", "workload", "trace", "jobs", "set"}
 
 
 def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, scheduler=None,
@@ -185,29 +188,36 @@ def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, sch
     args = dict(entries=list(entries), seeds=seeds, system=system, scheduler=scheduler,
                 network=network, cluster=cluster, workload=workload, trace=trace, jobs=jobs,
                 set=set, config=config)
-    base = _setup(source, system=system, scheduler=scheduler, network=network, cluster=cluster,
-                  workload=workload, trace=trace, jobs=jobs, set=set, jobs_dir=out)
-    pairs = []
-    for entry in args["entries"]:
-        if isinstance(entry, str):
-            pairs.append((entry, {"system": entry}))
-            continue
-        if not isinstance(entry, dict):
-            raise _input_error(source, "entries", f"expected a system name or a dict, "
-                                                  f"not {type(entry).__name__}")
-        entry = dict(entry)
-        label = entry.pop("label", None) or entry.get("system")
-        if not label:
-            raise _input_error(source, "entries", f"an entry without a system needs a label: "
-                                                  f"{entry!r}")
-        pairs.append((str(label), _setup(f"{source} entry '{label}'", **entry)))
-    labels = [label for label, _ in pairs]
-    for label in labels:
-        if labels.count(label) > 1:
-            raise _input_error(source, "entries", f"'{label}' is listed twice")
-    files = _slotflow.compare(base, os.fspath(config) if config else "", source,
-                              _call("compare", args), pairs, _seed_list(seeds), int(threads),
-                              os.fspath(out) if out else "")
+    with tempfile.TemporaryDirectory(prefix="slotflow-") as scratch:
+        base = _setup(source, system=system, scheduler=scheduler, network=network,
+                      cluster=cluster, workload=workload, trace=trace, jobs=jobs, set=set,
+                      jobs_dir=out or scratch)
+        pairs = []
+        for entry in args["entries"]:
+            if isinstance(entry, str):
+                pairs.append((entry, {"system": entry}))
+                continue
+            if not isinstance(entry, dict):
+                raise _input_error(source, "entries", f"expected a system name or a dict, "
+                                                      f"not {type(entry).__name__}")
+            entry = dict(entry)
+            label = entry.pop("label", None) or entry.get("system")
+            if not label:
+                raise _input_error(source, "entries",
+                                   f"an entry without a system needs a label: {entry!r}")
+            where = f"{source} entry '{label}'"
+            for key in entry:
+                if key not in _ENTRY_KEYS:
+                    raise _input_error(where, key, "unknown key (known: label, " +
+                                       ", ".join(sorted(_ENTRY_KEYS)) + ")")
+            pairs.append((str(label), _setup(where, jobs_dir=scratch, **entry)))
+        labels = [label for label, _ in pairs]
+        for label in labels:
+            if labels.count(label) > 1:
+                raise _input_error(source, "entries", f"'{label}' is listed twice")
+        files = _slotflow.compare(base, os.fspath(config) if config else "", source,
+                                  _call("compare", args), pairs, _seed_list(seeds), int(threads),
+                                  os.fspath(out) if out else "")
     runs = _frame(files["runs"])
     runs.attrs["summary"] = _frame(files["summary"])
     unfinished = runs[runs.unfinished_jobs > 0]
@@ -226,8 +236,9 @@ def sweep(sweep, *, out=None, trace=None, threads=0, shard="1/1", executor=None,
     executor: any concurrent.futures.Executor (a dask.distributed Client's get_executor(), a
     ProcessPoolExecutor, ...): the sweep is cut into `shards` shards (`slotflow sweep --shard
     I/N`; at most one per run), each run by the executor on one thread, and the shards' results
-    merged as `slotflow merge` merges them: the same rows as a sweep on one machine. Every worker must see the
-    sweep's trace or job file at the path the sweep gives (relative to its working directory).
+    merged as `slotflow merge` merges them: the same rows as a sweep on one machine. Every
+    worker must see the sweep's trace or job file at the path the sweep gives (relative to its
+    working directory).
     """
     source = "slotflow.sweep()"
     if isinstance(sweep, dict):
@@ -239,45 +250,45 @@ def sweep(sweep, *, out=None, trace=None, threads=0, shard="1/1", executor=None,
         except OSError as e:
             raise _input_error(source, "sweep", f"cannot read {os.fspath(sweep)}: "
                                                 f"{e.strerror}") from None
-    work = tempfile.mkdtemp(prefix="slotflow-sweep-")
-    path = os.path.join(work, "sweep.toml")
-    if isinstance(sweep, dict):
-        with open(path, "w") as f:
-            f.write(text)
-    else:
-        path = os.fspath(sweep)
-    target = os.fspath(out) if out else os.path.join(work, "out")
-    trace = os.fspath(trace) if trace else ""
-    if executor is None:
-        index, _, count = str(shard).partition("/")
-        if not (index.isdigit() and count.isdigit()):
-            raise _input_error(source, "shard", f"expected I/N, not {shard!r}")
-        code = _slotflow.sweep(path, target, trace, int(threads), int(index), int(count))
-    else:
-        if not (isinstance(shards, int) and shards >= 1):
-            raise _input_error(source, "shards", f"expected a count >= 1, not {shards!r}")
-        shards = min(shards, _slotflow.sweep_runs(path, trace))  # the file checked here first
-        futures = [executor.submit(_sweep_shard, text, trace, i, shards)
-                   for i in range(1, shards + 1)]
-        inputs, code = [], 0
-        for i, future in enumerate(futures, 1):
-            shard_code, results, manifest = future.result()
-            code = code or shard_code
-            directory = os.path.join(work, f"shard-{i}")
-            os.makedirs(directory)
-            for name, content in (("results.csv", results), ("shard.json", manifest)):
-                with open(os.path.join(directory, name), "w") as f:
-                    f.write(content)
-            inputs.append(os.path.join(directory, "results.csv"))
-        shard_file = os.path.join(work, "sweep-for-merge.toml")
-        with open(shard_file, "w") as f:
-            f.write(text)
-        try:
-            os.makedirs(target, exist_ok=True)
-        except OSError as e:
-            raise _input_error(source, "out", f"cannot create {target}: {e.strerror}") from None
-        _slotflow.merge(inputs, os.path.join(target, "results.csv"), shard_file)
-    results = pd.read_csv(os.path.join(target, "results.csv"))
+    with tempfile.TemporaryDirectory(prefix="slotflow-sweep-") as work:
+        path = os.path.join(work, "sweep.toml")
+        if isinstance(sweep, dict):
+            with open(path, "w") as f:
+                f.write(text)
+        else:
+            path = os.fspath(sweep)
+        target = os.fspath(out) if out else os.path.join(work, "out")
+        trace = os.fspath(trace) if trace else ""
+        if executor is None:
+            index, _, count = str(shard).partition("/")
+            if not (index.isdigit() and count.isdigit()):
+                raise _input_error(source, "shard", f"expected I/N, not {shard!r}")
+            code = _slotflow.sweep(path, target, trace, int(threads), int(index), int(count))
+        else:
+            if not (isinstance(shards, int) and shards >= 1):
+                raise _input_error(source, "shards", f"expected a count >= 1, not {shards!r}")
+            shards = min(shards, _slotflow.sweep_runs(path, trace))  # the file checked here first
+            futures = [executor.submit(_sweep_shard, text, trace, i, shards)
+                       for i in range(1, shards + 1)]
+            inputs, code = [], 0
+            for i, future in enumerate(futures, 1):
+                shard_code, results, manifest = future.result()
+                code = code or shard_code
+                directory = os.path.join(work, f"shard-{i}")
+                os.makedirs(directory)
+                for name, content in (("results.csv", results), ("shard.json", manifest)):
+                    with open(os.path.join(directory, name), "w") as f:
+                        f.write(content)
+                inputs.append(os.path.join(directory, "results.csv"))
+            shard_file = os.path.join(work, "sweep-for-merge.toml")
+            with open(shard_file, "w") as f:
+                f.write(text)
+            try:
+                os.makedirs(target, exist_ok=True)
+            except OSError as e:
+                raise _input_error(source, "out", f"cannot create {target}: {e.strerror}") from None
+            _slotflow.merge(inputs, os.path.join(target, "results.csv"), shard_file)
+        results = pd.read_csv(os.path.join(target, "results.csv"))
     if code != 0:
         raise RunError("some runs left jobs unfinished", results)
     return results

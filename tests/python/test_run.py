@@ -171,6 +171,9 @@ def test_compare_entries_as_dicts_and_threads_do_not_change_results():
         one[one.variant == "duopoly-fifo"].mean_jct_s.tolist()
     with pytest.raises(slotflow.InputError, match="listed twice"):
         slotflow.compare(["neat", "neat"])
+    with pytest.raises(slotflow.InputError) as caught:
+        slotflow.compare([{"label": "x", "sytem": "neat"}])
+    assert caught.value.field == "sytem" and "unknown key" in caught.value.message
 
 
 def test_sweep_from_a_dict_gives_the_sweep_files_results(tmp_path):
