@@ -62,13 +62,13 @@ class PyNetworkPolicy : public NetworkPolicy {
   void OnFlowsStarted(const FlowView& net, ClassSink& out, std::span<const FlowId> flows) override {
     if (!started_) return;
     py::gil_scoped_acquire gil;
-    Call("on_flows_started", net, out, FlowList(flows));
+    Call("on_flows_started", net, out, IntList(flows));
   }
   void OnFlowsFinished(const FlowView& net, ClassSink& out,
                        std::span<const FlowId> flows) override {
     if (!finished_) return;
     py::gil_scoped_acquire gil;
-    Call("on_flows_finished", net, out, FlowList(flows));
+    Call("on_flows_finished", net, out, IntList(flows));
   }
   void BeforeSolve(const FlowView& net, ClassSink& out) override {
     if (!before_solve_) return;
@@ -78,9 +78,10 @@ class PyNetworkPolicy : public NetworkPolicy {
   Seconds NextReclassifyTime(const FlowView& net) override {
     if (!reclassify_) return kForever;
     py::gil_scoped_acquire gil;
-    const double t = WithScoped<FlowNet>(net, [&](py::object view) {
-                       return policy_.attr("next_reclassify_time")(view);
-                     }).cast<double>();
+    const double t =
+        WithScoped<FlowNet>(
+            [&](py::object view) { return policy_.attr("next_reclassify_time")(view); }, net)
+            .cast<double>();
     if (std::isnan(t) || t < net.now()) {
       throw py::value_error("network policy '" + name_ + "': next_reclassify_time() returned " +
                             std::to_string(t) + ", before now (" + std::to_string(net.now()) + ")");
@@ -95,25 +96,18 @@ class PyNetworkPolicy : public NetworkPolicy {
   }
 
  private:
-  static py::list FlowList(std::span<const FlowId> flows) {
-    py::list out(flows.size());
-    for (size_t i = 0; i < flows.size(); ++i) out[i] = static_cast<int64_t>(flows[i]);
-    return out;
-  }
-
   // Calls the hook; the caller holds the GIL (its arguments are Python objects too).
   template <class... Args>
   void Call(const char* hook, const FlowView& net, ClassSink& out, Args&&... args) {
-    auto sink = std::make_unique<Sink>(out, words_, net.FlowCount());
-    Sink* raw = sink.get();
-    py::object sink_handle = py::cast(std::move(sink));
-    struct Closer {
-      Sink* s;
-      ~Closer() { s->Close(); }
-    } closer{raw};
-    WithScoped<FlowNet>(net, [&](py::object view) {
-      return policy_.attr(hook)(view, sink_handle, std::forward<Args>(args)...);
-    });
+    WithScoped<Sink>(
+        [&](py::object sink) {
+          return WithScoped<FlowNet>(
+              [&](py::object view) {
+                return policy_.attr(hook)(view, sink, std::forward<Args>(args)...);
+              },
+              net);
+        },
+        out, words_, net.FlowCount());
   }
 
   py::object policy_;
@@ -171,10 +165,7 @@ void BindNetworkPolicies(py::module_& m) {
       .def("flow_class",
            [](const FlowNet& n, int64_t f) { return n.get().Class(FlowOf(n.get(), f)); })
       .def("links",
-           [](const FlowNet& n, int64_t f) {
-             const auto links = n.get().Links(FlowOf(n.get(), f));
-             return IntList(std::vector<LinkId>(links.begin(), links.end()));
-           })
+           [](const FlowNet& n, int64_t f) { return IntList(n.get().Links(FlowOf(n.get(), f))); })
       .def_property_readonly("link_count", [](const FlowNet& n) { return n.get().LinkCount(); })
       .def("link_capacity",
            [](const FlowNet& n, int64_t l) {

@@ -7,6 +7,8 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -55,10 +57,11 @@ class CallScoped {
   const T* object_;
 };
 
-// Calls `call` with a Python handle on a fresh Scoped for `object`, closed when the call returns.
-template <class Scoped, class T, class Call>
-py::object WithScoped(const T& object, Call&& call) {
-  auto owned = std::make_unique<Scoped>(object);
+// Calls `call` with a Python handle on a fresh Scoped built from `args`, closed when the call
+// returns.
+template <class Scoped, class Call, class... Args>
+py::object WithScoped(Call&& call, Args&&... args) {
+  auto owned = std::make_unique<Scoped>(std::forward<Args>(args)...);
   Scoped* raw = owned.get();
   py::object handle = py::cast(std::move(owned));
   struct Closer {
@@ -80,10 +83,14 @@ class ReasonWords {
 };
 
 template <class T>
-py::list IntList(const std::vector<T>& ids) {
+py::list IntList(std::span<const T> ids) {
   py::list out(ids.size());
   for (size_t i = 0; i < ids.size(); ++i) out[i] = static_cast<int64_t>(ids[i]);
   return out;
+}
+template <class T>
+py::list IntList(const std::vector<T>& ids) {
+  return IntList(std::span<const T>(ids));
 }
 
 // An id from Python, checked against [0, size); IndexError naming `what` otherwise.

@@ -92,7 +92,7 @@ class PyScheduler : public TaskScheduler {
  private:
   template <class Call>
   static py::object WithView(const SimState& state, Call&& call) {
-    return WithScoped<View>(state, std::forward<Call>(call));
+    return WithScoped<View>(std::forward<Call>(call), state);
   }
 
   template <class Call>
