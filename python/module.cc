@@ -5,6 +5,7 @@
 // the files the command line writes (jobs.csv, tasks.csv, utilisation.csv, summary.json), so
 // pandas reads them exactly as it reads those files. Bad input raises slotflow.InputError with
 // the source, field and message of the command line's exit-2 errors.
+#include <fmt/format.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <toml++/toml.h>
@@ -17,12 +18,15 @@
 #include "common/error.h"
 #include "common/event_log.h"
 #include "common/output_file.h"
+#include "common/version.h"
+#include "live/testbed_plan.h"
 #include "metrics/report.h"
 #include "policies.h"
 #include "run/compare.h"
 #include "run/compare_stats.h"
 #include "run/config_file.h"
 #include "run/execute.h"
+#include "run/live.h"
 #include "run/prepare.h"
 #include "run/run_outputs.h"
 #include "run/run_spec.h"
@@ -140,6 +144,61 @@ py::dict Run(const py::dict& setup, const std::string& config, const std::string
   return FilesOf(result, log_text.str());
 }
 
+// The same on live mode's testbed (run/live.h); `live` holds its settings by keyword.
+py::dict Live(const py::dict& setup, const std::string& config, const std::string& source,
+              const std::string& command_line, bool log, const std::string& out,
+              const py::dict& live) {
+  LiveSettings settings;
+  settings.flag_names = false;
+  for (auto [k, v] : live) {
+    const std::string key = k.cast<std::string>();
+    if (v.is_none()) continue;
+    try {
+      if (key == "hosts")
+        settings.hosts = v.cast<int>();
+      else if (key == "rate")
+        settings.rate = v.cast<std::string>();
+      else if (key == "deadline")
+        settings.deadline = v.cast<std::string>();
+      else if (key == "agent_timeout")
+        settings.agent_timeout = v.cast<std::string>();
+      else if (key == "journal")
+        settings.journal = v.cast<std::string>();
+      else if (key == "keep_testbed")
+        settings.keep_testbed = v.cast<bool>();
+      else if (key == "testbed_prefix")
+        settings.prefix = v.cast<std::string>();
+      else if (key == "agent")
+        settings.agent_program = v.cast<std::string>();
+      else
+        throw InputError(source, 0, key, "not a setting of live runs");
+    } catch (const py::cast_error&) {
+      throw InputError(
+          source, 0, key,
+          "wrong type: " + py::str(py::type::of(v).attr("__name__")).cast<std::string>());
+    }
+  }
+  if (settings.hosts < 0 || settings.hosts > kMaxTestbedHosts) {
+    throw InputError(source, 0, "hosts", fmt::format("must be in 1..{}", kMaxTestbedHosts));
+  }
+  RunSpec spec = SpecOf(setup, config, source, command_line);
+  spec.simulation.collect_tasks = true;
+  ApplyLiveCluster(settings, spec);
+  std::ostringstream log_text;
+  std::optional<EventLog> event_log;
+  if (log) spec.simulation.log = &event_log.emplace(log_text);
+  RunResult result;
+  {
+    py::gil_scoped_release release;
+    const PreparedRun run = Prepare(spec);
+    if (!out.empty()) MakeOutputDirectory(out, "out");
+    result = RunLive(spec, run, settings);
+    if (event_log) event_log->Flush();
+    if (!out.empty()) WriteRunOutputs(out, result, "out");
+  }
+  return FilesOf(result, log_text.str());
+}
+
 // entries: (label, dict) pairs, each applied over the base set-up; a dict's "system" replaces
 // the base's policies, as an entry of `compare --system` does.
 py::dict Compare(const py::dict& base, const std::string& config, const std::string& source,
@@ -242,8 +301,13 @@ PYBIND11_MODULE(_slotflow, m) {
   BindTaskSchedulers(m);
   BindNetworkPolicies(m);
   m.def("_unregister_all", &UnregisterPythonPolicies);
+  // As `slotflow --version` prints it: live() checks that its agents are this build.
+  m.def("version",
+        [] { return fmt::format("slotflow {} (commit {})", SlotflowVersion(), SlotflowCommit()); });
   m.def("run", &Run, py::arg("setup"), py::arg("config"), py::arg("source"),
         py::arg("command_line"), py::arg("log"), py::arg("utilisation"), py::arg("out"));
+  m.def("live", &Live, py::arg("setup"), py::arg("config"), py::arg("source"),
+        py::arg("command_line"), py::arg("log"), py::arg("out"), py::arg("live"));
   m.def("compare", &Compare, py::arg("base"), py::arg("config"), py::arg("source"),
         py::arg("command_line"), py::arg("entries"), py::arg("seeds"), py::arg("threads"),
         py::arg("out"));

@@ -55,9 +55,9 @@ LAYERS = {
     # Live mode's master drives the simulator's life cycle and policies from the agents'
     # reports; the agent and the testbed (live/) stay below it, knowing no scheduler.
     "master": {"common", "cluster", "network", "workload", "metrics", "sim", "live"},
-    # Set-ups assembled and run: config files, compare, sweeps; no command-line code.
+    # Set-ups assembled and run: config files, compare, sweeps, live runs; no command-line code.
     "run": {"common", "cluster", "network", "workload", "metrics", "sim", "scheduling",
-            "systems"},
+            "systems", "live", "master"},
     "cli": {"common", "engine", "cluster", "network", "workload", "metrics", "sim",
             "scheduling", "systems", "live", "master", "run"},
 }

@@ -25,8 +25,10 @@ import atexit
 import io
 import json
 import os
+import subprocess
 import tempfile
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
@@ -34,7 +36,7 @@ import pandas as pd
 from . import _slotflow
 from ._slotflow import ClassSink, FlowNet, InputError, Rng, View
 
-__all__ = ["run", "compare", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
+__all__ = ["run", "live", "compare", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
            "NetworkPolicy", "Decision", "Setting", "PolicyArgs", "register", "View", "FlowNet",
            "ClassSink", "Rng"]
 
@@ -151,6 +153,11 @@ def run(system=None, *, scheduler=None, network=None, cluster=None, workload=Non
         files = _slotflow.run(setup, os.fspath(config) if config else "", source,
                               _call("run", args), bool(log), bool(utilisation),
                               os.fspath(out) if out else "")
+    return _result(files, log)
+
+
+def _result(files: dict, log: bool) -> Result:
+    """A run's Result from the files' text; RunError if some jobs never finished."""
     result = Result(jobs=_frame(files["jobs"]), tasks=_frame(files["tasks"]),
                     utilisation=_frame(files["utilisation"]),
                     summary=json.loads(files["summary"]),
@@ -158,6 +165,58 @@ def run(system=None, *, scheduler=None, network=None, cluster=None, workload=Non
     if files["unfinished_jobs"]:
         raise RunError(f"{files['unfinished_jobs']} jobs never finished", result)
     return result
+
+
+def _agent_program(source: str) -> str:
+    """The slotflow executable of this package's build: build/slotflow beside build/python in
+    the build tree, PREFIX/bin/slotflow once installed; checked to be the same version."""
+    here = Path(__file__).resolve().parent
+    candidates = [here.parents[1] / "slotflow"]
+    if len(here.parents) > 3:
+        candidates.append(here.parents[3] / "bin" / "slotflow")
+    for candidate in candidates:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    raise _input_error(source, "agent", "no slotflow executable beside this package (looked "
+                                        f"for {', '.join(map(str, candidates))}); give agent=")
+
+
+def live(system=None, *, scheduler=None, network=None, cluster=None, workload=None, trace=None,
+         jobs=None, seed=None, set=None, config=None, log=False, out=None, hosts=None,
+         rate=None, deadline="300s", agent_timeout="5s", journal=None, keep_testbed=False,
+         testbed_prefix="sf", agent=None) -> Result:
+    """Runs the set-up on live mode's testbed (docs/live.md; needs root) and returns its
+    measured Result, as `slotflow live` does: the scheduler and network policy, Python ones
+    included, run in this process as the master; one agent per host moves real TCP bytes.
+
+    The set-up's arguments are run()'s; hosts, rate, deadline, agent_timeout, journal,
+    keep_testbed and testbed_prefix are `slotflow live`'s flags. agent: the slotflow executable
+    the agents run (default: the one built or installed with this package).
+    """
+    args = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
+                workload=workload, trace=trace, jobs=jobs, seed=seed, set=set, config=config,
+                hosts=hosts, rate=rate)
+    source = "slotflow.live()"
+    program = os.fspath(agent) if agent is not None else _agent_program(source)
+    try:
+        version = subprocess.run([program, "--version"], capture_output=True, text=True)
+    except OSError as e:
+        raise _input_error(source, "agent", f"cannot run {program}: {e.strerror}") from None
+    if version.returncode != 0 or version.stdout.strip() != _slotflow.version():
+        raise _input_error(source, "agent", f"{program} is not this package's slotflow "
+                                            f"({_slotflow.version()}): "
+                                            f"{(version.stdout or version.stderr).strip()}")
+    settings = dict(hosts=hosts, rate=rate, deadline=deadline, agent_timeout=agent_timeout,
+                    journal=os.fspath(journal) if journal is not None else None,
+                    keep_testbed=keep_testbed, testbed_prefix=testbed_prefix, agent=program)
+    with tempfile.TemporaryDirectory(prefix="slotflow-") as scratch:
+        setup = _setup(source, system=system, scheduler=scheduler, network=network,
+                       cluster=cluster, workload=workload, trace=trace, jobs=jobs, seed=seed,
+                       set=set, jobs_dir=out or scratch)
+        files = _slotflow.live(setup, os.fspath(config) if config else "", source,
+                               _call("live", args), bool(log), os.fspath(out) if out else "",
+                               settings)
+    return _result(files, log)
 
 
 def _seed_list(seeds) -> list:

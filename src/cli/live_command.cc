@@ -2,7 +2,6 @@
 // policy as `run`: the master in this process, listening on host 0, and one `slotflow agent`
 // per host inside its namespace (master/live_session.h).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <iostream>
 #include <memory>
@@ -16,32 +15,17 @@
 #include "common/error.h"
 #include "common/event_log.h"
 #include "common/output_file.h"
-#include "common/units.h"
 #include "live/testbed_plan.h"
-#include "master/live_session.h"
 #include "metrics/report.h"
-#include "run/execute.h"
-#include "run/policies.h"
+#include "run/live.h"
 #include "run/prepare.h"
 #include "run/run_outputs.h"
 
 namespace slotflow {
 namespace {
 
-constexpr const char* kDefaultRate = "100mbit";
-
-struct LiveOptions {
-  int hosts = 0;     // 0: the cluster's servers
-  std::string rate;  // the testbed's link rate; empty: --nic, else 100mbit
-  std::string deadline = "300s";
-  std::string agent_timeout = "5s";
-  std::string journal;
-  bool keep_testbed = false;
-  std::string prefix = "sf";  // the testbed's namespace names (docs/testbed.md)
-};
-
 // Adds the live-only flags to `cmd` (which also has the run flags).
-void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
+void AddLiveFlags(CLI::App& cmd, LiveSettings& o) {
   cmd.add_option("--hosts", o.hosts, "hosts of the testbed, one per server (same as --servers)")
       ->check(CLI::Range(1, kMaxTestbedHosts));
   cmd.add_option("--rate", o.rate,
@@ -59,54 +43,7 @@ void AddLiveFlags(CLI::App& cmd, LiveOptions& o) {
                  "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
 }
 
-// Sets the cluster's servers and NIC from --hosts and --rate (one host per server, the NIC
-// rate the testbed's link rate). InputError if they contradict --servers or --nic.
-void ApplyLiveCluster(const LiveOptions& o, RunSpec& spec) {
-  if (o.hosts > 0) {
-    if (spec.overrides.servers && *spec.overrides.servers != o.hosts) {
-      throw InputError("", 0, "--hosts", "contradicts --servers; give one of them");
-    }
-    spec.overrides.servers = o.hosts;
-  }
-  if (!o.rate.empty() && spec.overrides.nic) {
-    throw InputError("", 0, "--rate", "contradicts --nic; give one of them");
-  }
-  if (!spec.overrides.nic) {
-    const std::string rate = o.rate.empty() ? kDefaultRate : o.rate;
-    spec.overrides.nic = static_cast<double>(ParseLinkRate(rate, "--rate")) / 8;
-  }
-}
-
-// Checks the live flags and runs the workload on the testbed; returns the measured results with
-// the run's set-up described. InputError for bad input or a failed run (deadline, agent).
-RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveOptions& o) {
-  if (geteuid() != 0) {
-    throw InputError(
-        "slotflow live needs root: it brings up the testbed (network namespaces, "
-        "veth pairs, tc) and runs agents inside it");
-  }
-  LiveRunOptions lo;
-  lo.master.deadline = ParseSeconds(o.deadline, "--deadline");
-  if (!(lo.master.deadline > 0)) throw InputError("", 0, "--deadline", "must be positive");
-  lo.master.agent_timeout = ParseSeconds(o.agent_timeout, "--agent-timeout");
-  if (!(lo.master.agent_timeout >= 2)) {
-    throw InputError("", 0, "--agent-timeout",
-                     "must be at least 2s (agents beat every 1s; a shorter wait loses live ones)");
-  }
-  lo.master.journal = o.journal;
-  lo.master.seed = spec.simulation.seed;
-  lo.master.estimate_error = spec.simulation.estimate_error;
-  lo.master.log = spec.simulation.log;
-  lo.keep_testbed = o.keep_testbed;
-  const TestbedConfig config = TestbedFor(run.cluster, o.prefix);
-  BuiltPolicies policies = BuildPolicies(spec);
-  RunResult result = RunOnTestbed(config, run.cluster, run.workload, std::move(policies.scheduler),
-                                  std::move(policies.network), lo);
-  Describe(spec, run, std::move(policies.in_force), result.summary);
-  return result;
-}
-
-int LiveCommand(const RunFlags& f, const LiveOptions& o) {
+int LiveCommand(const RunFlags& f, const LiveSettings& o) {
   if (f.check) throw InputError("", 0, "--check", "live mode has no simulated invariants to check");
   if (f.utilisation) {
     throw InputError("", 0, "--utilisation", "live mode does not measure utilisation over time");
@@ -136,7 +73,7 @@ int LiveCommand(const RunFlags& f, const LiveOptions& o) {
 Subcommand AddLiveCommand(CLI::App& app, const std::string& command_line) {
   struct Flags {
     RunFlags run;
-    LiveOptions live;
+    LiveSettings live;
   };
   auto f = std::make_shared<Flags>();
   f->run.command_line = command_line;

@@ -24,9 +24,11 @@ std::string Program(const std::vector<std::string>& candidates) {
 
 }  // namespace
 
-void AgentProcesses::Start(const std::string& netns, int host, const std::string& master) {
+void AgentProcesses::Start(const std::string& netns, int host, const std::string& master,
+                           const std::string& program) {
   const std::string ip = Program({"/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"});
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string self =
+      program.empty() ? std::filesystem::read_symlink("/proc/self/exe").string() : program;
   std::vector<std::string> args = {ip,         "netns", "exec",   netns,
                                    self,       "agent", "--host", std::to_string(host),
                                    "--master", master};

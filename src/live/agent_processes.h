@@ -19,9 +19,11 @@ class AgentProcesses {
   // Ends the agents still running (Stop with no grace).
   ~AgentProcesses();
 
-  // Starts this program's `agent --host HOST --master MASTER` in namespace `netns`.
-  // CommandError if it cannot be started.
-  void Start(const std::string& netns, int host, const std::string& master);
+  // Starts `PROGRAM agent --host HOST --master MASTER` in namespace `netns`, where PROGRAM is
+  // `program` (a slotflow executable), or this program when it is empty. CommandError if it
+  // cannot be started.
+  void Start(const std::string& netns, int host, const std::string& master,
+             const std::string& program = "");
   // Waits up to `grace` for the agents to end by themselves, then ends the rest (SIGTERM, then
   // SIGKILL) and reaps them.
   void Stop(std::chrono::milliseconds grace);

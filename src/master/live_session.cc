@@ -90,7 +90,8 @@ RunResult RunOnTestbed(const TestbedConfig& config, const Cluster& cluster,
   }
   AgentProcesses agents;
   const std::string at = fmt::format("{}:{}", HostAddress(0), master->port());
-  for (int i = 0; i < cluster.size(); ++i) agents.Start(config.names.Host(i), i, at);
+  for (int i = 0; i < cluster.size(); ++i)
+    agents.Start(config.names.Host(i), i, at, options.agent_program);
   RunResult result;
   try {
     result = master->Run();

@@ -25,6 +25,7 @@ TestbedConfig TestbedFor(const Cluster& cluster, const std::string& prefix);
 struct LiveRunOptions {
   MasterConfig master;        // its listen address is set to host 0's
   bool keep_testbed = false;  // leave up a testbed this run brought up
+  std::string agent_program;  // the slotflow executable the agents run; empty: this program
 };
 
 // Runs the workload on the testbed `config` describes and returns the measured results.

@@ -1,0 +1,81 @@
+#include "run/live.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "master/live_session.h"
+#include "run/execute.h"
+#include "run/policies.h"
+
+namespace slotflow {
+namespace {
+
+constexpr const char* kDefaultRate = "100mbit";
+
+}  // namespace
+
+std::string LiveSettings::Field(std::string_view key) const {
+  std::string name(key);
+  if (flag_names) return "--" + name;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+void ApplyLiveCluster(const LiveSettings& s, RunSpec& spec) {
+  if (s.hosts > 0) {
+    if (spec.overrides.servers && *spec.overrides.servers != s.hosts) {
+      throw InputError("", 0, s.Field("hosts"),
+                       fmt::format("contradicts {}; give one of them",
+                                   s.flag_names ? "--servers" : "cluster's servers"));
+    }
+    spec.overrides.servers = s.hosts;
+  }
+  if (!s.rate.empty() && spec.overrides.nic) {
+    throw InputError(
+        "", 0, s.Field("rate"),
+        fmt::format("contradicts {}; give one of them", s.flag_names ? "--nic" : "cluster's nic"));
+  }
+  if (!spec.overrides.nic) {
+    const std::string rate = s.rate.empty() ? kDefaultRate : s.rate;
+    spec.overrides.nic = static_cast<double>(ParseLinkRate(rate, s.Field("rate"))) / 8;
+  }
+}
+
+RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSettings& s) {
+  if (geteuid() != 0) {
+    throw InputError(
+        "slotflow live needs root: it brings up the testbed (network namespaces, "
+        "veth pairs, tc) and runs agents inside it");
+  }
+  LiveRunOptions lo;
+  lo.master.deadline = ParseSeconds(s.deadline, s.Field("deadline"));
+  if (!(lo.master.deadline > 0)) throw InputError("", 0, s.Field("deadline"), "must be positive");
+  lo.master.agent_timeout = ParseSeconds(s.agent_timeout, s.Field("agent-timeout"));
+  if (!(lo.master.agent_timeout >= 2)) {
+    throw InputError("", 0, s.Field("agent-timeout"),
+                     "must be at least 2s (agents beat every 1s; a shorter wait loses live ones)");
+  }
+  if (!s.agent_program.empty() && access(s.agent_program.c_str(), X_OK) != 0) {
+    throw InputError("", 0, s.Field("agent"),
+                     "'" + s.agent_program + "' is not an executable slotflow program");
+  }
+  lo.master.journal = s.journal;
+  lo.master.seed = spec.simulation.seed;
+  lo.master.estimate_error = spec.simulation.estimate_error;
+  lo.master.log = spec.simulation.log;
+  lo.keep_testbed = s.keep_testbed;
+  lo.agent_program = s.agent_program;
+  const TestbedConfig config = TestbedFor(run.cluster, s.prefix);
+  BuiltPolicies policies = BuildPolicies(spec);
+  RunResult result = RunOnTestbed(config, run.cluster, run.workload, std::move(policies.scheduler),
+                                  std::move(policies.network), lo);
+  Describe(spec, run, std::move(policies.in_force), result.summary);
+  return result;
+}
+
+}  // namespace slotflow
