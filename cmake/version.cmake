@@ -22,3 +22,10 @@ file(WRITE "${OUT}.tmp"
      "}  // namespace slotflow\n")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")
+# The same for the installed package (cmake/slotflowConfig.cmake): what a plugin is built against,
+# as `slotflow --version` and SlotflowBuildId() say it.
+if(BUILD_ID_OUT)
+  file(WRITE "${BUILD_ID_OUT}.tmp" "set(SLOTFLOW_BUILD_ID \"${VERSION} (commit ${commit})\")\n")
+  file(COPY_FILE "${BUILD_ID_OUT}.tmp" "${BUILD_ID_OUT}" ONLY_IF_DIFFERENT)
+  file(REMOVE "${BUILD_ID_OUT}.tmp")
+endif()

@@ -18,7 +18,6 @@
 #include "common/error.h"
 #include "common/event_log.h"
 #include "common/output_file.h"
-#include "common/version.h"
 #include "live/testbed_plan.h"
 #include "metrics/report.h"
 #include "policies.h"
@@ -27,6 +26,7 @@
 #include "run/config_file.h"
 #include "run/execute.h"
 #include "run/live.h"
+#include "run/plugins.h"
 #include "run/prepare.h"
 #include "run/run_outputs.h"
 #include "run/run_spec.h"
@@ -302,8 +302,9 @@ PYBIND11_MODULE(_slotflow, m) {
   BindNetworkPolicies(m);
   m.def("_unregister_all", &UnregisterPythonPolicies);
   // As `slotflow --version` prints it: live() checks that its agents are this build.
-  m.def("version",
-        [] { return fmt::format("slotflow {} (commit {})", SlotflowVersion(), SlotflowCommit()); });
+  m.def("version", [] { return "slotflow " + SlotflowBuildId(); });
+  m.def(
+      "load_plugin", [](const std::string& path) { LoadPlugin(path, "plugin"); }, py::arg("path"));
   m.def("run", &Run, py::arg("setup"), py::arg("config"), py::arg("source"),
         py::arg("command_line"), py::arg("log"), py::arg("utilisation"), py::arg("out"));
   m.def("live", &Live, py::arg("setup"), py::arg("config"), py::arg("source"),

@@ -36,7 +36,7 @@ import pandas as pd
 from . import _slotflow
 from ._slotflow import ClassSink, FlowNet, InputError, Rng, View
 
-__all__ = ["run", "live", "compare", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
+__all__ = ["run", "live", "compare", "load_plugin", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
            "NetworkPolicy", "Decision", "Setting", "PolicyArgs", "register", "View", "FlowNet",
            "ClassSink", "Rng"]
 
@@ -179,6 +179,13 @@ def _agent_program(source: str) -> str:
             return str(candidate)
     raise _input_error(source, "agent", "no slotflow executable beside this package (looked "
                                         f"for {', '.join(map(str, candidates))}); give agent=")
+
+
+def load_plugin(path) -> None:
+    """Loads a plugin: a shared object of C++ policies built against this slotflow's installed
+    package (docs/plugins.md), as `--plugin FILE.so` does; its policies then run wherever a
+    built-in one does. InputError (field "plugin") when it cannot be loaded."""
+    _slotflow.load_plugin(os.fspath(path))
 
 
 def live(system=None, *, scheduler=None, network=None, cluster=None, workload=None, trace=None,

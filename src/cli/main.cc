@@ -16,8 +16,8 @@
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "common/error.h"
-#include "common/version.h"
 #include "live/command_runner.h"
+#include "run/plugins.h"
 
 namespace slotflow {
 namespace {
@@ -43,9 +43,11 @@ std::string QuotedCommandLine(int argc, char** argv) {
   return out;
 }
 
-// The parsed command's exit code; input errors are reported here.
-int Route(const CLI::App& app, const std::vector<Subcommand>& commands) {
+// The parsed command's exit code, with `plugins` loaded first; input errors are reported here.
+int Route(const CLI::App& app, const std::vector<Subcommand>& commands,
+          const std::vector<std::string>& plugins) {
   try {
+    for (const std::string& plugin : plugins) LoadPlugin(plugin, "--plugin");
     for (const Subcommand& c : commands) {
       if (c.app->parsed()) return c.run();
     }
@@ -73,8 +75,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "slotflow: a flow-level simulator for task and network scheduling in data-parallel clusters"};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version",
-                       fmt::format("slotflow {} (commit {})", SlotflowVersion(), SlotflowCommit()));
+  app.set_version_flag("--version", "slotflow " + SlotflowBuildId());
   // In the order `slotflow --help` lists them.
   const std::vector<Subcommand> commands = {AddRunCommand(app, command_line),
                                             AddCompareCommand(app, command_line),
@@ -84,6 +85,20 @@ int main(int argc, char** argv) {
                                             AddTestbedCommand(app),
                                             AddLiveCommand(app, command_line),
                                             AddAgentCommand(app)};
+  // Policies built outside the tree, for the commands that name policies (docs/plugins.md).
+  std::vector<std::string> plugins;
+  for (const Subcommand& c : commands) {
+    const std::string& name = c.app->get_name();
+    if (name == "run" || name == "compare" || name == "sweep" || name == "policies" ||
+        name == "live") {
+      c.app
+          ->add_option("--plugin", plugins,
+                       "load the policies of a plugin, FILE.so built against this slotflow's "
+                       "installed package (repeatable; see docs/plugins.md)")
+          ->check(NonEmptyFile())
+          ->allow_extra_args(false);  // one file each: `policies --plugin F.so NAME` names NAME
+    }
+  }
   RefuseEmptyValues(app);
   try {
     app.parse(argc, argv);
@@ -92,5 +107,5 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "slotflow: error: {}\n", e.what());
     return kExitInputError;
   }
-  return Route(app, commands);
+  return Route(app, commands, plugins);
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -42,8 +43,10 @@
 namespace slotflow {
 
 // `Declared`: what each entry must state besides its settings; std::monostate for nothing.
+// Visible from every shared object whatever its default visibility (the Python extension hides
+// its symbols): so that the core, the extension and plugins all reach one table per kind.
 template <class Product, class Declared = std::monostate>
-class Registry {
+class __attribute__((visibility("default"))) Registry {
  public:
   using Factory = std::function<std::unique_ptr<Product>(const PolicyArgs&)>;
   static constexpr bool kDeclares = !std::is_same_v<Declared, std::monostate>;
@@ -54,21 +57,29 @@ class Registry {
     Declared declared;
   };
 
-  static Registry& Get() {
-    static Registry registry;
-    return registry;
-  }
+  // The one table of this kind: defined in libslotflow alone (SLOTFLOW_DEFINE_REGISTRY), so that
+  // the Python extension and plugins, however they are linked, reach the core's.
+  static Registry& Get();
 
   bool Add(const std::string& name, std::string description, std::vector<SettingSpec> settings,
            Factory factory) requires(!kDeclares) {
-    entries_[name] = Entry{std::move(description), std::move(settings), std::move(factory), {}};
-    return true;
+    return Put(name, Entry{std::move(description), std::move(settings), std::move(factory), {}});
   }
   bool Add(const std::string& name, std::string description, std::vector<SettingSpec> settings,
            Factory factory, Declared declared) requires kDeclares {
-    entries_[name] =
-        Entry{std::move(description), std::move(settings), std::move(factory), std::move(declared)};
-    return true;
+    return Put(name, Entry{std::move(description), std::move(settings), std::move(factory),
+                           std::move(declared)});
+  }
+
+  // While a plugin loads (run/plugins.h), an Add under a name already taken keeps the entry
+  // there and is recorded; EndRefusing returns the names refused.
+  void BeginRefusing() {
+    refusing_ = true;
+    refused_.clear();
+  }
+  std::vector<std::string> EndRefusing() {
+    refusing_ = false;
+    return std::exchange(refused_, {});
   }
 
   bool Has(const std::string& name) const { return entries_.count(name) > 0; }
@@ -106,7 +117,29 @@ class Registry {
   const std::map<std::string, Entry>& entries() const { return entries_; }
 
  private:
+  bool Put(const std::string& name, Entry entry) {
+    if (refusing_ && entries_.count(name) > 0) {
+      refused_.push_back(name);
+      return false;
+    }
+    entries_[name] = std::move(entry);
+    return true;
+  }
+
   std::map<std::string, Entry> entries_;
+  bool refusing_ = false;
+  std::vector<std::string> refused_;
 };
 
+template <class Product, class Declared>
+Registry<Product, Declared>& Registry<Product, Declared>::Get() {
+  static Registry registry;
+  return registry;
+}
+
 }  // namespace slotflow
+
+// After a registry's alias, in its header: every other library calls the core's Get().
+#define SLOTFLOW_DECLARE_REGISTRY(registry) extern template registry& registry::Get()
+// In one source file of the core.
+#define SLOTFLOW_DEFINE_REGISTRY(registry) template registry& registry::Get()

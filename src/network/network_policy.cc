@@ -11,6 +11,8 @@
 
 namespace slotflow {
 
+SLOTFLOW_DEFINE_REGISTRY(NetworkPolicyRegistry);
+
 NetworkPolicyTraits DeclareNetworkPolicy(std::string_view policy, std::string_view neat_predictor) {
   std::string known;
   for (NeatPolicy p : kAllNeatPolicies) {

@@ -68,6 +68,7 @@ struct NetworkPolicyTraits {
 NetworkPolicyTraits DeclareNetworkPolicy(std::string_view policy, std::string_view neat_predictor);
 
 using NetworkPolicyRegistry = Registry<NetworkPolicy, NetworkPolicyTraits>;
+SLOTFLOW_DECLARE_REGISTRY(NetworkPolicyRegistry);
 
 // Maps a non-negative key to one of `queues` classes by exponentially spaced thresholds:
 // class 0 holds keys below T, class k keys in [T·E^(k−1), T·E^k), the last class the rest.

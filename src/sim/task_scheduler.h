@@ -60,6 +60,7 @@ class TaskScheduler {
 };
 
 using TaskSchedulerRegistry = Registry<TaskScheduler>;
+SLOTFLOW_DECLARE_REGISTRY(TaskSchedulerRegistry);
 
 }  // namespace slotflow
 

@@ -43,6 +43,7 @@ class WorkloadGenerator {
 };
 
 using GeneratorRegistry = Registry<WorkloadGenerator>;
+SLOTFLOW_DECLARE_REGISTRY(GeneratorRegistry);
 
 }  // namespace slotflow
 

@@ -1,0 +1,24 @@
+# What `cmake --install` puts under the prefix besides bin/slotflow: libslotflow, the core's
+# headers (include/slotflow/, included as "sim/task_scheduler.h" and so on) and the CMake package
+# slotflow, so that a policy in its own repository builds with find_package(slotflow) and links
+# slotflow::core (docs/plugins.md).
+if(SLOTFLOW_FUZZ)
+  install(TARGETS slotflow RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  return()
+endif()
+install(TARGETS slotflow RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS slotflow_core EXPORT slotflowTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/slotflow
+        FILES_MATCHING PATTERN "*.h" PATTERN "cli" EXCLUDE)
+set(SLOTFLOW_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/slotflow)
+install(EXPORT slotflowTargets NAMESPACE slotflow:: DESTINATION ${SLOTFLOW_PACKAGE_DIR})
+include(CMakePackageConfigHelpers)
+# A plugin is loaded only by the build it was compiled against (the core's C++ types are its
+# interface): the same version and commit.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/generated/slotflowConfigVersion.cmake
+                                 COMPATIBILITY ExactVersion)
+install(FILES ${CMAKE_SOURCE_DIR}/cmake/slotflowConfig.cmake
+              ${CMAKE_BINARY_DIR}/generated/slotflowConfigVersion.cmake
+              ${SLOTFLOW_BUILD_ID_FILE}
+        DESTINATION ${SLOTFLOW_PACKAGE_DIR})
