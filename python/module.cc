@@ -124,11 +124,10 @@ py::dict FilesOf(const RunResult& result, const std::string& log) {
   return out;
 }
 
-py::dict Run(const py::dict& setup, const std::string& config, const std::string& source,
-             const std::string& command_line, bool log, bool utilisation, const std::string& out) {
-  RunSpec spec = SpecOf(setup, config, source, command_line);
-  spec.simulation.collect_tasks = true;
-  spec.simulation.collect_utilisation = utilisation;
+// Prepares `spec` and runs it with `execute` (spec, prepared run → RunResult), Python's lock
+// released; keeps the decision log when `log` and writes the run's files into `out` if given.
+template <class Execute>
+py::dict RunCollected(RunSpec& spec, bool log, const std::string& out, Execute execute) {
   std::ostringstream log_text;
   std::optional<EventLog> event_log;
   if (log) spec.simulation.log = &event_log.emplace(log_text);
@@ -137,11 +136,20 @@ py::dict Run(const py::dict& setup, const std::string& config, const std::string
     py::gil_scoped_release release;
     const PreparedRun run = Prepare(spec);
     if (!out.empty()) MakeOutputDirectory(out, "out");  // fail before a long run, not after
-    result = Execute(spec, run);
+    result = execute(spec, run);
     if (event_log) event_log->Flush();
     if (!out.empty()) WriteRunOutputs(out, result, "out");
   }
   return FilesOf(result, log_text.str());
+}
+
+py::dict Run(const py::dict& setup, const std::string& config, const std::string& source,
+             const std::string& command_line, bool log, bool utilisation, const std::string& out) {
+  RunSpec spec = SpecOf(setup, config, source, command_line);
+  spec.simulation.collect_tasks = true;
+  spec.simulation.collect_utilisation = utilisation;
+  return RunCollected(spec, log, out,
+                      [](const RunSpec& s, const PreparedRun& run) { return Execute(s, run); });
 }
 
 // The same on live mode's testbed (run/live.h); `live` holds its settings by keyword.
@@ -154,49 +162,40 @@ py::dict Live(const py::dict& setup, const std::string& config, const std::strin
     const std::string key = k.cast<std::string>();
     if (v.is_none()) continue;
     try {
-      if (key == "hosts")
+      if (key == "hosts") {
         settings.hosts = v.cast<int>();
-      else if (key == "rate")
+        if (settings.hosts < 1 || settings.hosts > kMaxTestbedHosts) {
+          throw InputError(source, 0, key, fmt::format("must be in 1..{}", kMaxTestbedHosts));
+        }
+      } else if (key == "rate") {
         settings.rate = v.cast<std::string>();
-      else if (key == "deadline")
+      } else if (key == "deadline") {
         settings.deadline = v.cast<std::string>();
-      else if (key == "agent_timeout")
+      } else if (key == "agent_timeout") {
         settings.agent_timeout = v.cast<std::string>();
-      else if (key == "journal")
+      } else if (key == "journal") {
         settings.journal = v.cast<std::string>();
-      else if (key == "keep_testbed")
+      } else if (key == "keep_testbed") {
         settings.keep_testbed = v.cast<bool>();
-      else if (key == "testbed_prefix")
+      } else if (key == "testbed_prefix") {
         settings.prefix = v.cast<std::string>();
-      else if (key == "agent")
+      } else if (key == "agent") {
         settings.agent_program = v.cast<std::string>();
-      else
+      } else {
         throw InputError(source, 0, key, "not a setting of live runs");
+      }
     } catch (const py::cast_error&) {
       throw InputError(
           source, 0, key,
           "wrong type: " + py::str(py::type::of(v).attr("__name__")).cast<std::string>());
     }
   }
-  if (settings.hosts < 0 || settings.hosts > kMaxTestbedHosts) {
-    throw InputError(source, 0, "hosts", fmt::format("must be in 1..{}", kMaxTestbedHosts));
-  }
   RunSpec spec = SpecOf(setup, config, source, command_line);
   spec.simulation.collect_tasks = true;
   ApplyLiveCluster(settings, spec);
-  std::ostringstream log_text;
-  std::optional<EventLog> event_log;
-  if (log) spec.simulation.log = &event_log.emplace(log_text);
-  RunResult result;
-  {
-    py::gil_scoped_release release;
-    const PreparedRun run = Prepare(spec);
-    if (!out.empty()) MakeOutputDirectory(out, "out");
-    result = RunLive(spec, run, settings);
-    if (event_log) event_log->Flush();
-    if (!out.empty()) WriteRunOutputs(out, result, "out");
-  }
-  return FilesOf(result, log_text.str());
+  return RunCollected(spec, log, out, [&settings](const RunSpec& s, const PreparedRun& run) {
+    return RunLive(s, run, settings);
+  });
 }
 
 // entries: (label, dict) pairs, each applied over the base set-up; a dict's "system" replaces

@@ -57,6 +57,7 @@ def test_a_python_scheduler_runs_on_the_testbed(tmp_path):
 
 @pytest.mark.parametrize("kwargs, field", [
     (dict(hosts=300), "hosts"),
+    (dict(hosts=0), "hosts"),
     (dict(hosts="three"), "hosts"),
     (dict(agent="/nonexistent/slotflow"), "agent"),
     (dict(agent="/bin/true"), "agent"),
