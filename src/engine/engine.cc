@@ -17,6 +17,7 @@ int32_t Engine::AddKind(Handler handler) {
 
 void Engine::Schedule(Seconds time, int32_t kind, int64_t subject) {
   queue_.Schedule(time, kind, subject);
+  ++one_shot_pending_;
 }
 
 void Engine::SchedulePeriodic(Seconds origin, Seconds interval, int32_t kind,
@@ -42,14 +43,27 @@ void Engine::Dispatch(const Event& e) {
 }
 
 bool Engine::Run(const ContinuousProcess& process, const std::function<void()>& settle) {
+  int64_t idle_steps = 0;
   for (;;) {
-    const Seconds t = std::min(queue_.NextTime(), process.next_event_time());
+    const Seconds process_next = process.next_event_time();
+    const Seconds t = std::min(queue_.NextTime(), process_next);
     if (t == kForever) return true;
     if (t > kMaxSimulatedTime) return false;
+    // Only periodic events are due before the limit (the queue holds no other, the process's
+    // next event lies beyond it): count such steps until one schedules something.
+    if (one_shot_pending_ == 0 && process_next > kMaxSimulatedTime) {
+      if (++idle_steps > kMaxIdleSteps) return true;
+    } else {
+      idle_steps = 0;
+    }
     clock_.now_ = std::max(clock_.now_, t);
     process.advance_to(t);
     ++steps_;
-    while (queue_.NextTime() <= t) Dispatch(queue_.Pop());
+    while (queue_.NextTime() <= t) {
+      const Event e = queue_.Pop();
+      if (e.kind != periodic_kind_) --one_shot_pending_;
+      Dispatch(e);
+    }
     settle();
   }
 }

@@ -50,8 +50,12 @@ class Engine {
   // Runs until neither the queue nor the process has an event. Each step moves the clock to
   // the earliest event time t, advances the process to t, handles every queued event due at t,
   // then calls `settle` (the decisions and rate changes that follow the step's events).
-  // Returns false when it stopped at kMaxSimulatedTime with events still due.
+  // Returns false when it stopped at kMaxSimulatedTime with events still due. Also stops (and
+  // returns true) once kMaxIdleSteps steps in a row have had nothing due before that limit
+  // but periodic events, none of which scheduled anything: a tick that keeps a run going while
+  // nothing else ever happens would otherwise take ~10^13 steps to reach the limit.
   bool Run(const ContinuousProcess& process, const std::function<void()>& settle);
+  static constexpr int64_t kMaxIdleSteps = 1'000'000;
   // Steps taken so far (each a distinct event time).
   int64_t steps() const { return steps_; }
 
@@ -69,6 +73,7 @@ class Engine {
   std::vector<Periodic> periodic_;  // periodic event kinds carry (index, k) in their subject
   int32_t periodic_kind_ = -1;
   int64_t steps_ = 0;
+  int64_t one_shot_pending_ = 0;  // queued events that are not periodic
 };
 
 }  // namespace slotflow

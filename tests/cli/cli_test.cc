@@ -19,7 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace slotflow_test;
 
-
 const std::string kExamples = std::string(SLOTFLOW_SOURCE_DIR) + "/examples/";
 
 TEST(Cli, DefaultRunSucceedsAndPrintsASummaryTable) {
@@ -396,6 +395,10 @@ std::vector<BadInput> BadInputs() {
        {"--set network.first_threshold"}},
       {"EmptyCompareList", "compare --network ,", {"--scheduler/--network", "empty"}},
       {"NoProgress", "run --synthetic-jobs 5 --nic 1e-300", {"never finished"}},
+      // nats' 100 ms tick would otherwise beat ~10^13 times before the time limit.
+      {"NoProgressUnderATick",
+       "run --system duopoly --synthetic-jobs 5 --nic 1e-300",
+       {"never finished", "no event could make progress"}},
       {"TooFewServersForTrace",
        "run --mode network --servers 10 --trace " + std::string(SLOTFLOW_SOURCE_DIR) +
            "/examples/tiny.trace",

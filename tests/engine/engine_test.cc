@@ -46,6 +46,42 @@ TEST(Engine, PeriodicEventsFireAtOriginPlusMultiplesUntilToldToStop) {
   EXPECT_DOUBLE_EQ(beats[3], 0.5 + 3 * 0.1);  // not 0.5 + 0.1 + 0.1 + 0.1
 }
 
+TEST(Engine, BeatsAloneWithNothingElseDueBeforeTheLimitStopAfterTheIdleBound) {
+  // A tick that would keep going to kMaxSimulatedTime (10^12 beats), with nothing else due
+  // before then: the run stops after kMaxIdleSteps beats, reporting no time limit hit.
+  Engine engine;
+  int64_t beats = 0;
+  const int32_t tick = engine.AddKind([&](int64_t) { ++beats; });
+  engine.SchedulePeriodic(0, 1, tick, [] { return true; });
+  const ContinuousProcess stuck{[] { return 1e300; }, [](Seconds) {}};
+  EXPECT_TRUE(engine.Run(stuck, [] {}));
+  EXPECT_EQ(beats, Engine::kMaxIdleSteps);
+}
+
+TEST(Engine, BeatsThatWaitForALaterEventOrScheduleOneAreNotIdle) {
+  // Beats for longer than the idle bound while an arrival is still due: the run reaches it.
+  Engine engine;
+  int64_t beats = 0;
+  bool arrived = false;
+  const int32_t tick = engine.AddKind([&](int64_t) { ++beats; });
+  const int32_t arrive = engine.AddKind([&](int64_t) { arrived = true; });
+  engine.SchedulePeriodic(0, 1, tick, [&] { return !arrived; });
+  const double arrival = 1.5 * static_cast<double>(Engine::kMaxIdleSteps);
+  engine.Schedule(arrival, arrive, 0);
+  EXPECT_TRUE(engine.Run(kNothing, [] {}));
+  EXPECT_TRUE(arrived);
+  EXPECT_EQ(engine.now(), arrival);
+  // A beat that schedules work each time keeps the run going past the bound as well.
+  Engine busy;
+  int64_t done = 0;
+  const int32_t work = busy.AddKind([&](int64_t) { ++done; });
+  const int32_t beat = busy.AddKind([&](int64_t) { busy.Schedule(busy.now() + 0.5, work, 0); });
+  const int64_t want = Engine::kMaxIdleSteps + 10;
+  busy.SchedulePeriodic(0, 1, beat, [&] { return done < want; });
+  EXPECT_TRUE(busy.Run(kNothing, [] {}));
+  EXPECT_GE(done, want);  // every beat's work ran, the last beat's too
+}
+
 TEST(Engine, TheProcessIsAdvancedToEachStepBeforeItsEvents) {
   Engine engine;
   std::vector<std::string> log;
