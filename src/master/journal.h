@@ -4,22 +4,31 @@
 // results jobs.csv gives for it, measured on the clock of the run that completed it.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "metrics/report.h"
+#include "workload/job.h"
 
 struct sqlite3;
 
 namespace slotflow {
 
+// What a journal records of the run it belongs to: the seed and a digest of the workload's jobs
+// (names, submit times, sizes), so a journal of another seed or workload is refused.
+std::string JournalIdentity(const Workload& workload, uint64_t seed);
+
 class Journal {
  public:
-  // Opens the file, creating it and its table if needed. InputError naming --journal if it
-  // cannot, or if it records a job of another workload (a name that differs at its index).
-  Journal(const std::string& path, const std::vector<std::string>& job_names);
+  // Opens the file, creating it and its tables if needed. `identity` says which run it belongs
+  // to (JournalIdentity). InputError naming --journal if it cannot be opened, is not a journal
+  // (other tables, a row with a missing or non-numeric value), belongs to another run, or
+  // records a job of another workload (a name that differs at its index).
+  Journal(const std::string& path, const std::vector<std::string>& job_names,
+          const std::string& identity);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -32,6 +41,7 @@ class Journal {
  private:
   void Exec(const std::string& sql);
   void Load(const std::vector<std::string>& job_names);
+  void CheckIdentity(const std::string& identity);
 
   std::string path_;
   sqlite3* db_ = nullptr;

@@ -20,8 +20,9 @@ LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
       flows_(cluster, std::move(network_policy), [&clock] { return clock.now(); }),
       state_(cluster, flows_),
       lifecycle_(cluster, flows_, state_),
-      driver_(cluster, state_, lifecycle_, std::move(scheduler),
-              [this](SlotMode mode) { flows_.SetSlotMode(mode); }, config.log) {
+      driver_(
+          cluster, state_, lifecycle_, std::move(scheduler),
+          [this](SlotMode mode) { flows_.SetSlotMode(mode); }, config.log) {
   lifecycle_.log = config.log;
   flows_.SetLog(config.log);
   jobs_ = driver_.AddJobs(workload, config.seed, config.estimate_error);
@@ -31,18 +32,18 @@ LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
   }
   launched_.assign(tasks, 0);
   rerun_.assign(tasks, 0);
-  OpenJournal(config.journal);
+  OpenJournal(config.journal, config.seed);
 }
 
 LiveRun::~LiveRun() = default;
 
 // Jobs the journal records as completed never arrive: they count as done.
-void LiveRun::OpenJournal(const std::string& path) {
+void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
   journaled_.assign(state_.jobs().size(), 0);
   if (path.empty()) return;
   std::vector<std::string> names;
   for (const JobRuntime& job : state_.jobs()) names.push_back(job.spec->name);
-  journal_ = std::make_unique<Journal>(path, names);
+  journal_ = std::make_unique<Journal>(path, names, JournalIdentity(workload_, seed));
   for (const auto& [j, result] : journal_->completed()) {
     lifecycle_.Skip(JobIndex{j});
     journaled_[j] = 1;

@@ -48,9 +48,9 @@ struct LiveRunConfig {
 
 class LiveRun {
  public:
-  LiveRun(const Cluster& cluster, const Workload& workload, std::unique_ptr<TaskScheduler> scheduler,
-          std::unique_ptr<NetworkPolicy> network_policy, const LiveRunConfig& config,
-          DriverClock& clock, AgentLink& agents);
+  LiveRun(const Cluster& cluster, const Workload& workload,
+          std::unique_ptr<TaskScheduler> scheduler, std::unique_ptr<NetworkPolicy> network_policy,
+          const LiveRunConfig& config, DriverClock& clock, AgentLink& agents);
   ~LiveRun();
 
   // The run begins now: arrivals and the scheduler's triggers are set on the clock.
@@ -74,7 +74,7 @@ class LiveRun {
   RunResult Collect(int64_t events) const;
 
  private:
-  void OpenJournal(const std::string& path);
+  void OpenJournal(const std::string& path, uint64_t seed);
   void RecordCompleted();
   void RankClasses();
   void LaunchPlaced();

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "common/error.h"
 #include "common/units.h"
+#include "master/journal.h"
 #include "master/live_session.h"
 #include "run/execute.h"
 #include "run/policies.h"
@@ -63,6 +65,13 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
   if (!s.agent_program.empty() && access(s.agent_program.c_str(), X_OK) != 0) {
     throw InputError("", 0, s.Field("agent"),
                      "'" + s.agent_program + "' is not an executable slotflow program");
+  }
+  if (!s.journal.empty()) {
+    // Checked before the testbed comes up: a journal of another run, or not a journal, is
+    // refused without touching the machine.
+    std::vector<std::string> names;
+    for (const JobSpec& job : run.workload.jobs) names.push_back(job.name);
+    const Journal check(s.journal, names, JournalIdentity(run.workload, spec.simulation.seed));
   }
   lo.master.journal = s.journal;
   lo.master.seed = spec.simulation.seed;

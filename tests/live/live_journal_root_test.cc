@@ -4,17 +4,18 @@
 // (skipped otherwise); a testbed prefix of its own, taken down at the end (a killed run leaves
 // it up); bounded by the runs' deadlines.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
-#include "master/journal.h"
 #include "root_testbed.h"
 #include "scenario.h"
 
@@ -27,14 +28,23 @@ const TestbedNames kNames{"sfj"};
 
 const std::vector<std::string> kJobs = {"job-1", "job-2", "job-3", "job-4", "job-5"};
 
-// Jobs the journal records, or -1 while it cannot be read.
+// Jobs the journal records, or -1 while it cannot be read (opened read-only: the master writes
+// it meanwhile).
 int Recorded(const fs::path& journal) {
   if (!fs::exists(journal)) return -1;
-  try {
-    return static_cast<int>(Journal(journal.string(), kJobs).completed().size());
-  } catch (const std::exception&) {
-    return -1;
+  sqlite3* db = nullptr;
+  int count = -1;
+  if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_exec(
+        db, "SELECT COUNT(*) FROM completed_jobs",
+        [](void* out, int, char** values, char**) {
+          *static_cast<int*>(out) = values[0] != nullptr ? std::atoi(values[0]) : -1;
+          return 0;
+        },
+        &count, nullptr);
   }
+  sqlite3_close(db);
+  return count;
 }
 
 TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
@@ -89,6 +99,15 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
   for (size_t k = 1; k < lines.size(); ++k) {
     EXPECT_EQ(lines[k].rfind(kJobs[k - 1] + ",", 0), 0u) << lines[k];
   }
+  EXPECT_EQ(Recorded(journal), 5);
+
+  // The same journal under another seed is another run's: refused before any testbed is up.
+  const int other = std::system((live + " --seed 2 2>" + (dir / "other.err").string()).c_str());
+  EXPECT_EQ(WIFEXITED(other) ? WEXITSTATUS(other) : -1, 2);
+  const std::string other_err = testing::Slurp(dir / "other.err");
+  EXPECT_NE(other_err.find("'--journal'"), std::string::npos) << other_err;
+  EXPECT_NE(other_err.find("journal of another run (seed 1"), std::string::npos) << other_err;
+  EXPECT_FALSE(testing::AnyNamespaceOf(kNames));
   EXPECT_EQ(Recorded(journal), 5);
   fs::remove_all(dir);
 }

@@ -4,6 +4,7 @@
 #include "master/journal.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -68,7 +69,7 @@ TEST(MasterJournal, ARunStartedAgainRunsOnlyTheJobsNotRecorded) {
   RunResult first;
   EXPECT_NE(run.Run(cluster, first).find("deadline"), std::string::npos);
   {
-    const Journal journal(run.file.string(), {"A", "B"});
+    const Journal journal(run.file.string(), {"A", "B"}, JournalIdentity(run.workload, 1));
     ASSERT_EQ(journal.completed().size(), 1u);
     EXPECT_EQ(journal.completed().at(0).name, "A");
   }
@@ -88,23 +89,82 @@ TEST(MasterJournal, ARunStartedAgainRunsOnlyTheJobsNotRecorded) {
       EXPECT_LT(t.placed, 0) << t.stage << " " << t.index;
     }
   }
-  const Journal journal(run.file.string(), {"A", "B"});
+  const Journal journal(run.file.string(), {"A", "B"}, JournalIdentity(run.workload, 1));
   EXPECT_EQ(journal.completed().size(), 2u);
 }
 
 TEST(MasterJournal, AJournalOfAnotherWorkloadIsRefused) {
   JournalRun run;
   {
-    Journal journal(run.file.string(), {"A", "B"});
+    Journal journal(run.file.string(), {"A", "B"}, "seed 1, workload x");
     journal.Record(1, JobResult{"B"});
   }
   try {
-    const Journal other(run.file.string(), {"A", "C"});
+    const Journal other(run.file.string(), {"A", "C"}, "seed 1, workload x");
     ADD_FAILURE() << "a journal of another workload was taken";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--journal");
     EXPECT_NE(std::string(e.what()).find("another workload"), std::string::npos) << e.what();
   }
+}
+
+// The error a journal whose file was prepared by `sql` (after a journal of {"A", "B"} recorded
+// job 1, when `record`) gives when opened for seed 1; "" when it opens.
+std::string OpenError(const fs::path& file, const std::string& sql, bool record = true,
+                      const std::string& identity = "seed 1, workload x") {
+  fs::remove(file);
+  if (record) {
+    Journal journal(file.string(), {"A", "B"}, "seed 1, workload x");
+    journal.Record(1, JobResult{"B"});
+  }
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  sqlite3_close(db);
+  try {
+    const Journal journal(file.string(), {"A", "B"}, identity);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--journal");
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MasterJournal, WhatIsNotAJournalOfThisRunIsRefusedNamingWhy) {
+  JournalRun run;
+  auto says = [](const std::string& error, const std::string& part) {
+    return error.find(part) != std::string::npos;
+  };
+  EXPECT_EQ(OpenError(run.file, "SELECT 1"), "");  // this run's journal opens
+  EXPECT_TRUE(says(OpenError(run.file, "SELECT 1", true, "seed 2, workload x"),
+                   "journal of another run (seed 1, workload x); this run is seed 2"));
+  EXPECT_TRUE(
+      says(OpenError(run.file, "CREATE TABLE completed_jobs (job_index INTEGER, x TEXT)", false),
+           "not a journal of slotflow live"));
+  EXPECT_TRUE(says(OpenError(run.file, "ALTER TABLE completed_jobs ADD COLUMN extra REAL"),
+                   "not a journal of slotflow live"));
+  // A row whose name is NULL (the NOT NULL constraint dropped by hand-made tables).
+  EXPECT_TRUE(says(OpenError(run.file,
+                             "CREATE TABLE completed_jobs (job_index INTEGER PRIMARY KEY, name "
+                             "TEXT, submit_s REAL, first_start_s REAL, finish_s REAL, jct_s "
+                             "REAL, bytes REAL, tasks INTEGER, local_fraction REAL, size_group "
+                             "INTEGER); INSERT INTO completed_jobs (job_index) VALUES (0)",
+                             false),
+                   "job 0: name is not text"));
+  EXPECT_TRUE(says(OpenError(run.file, "UPDATE completed_jobs SET jct_s = 'soon'"),
+                   "job 1: jct_s is not a number"));
+  EXPECT_TRUE(says(OpenError(run.file, "DELETE FROM run"), "not the run they belong to"));
+}
+
+TEST(MasterJournal, TheIdentityNamesTheSeedAndChangesWithTheWorkload) {
+  JournalRun run;
+  const std::string one = JournalIdentity(run.workload, 1);
+  EXPECT_EQ(one.rfind("seed 1, workload ", 0), 0u) << one;
+  EXPECT_EQ(JournalIdentity(run.workload, 1), one);
+  EXPECT_NE(JournalIdentity(run.workload, 2), one);
+  Workload later = run.workload;
+  later.jobs[1].submit += 1;
+  EXPECT_NE(JournalIdentity(later, 1), one);
 }
 
 }  // namespace
