@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -45,6 +46,11 @@ void LoadPlugin(const std::string& path, const std::string& field) {
   CheckInputFile(path, field);
   // A path with a slash: dlopen does not search the library path for it.
   const std::string file = std::filesystem::absolute(path).string();
+  // A plugin refused once stays refused: loaded again, its registrations would not run again.
+  static std::map<std::string, std::string> refused;
+  if (auto it = refused.find(std::filesystem::canonical(file).string()); it != refused.end()) {
+    throw InputError("", 0, field, it->second);
+  }
   std::vector<std::set<std::string>> before;
   ForEachRegistry([&](auto& r, const char*) {
     before.push_back(NamesOf(r));
@@ -85,6 +91,7 @@ void LoadPlugin(const std::string& path, const std::string& field) {
     }
     ++i;
   });
+  if (handle) refused[std::filesystem::canonical(file).string()] = problem;
   throw InputError("", 0, field, problem);
 }
 

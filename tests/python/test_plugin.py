@@ -130,6 +130,9 @@ def test_what_is_not_a_plugin_of_this_build_is_refused(installed, tmp_path):
     with pytest.raises(slotflow.InputError) as e:
         slotflow.load_plugin(clash)
     assert e.value.field == "plugin" and "'greedy'" in e.value.message
+    with pytest.raises(slotflow.InputError) as again:  # and again: it stays refused
+        slotflow.load_plugin(clash)
+    assert again.value.message == e.value.message
     assert len(slotflow.run(scheduler="greedy", workload={"synthetic_jobs": 5}).jobs) == 5
     with pytest.raises(slotflow.InputError):
         slotflow.run(scheduler="clash-only")
