@@ -49,9 +49,7 @@ std::string JournalIdentity(const Workload& workload, uint64_t seed) {
   return fmt::format("seed {}, workload {}", seed, Sha256Hex(jobs).substr(0, 16));
 }
 
-Journal::Journal(const std::string& path, const std::vector<std::string>& job_names,
-                 const std::string& identity)
-    : path_(path) {
+Journal::Journal(const std::string& path, const Workload& workload, uint64_t seed) : path_(path) {
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
     const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
@@ -70,8 +68,8 @@ Journal::Journal(const std::string& path, const std::vector<std::string>& job_na
                          std::string("not a journal of slotflow live: ") + sqlite3_errmsg(db_));
       }
     }
-    Load(job_names);
-    CheckIdentity(identity);
+    Load(workload);
+    CheckIdentity(JournalIdentity(workload, seed));
   } catch (...) {
     sqlite3_close(db_);  // the destructor does not run for a constructor that throws
     throw;
@@ -89,7 +87,7 @@ void Journal::Exec(const std::string& sql) {
   }
 }
 
-void Journal::Load(const std::vector<std::string>& job_names) {
+void Journal::Load(const Workload& workload) {
   Statement q;
   sqlite3_prepare_v2(db_, kSelect, -1, &q.s, nullptr);
   int rc = SQLITE_ROW;
@@ -110,7 +108,8 @@ void Journal::Load(const std::vector<std::string>& job_names) {
     }
     JobResult r;
     r.name = reinterpret_cast<const char*>(sqlite3_column_text(q.s, 1));
-    if (index < 0 || index >= static_cast<int>(job_names.size()) || job_names[index] != r.name) {
+    if (index < 0 || index >= static_cast<int>(workload.jobs.size()) ||
+        workload.jobs[index].name != r.name) {
       throw InputError(path_, 0, "--journal",
                        fmt::format("records job {} ({}), which this workload does not have: it "
                                    "is the journal of another workload",

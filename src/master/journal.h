@@ -23,12 +23,11 @@ std::string JournalIdentity(const Workload& workload, uint64_t seed);
 
 class Journal {
  public:
-  // Opens the file, creating it and its tables if needed. `identity` says which run it belongs
-  // to (JournalIdentity). InputError naming --journal if it cannot be opened, is not a journal
-  // (other tables, a row with a missing or non-numeric value), belongs to another run, or
-  // records a job of another workload (a name that differs at its index).
-  Journal(const std::string& path, const std::vector<std::string>& job_names,
-          const std::string& identity);
+  // Opens the journal of the run of `workload` under `seed`, creating the file and its tables
+  // if needed. InputError naming --journal if it cannot be opened, is not a journal (other
+  // tables, a row with a missing or non-numeric value), records a job of another workload (a
+  // name that differs at its index), or belongs to another run (JournalIdentity).
+  Journal(const std::string& path, const Workload& workload, uint64_t seed);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -40,7 +39,7 @@ class Journal {
 
  private:
   void Exec(const std::string& sql);
-  void Load(const std::vector<std::string>& job_names);
+  void Load(const Workload& workload);
   void CheckIdentity(const std::string& identity);
 
   std::string path_;

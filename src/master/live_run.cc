@@ -41,9 +41,7 @@ LiveRun::~LiveRun() = default;
 void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
   journaled_.assign(state_.jobs().size(), 0);
   if (path.empty()) return;
-  std::vector<std::string> names;
-  for (const JobRuntime& job : state_.jobs()) names.push_back(job.spec->name);
-  journal_ = std::make_unique<Journal>(path, names, JournalIdentity(workload_, seed));
+  journal_ = std::make_unique<Journal>(path, workload_, seed);
   for (const auto& [j, result] : journal_->completed()) {
     lifecycle_.Skip(JobIndex{j});
     journaled_[j] = 1;

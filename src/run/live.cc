@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <utility>
-#include <vector>
 
 #include "common/error.h"
 #include "common/units.h"
@@ -69,9 +68,7 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
   if (!s.journal.empty()) {
     // Checked before the testbed comes up: a journal of another run, or not a journal, is
     // refused without touching the machine.
-    std::vector<std::string> names;
-    for (const JobSpec& job : run.workload.jobs) names.push_back(job.name);
-    const Journal check(s.journal, names, JournalIdentity(run.workload, spec.simulation.seed));
+    const Journal check(s.journal, run.workload, spec.simulation.seed);
   }
   lo.master.journal = s.journal;
   lo.master.seed = spec.simulation.seed;

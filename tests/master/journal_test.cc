@@ -69,7 +69,7 @@ TEST(MasterJournal, ARunStartedAgainRunsOnlyTheJobsNotRecorded) {
   RunResult first;
   EXPECT_NE(run.Run(cluster, first).find("deadline"), std::string::npos);
   {
-    const Journal journal(run.file.string(), {"A", "B"}, JournalIdentity(run.workload, 1));
+    const Journal journal(run.file.string(), run.workload, 1);
     ASSERT_EQ(journal.completed().size(), 1u);
     EXPECT_EQ(journal.completed().at(0).name, "A");
   }
@@ -89,18 +89,20 @@ TEST(MasterJournal, ARunStartedAgainRunsOnlyTheJobsNotRecorded) {
       EXPECT_LT(t.placed, 0) << t.stage << " " << t.index;
     }
   }
-  const Journal journal(run.file.string(), {"A", "B"}, JournalIdentity(run.workload, 1));
+  const Journal journal(run.file.string(), run.workload, 1);
   EXPECT_EQ(journal.completed().size(), 2u);
 }
 
 TEST(MasterJournal, AJournalOfAnotherWorkloadIsRefused) {
   JournalRun run;
   {
-    Journal journal(run.file.string(), {"A", "B"}, "seed 1, workload x");
+    Journal journal(run.file.string(), run.workload, 1);
     journal.Record(1, JobResult{"B"});
   }
+  Workload other_jobs = run.workload;
+  other_jobs.jobs[1].name = "C";
   try {
-    const Journal other(run.file.string(), {"A", "C"}, "seed 1, workload x");
+    const Journal other(run.file.string(), other_jobs, 1);
     ADD_FAILURE() << "a journal of another workload was taken";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--journal");
@@ -108,13 +110,13 @@ TEST(MasterJournal, AJournalOfAnotherWorkloadIsRefused) {
   }
 }
 
-// The error a journal whose file was prepared by `sql` (after a journal of {"A", "B"} recorded
-// job 1, when `record`) gives when opened for seed 1; "" when it opens.
-std::string OpenError(const fs::path& file, const std::string& sql, bool record = true,
-                      const std::string& identity = "seed 1, workload x") {
+// The error a journal of `workload` whose file was prepared by `sql` (after a journal of seed 1
+// recorded job 1, when `record`) gives when opened for `seed`; "" when it opens.
+std::string OpenError(const fs::path& file, const Workload& workload, const std::string& sql,
+                      bool record = true, uint64_t seed = 1) {
   fs::remove(file);
   if (record) {
-    Journal journal(file.string(), {"A", "B"}, "seed 1, workload x");
+    Journal journal(file.string(), workload, 1);
     journal.Record(1, JobResult{"B"});
   }
   sqlite3* db = nullptr;
@@ -122,7 +124,7 @@ std::string OpenError(const fs::path& file, const std::string& sql, bool record 
   EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
   sqlite3_close(db);
   try {
-    const Journal journal(file.string(), {"A", "B"}, identity);
+    const Journal journal(file.string(), workload, seed);
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--journal");
     return e.what();
@@ -132,28 +134,30 @@ std::string OpenError(const fs::path& file, const std::string& sql, bool record 
 
 TEST(MasterJournal, WhatIsNotAJournalOfThisRunIsRefusedNamingWhy) {
   JournalRun run;
+  const Workload& w = run.workload;
   auto says = [](const std::string& error, const std::string& part) {
     return error.find(part) != std::string::npos;
   };
-  EXPECT_EQ(OpenError(run.file, "SELECT 1"), "");  // this run's journal opens
-  EXPECT_TRUE(says(OpenError(run.file, "SELECT 1", true, "seed 2, workload x"),
-                   "journal of another run (seed 1, workload x); this run is seed 2"));
+  EXPECT_EQ(OpenError(run.file, w, "SELECT 1"), "");  // this run's journal opens
+  EXPECT_TRUE(says(OpenError(run.file, w, "SELECT 1", true, 2),
+                   "journal of another run (" + JournalIdentity(w, 1) + "); this run is " +
+                       JournalIdentity(w, 2)));
   EXPECT_TRUE(
-      says(OpenError(run.file, "CREATE TABLE completed_jobs (job_index INTEGER, x TEXT)", false),
+      says(OpenError(run.file, w, "CREATE TABLE completed_jobs (job_index INTEGER, x TEXT)", false),
            "not a journal of slotflow live"));
-  EXPECT_TRUE(says(OpenError(run.file, "ALTER TABLE completed_jobs ADD COLUMN extra REAL"),
+  EXPECT_TRUE(says(OpenError(run.file, w, "ALTER TABLE completed_jobs ADD COLUMN extra REAL"),
                    "not a journal of slotflow live"));
   // A row whose name is NULL (the NOT NULL constraint dropped by hand-made tables).
-  EXPECT_TRUE(says(OpenError(run.file,
+  EXPECT_TRUE(says(OpenError(run.file, w,
                              "CREATE TABLE completed_jobs (job_index INTEGER PRIMARY KEY, name "
                              "TEXT, submit_s REAL, first_start_s REAL, finish_s REAL, jct_s "
                              "REAL, bytes REAL, tasks INTEGER, local_fraction REAL, size_group "
                              "INTEGER); INSERT INTO completed_jobs (job_index) VALUES (0)",
                              false),
                    "job 0: name is not text"));
-  EXPECT_TRUE(says(OpenError(run.file, "UPDATE completed_jobs SET jct_s = 'soon'"),
+  EXPECT_TRUE(says(OpenError(run.file, w, "UPDATE completed_jobs SET jct_s = 'soon'"),
                    "job 1: jct_s is not a number"));
-  EXPECT_TRUE(says(OpenError(run.file, "DELETE FROM run"), "not the run they belong to"));
+  EXPECT_TRUE(says(OpenError(run.file, w, "DELETE FROM run"), "not the run they belong to"));
 }
 
 TEST(MasterJournal, TheIdentityNamesTheSeedAndChangesWithTheWorkload) {
