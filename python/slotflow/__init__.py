@@ -143,17 +143,24 @@ def run(system=None, *, scheduler=None, network=None, cluster=None, workload=Non
     of dicts; utilisation=True samples utilisation.csv; out=DIR also writes the run's files
     there, as `slotflow run --out DIR` does.
     """
-    args = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
-                workload=workload, trace=trace, jobs=jobs, seed=seed, set=set, config=config)
-    source = "slotflow.run()"
-    with tempfile.TemporaryDirectory(prefix="slotflow-") as scratch:
-        setup = _setup(source, system=system, scheduler=scheduler, network=network,
-                       cluster=cluster, workload=workload, trace=trace, jobs=jobs, seed=seed,
-                       set=set, jobs_dir=out or scratch)
-        files = _slotflow.run(setup, os.fspath(config) if config else "", source,
-                              _call("run", args), bool(log), bool(utilisation),
-                              os.fspath(out) if out else "")
+    setup = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
+                 workload=workload, trace=trace, jobs=jobs, seed=seed, set=set)
+    files = _execute("run", setup, config, out, {},
+                     lambda table, path, source, line, into: _slotflow.run(
+                         table, path, source, line, bool(log), bool(utilisation), into))
     return _result(files, log)
+
+
+def _execute(name: str, setup: dict, config, out, shown: dict, call) -> dict:
+    """The files of one run of `setup` (run()'s set-up arguments) by `call(setup dict, config
+    path, source, command line, out)`, with jobs given as dicts written where they last as long
+    as the call; `shown`: further arguments the command line in summary.json shows."""
+    source = f"slotflow.{name}()"
+    with tempfile.TemporaryDirectory(prefix="slotflow-") as scratch:
+        table = _setup(source, **setup, jobs_dir=out or scratch)
+        return call(table, os.fspath(config) if config else "", source,
+                    _call(name, {**setup, "config": config, **shown}),
+                    os.fspath(out) if out else "")
 
 
 def _result(files: dict, log: bool) -> Result:
@@ -200,9 +207,6 @@ def live(system=None, *, scheduler=None, network=None, cluster=None, workload=No
     keep_testbed and testbed_prefix are `slotflow live`'s flags. agent: the slotflow executable
     the agents run (default: the one built or installed with this package).
     """
-    args = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
-                workload=workload, trace=trace, jobs=jobs, seed=seed, set=set, config=config,
-                hosts=hosts, rate=rate)
     source = "slotflow.live()"
     program = os.fspath(agent) if agent is not None else _agent_program(source)
     try:
@@ -216,13 +220,11 @@ def live(system=None, *, scheduler=None, network=None, cluster=None, workload=No
     settings = dict(hosts=hosts, rate=rate, deadline=deadline, agent_timeout=agent_timeout,
                     journal=os.fspath(journal) if journal is not None else None,
                     keep_testbed=keep_testbed, testbed_prefix=testbed_prefix, agent=program)
-    with tempfile.TemporaryDirectory(prefix="slotflow-") as scratch:
-        setup = _setup(source, system=system, scheduler=scheduler, network=network,
-                       cluster=cluster, workload=workload, trace=trace, jobs=jobs, seed=seed,
-                       set=set, jobs_dir=out or scratch)
-        files = _slotflow.live(setup, os.fspath(config) if config else "", source,
-                               _call("live", args), bool(log), os.fspath(out) if out else "",
-                               settings)
+    setup = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
+                 workload=workload, trace=trace, jobs=jobs, seed=seed, set=set)
+    files = _execute("live", setup, config, out, dict(hosts=hosts, rate=rate),
+                     lambda table, path, source, line, into: _slotflow.live(
+                         table, path, source, line, bool(log), into, settings))
     return _result(files, log)
 
 
