@@ -2,11 +2,10 @@
 # headers (include/slotflow/, included as "sim/task_scheduler.h" and so on) and the CMake package
 # slotflow, so that a policy in its own repository builds with find_package(slotflow) and links
 # slotflow::core (docs/plugins.md).
-if(SLOTFLOW_FUZZ)
-  install(TARGETS slotflow RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS slotflow RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(SLOTFLOW_FUZZ)  # the core is not a library of its own there
   return()
 endif()
-install(TARGETS slotflow RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS slotflow_core EXPORT slotflowTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/slotflow

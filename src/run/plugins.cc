@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <tuple>
 #include <vector>
 
 #include "common/error.h"
@@ -45,10 +44,10 @@ std::string SlotflowBuildId() {
 void LoadPlugin(const std::string& path, const std::string& field) {
   CheckInputFile(path, field);
   // A path with a slash: dlopen does not search the library path for it.
-  const std::string file = std::filesystem::absolute(path).string();
+  const std::string file = std::filesystem::canonical(path).string();
   // A plugin refused once stays refused: loaded again, its registrations would not run again.
   static std::map<std::string, std::string> refused;
-  if (auto it = refused.find(std::filesystem::canonical(file).string()); it != refused.end()) {
+  if (auto it = refused.find(file); it != refused.end()) {
     throw InputError("", 0, field, it->second);
   }
   std::vector<std::set<std::string>> before;
@@ -91,7 +90,7 @@ void LoadPlugin(const std::string& path, const std::string& field) {
     }
     ++i;
   });
-  if (handle) refused[std::filesystem::canonical(file).string()] = problem;
+  if (handle) refused[file] = problem;
   throw InputError("", 0, field, problem);
 }
 
