@@ -165,7 +165,8 @@ def fig3(args):
         out = os.path.join(args.out, f"racks{rack}-{net}")
         cmd = [args.slotflow, "compare", "--quiet", "--generator", "flows", "--flow-sizes",
                "datamining", "--flow-load", "0.5", "--flows", str(args.flows), *cluster(rack),
-               "--network", net, "--scheduler", "minDist,loadAware", "--seeds", str(args.seeds),
+               "--network", net, "--scheduler", "minDist,loadAware", "--set", "scheduler.load=bytes",
+               "--set", "scheduler.busy_ties=fewer-running", "--seeds", str(args.seeds),
                "--out", out]
         if net != "fair":
             cmd += ["--set", "network.queues=unlimited"]

@@ -1,5 +1,6 @@
-// NEAT+'s placement baselines (NEAT+ §I, §II): loadAware (least bytes arriving), minDist
-// (least bytes × hops to the input) and random, one decision at a time on hand-built states.
+// NEAT+'s placement baselines (NEAT+ §I, §II): loadAware (fewest running tasks, or least bytes
+// arriving), minDist (least bytes × hops to the input) and random, one decision at a time on
+// hand-built states.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -11,20 +12,46 @@
 namespace slotflow::testing {
 namespace {
 
-std::unique_ptr<TaskScheduler> Make(const std::string& name, uint64_t seed = 1) {
-  return TaskSchedulerRegistry::Get().Make(name, {{"order", "fifo"}}, seed);
+std::unique_ptr<TaskScheduler> Make(const std::string& name, uint64_t seed = 1,
+                                    std::map<std::string, std::string> settings = {}) {
+  settings.emplace("order", "fifo");
+  return TaskSchedulerRegistry::Get().Make(name, settings, seed);
 }
 
-// Server 0 receives 10 bytes, server 1 3 bytes, servers 2 and 3 nothing; server 2 runs a task.
-// A map task whose block is on server 0: loadAware ignores the block and picks server 3 (no
-// bytes arriving, fewer running than server 2); with server 3 full, server 2.
-TEST(LoadAware, PicksTheServerWithTheFewestBytesArriving) {
+// By default loadAware spreads tasks: the free server running the fewest, whatever arrives on
+// its downlink and wherever the input is. Servers 0-2 run 2, 1 and 3 tasks of 4 slots; server 3
+// is full; server 1 receives 10 bytes, server 0 nothing. The block is on server 2.
+TEST(LoadAware, PicksTheServerRunningTheFewestTasks) {
+  Bed bed(4, 4);
+  bed.Occupy(0, 2);
+  bed.Receiving(3, {{1, 10}});  // one task on server 1, fetching 10 bytes from server 3
+  bed.Occupy(2, 3);
+  bed.Occupy(3, 4);
+  const JobIndex j = bed.MapJob({{2}}, 1);
+  auto s = Make("loadAware");
+  Decision d = s->Next(bed.state());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d.task, bed.TaskOf(j, 0, 0));
+  EXPECT_EQ(d.server, 1);
+  EXPECT_STREQ(d.why[0].text, "fewest-tasks");
+  EXPECT_DOUBLE_EQ(d.why[1].number, 1);  // running_tasks
+  bed.Occupy(1, 1);                      // now 0 and 1 both run 2: a tie, broken at random
+  std::set<ServerId> chosen;
+  for (uint64_t seed = 1; seed <= 20; ++seed)
+    chosen.insert(Make("loadAware", seed)->Next(bed.state()).server);
+  EXPECT_EQ(chosen, (std::set<ServerId>{ServerId{0}, ServerId{1}}));
+}
+
+// load = bytes: server 0 receives 10 bytes, server 1 3 bytes, servers 2 and 3 nothing; server 2
+// runs a task. A map task whose block is on server 0: loadAware ignores the block and picks
+// server 3 (no bytes arriving, fewer running than server 2); with server 3 full, server 2.
+TEST(LoadAware, BytesPicksTheServerWithTheFewestBytesArriving) {
   Bed bed(4, 2);
   bed.Receiving(3, {{0, 10}});
   bed.Receiving(3, {{1, 3}});
   bed.Occupy(2, 1);
   const JobIndex j = bed.MapJob({{0}}, 1);
-  auto s = Make("loadAware");
+  auto s = Make("loadAware", 1, {{"load", "bytes"}});
   Decision d = s->Next(bed.state());
   ASSERT_TRUE(d);
   EXPECT_EQ(d.task, bed.TaskOf(j, 0, 0));
@@ -69,6 +96,25 @@ TEST(MinDist, AReduceTaskGoesWhereMostOfItsInputIs) {
   EXPECT_EQ(d.task, bed.TaskOf(j, 1, 0));
   EXPECT_EQ(d.server, 2);  // all 6 bytes local; server 3 would cost 6 × 2
   EXPECT_DOUBLE_EQ(d.why[1].number, 0);
+}
+
+// Servers 1-3 are equally near a block on server 0 (full); server 1 runs 2 tasks, servers 2 and
+// 3 one each. By default how busy they are plays no part (each of 1-3 for some seed); with
+// busy_ties = fewer-running, server 1 never wins.
+TEST(MinDist, EquallyNearServersTieAtRandomOrByRunningTasks) {
+  Bed bed(4, 4);
+  bed.Occupy(0, 4);
+  bed.Occupy(1, 2);
+  bed.Occupy(2, 1);
+  bed.Occupy(3, 1);
+  bed.MapJob({{0}}, 1);
+  std::set<ServerId> plain, busy;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    plain.insert(Make("minDist", seed)->Next(bed.state()).server);
+    busy.insert(Make("minDist", seed, {{"busy_ties", "fewer-running"}})->Next(bed.state()).server);
+  }
+  EXPECT_EQ(plain, (std::set<ServerId>{ServerId{1}, ServerId{2}, ServerId{3}}));
+  EXPECT_EQ(busy, (std::set<ServerId>{ServerId{2}, ServerId{3}}));
 }
 
 // random: every free server for some seed, never a full one.
@@ -123,9 +169,8 @@ TEST(Baselines, TiesAreRandomPerSeedOrTheFirst) {
         Bed bed(4, 1);
         bed.Occupy(0, 1);
         bed.MapJob({{0}}, 1);
-        const Decision d = TaskSchedulerRegistry::Get()
-                               .Make(name, {{"order", "fifo"}}, seed)
-                               ->Next(bed.state());
+        const Decision d =
+            TaskSchedulerRegistry::Get().Make(name, {{"order", "fifo"}}, seed)->Next(bed.state());
         ASSERT_TRUE(d) << name;
         if (again == 0) first = d.server;
         EXPECT_EQ(d.server, first) << name << " seed " << seed;

@@ -1,8 +1,11 @@
-// loadAware — NEAT+'s load-balancing baseline (NEAT+ §I, §II: "spreads the load evenly over all
-// nodes"): each task goes to the server, among those with a free slot, whose downlink has the
-// fewest bytes still to deliver (the remaining bytes of the flows arriving there; ours, see
-// docs/readings.md: the paper does not define the load); ties: fewer running tasks, then
-// setting ties (scheduling/tie_break.h). Input locality plays no part.
+// loadAware — NEAT+'s load-balancing baseline. NEAT+ §I: loadAware "distributes the load evenly
+// over all nodes"; §II: "minimum-load placement (loadAware), which spreads the load over all
+// nodes". Each task goes to the server, among those with a free slot, that carries the least
+// load. The paper does not define the load: by default it is the tasks running on the server
+// (`load = tasks`), so tasks spread evenly; `load = bytes` reads it as the bytes still to arrive
+// on the server's downlink (§II's explanation of Fig. 3(b), that loadAware keeps a long flow off
+// nodes with long flows, fits this reading), then fewer running tasks. Remaining ties: setting
+// `ties` (scheduling/tie_break.h). Input locality plays no part.
 #include <utility>
 
 #include "scheduling/first_fit.h"
@@ -13,25 +16,52 @@ namespace {
 
 constexpr uint64_t kSeedSalt = 0x6c6f616461776172ULL;  // "loadawar"
 
+enum class Load { kTasks, kBytes };
+
+std::vector<SettingSpec> LoadAwareSettings() {
+  std::vector<SettingSpec> specs = BaselineSettings();
+  specs.push_back(SettingSpec{
+      .name = "load",
+      .kind = SettingKind::kChoice,
+      .default_value = "tasks",
+      .meaning = "a server's load: tasks (running on it; NEAT+ §I: load spread evenly over all "
+                 "nodes), or bytes (still to arrive on its downlink, then running tasks)",
+      .choices = {"tasks", "bytes"}});
+  return specs;
+}
+
 class LoadAwareScheduler : public TaskScheduler {
  public:
   explicit LoadAwareScheduler(const PolicyArgs& args)
-      : order_(JobOrderOf(args.settings)), tie_(args.settings, args.seed, kSeedSalt) {}
+      : order_(JobOrderOf(args.settings)),
+        tie_(args.settings, args.seed, kSeedSalt),
+        load_(args.settings.Choice<Load>("load",
+                                         {{"tasks", Load::kTasks}, {"bytes", Load::kBytes}})) {}
 
   Decision Next(const SimState& state) override {
+    if (load_ == Load::kTasks) {
+      auto fewest_tasks = [this](const SimState& st, TaskId t) {
+        int chosen = 0;
+        return tie_.Smallest(
+            Hosts(st, t), [&](ServerId s) { return st.server(s).running; }, chosen);
+      };
+      Decision d = FirstFit(state, order_, jobs_, fewest_tasks, "fewest-tasks");
+      if (d) d.why.Add("running_tasks", state.server(d.server).running);
+      return d;
+    }
     const FlowView& net = state.flows();
     incoming_.assign(static_cast<size_t>(state.cluster().size()), 0);
     for (FlowId f : net.active_flows()) {
       const FlowSpec& fs = net.flow(f).spec;
       if (fs.src != fs.dst) incoming_[fs.dst] += net.Remaining(f);
     }
-    auto least_loaded = [this](const SimState& st, TaskId t) {
+    auto least_bytes = [this](const SimState& st, TaskId t) {
       std::pair<Bytes, int> chosen;  // (bytes arriving, running tasks)
       return tie_.Smallest(
           Hosts(st, t), [&](ServerId s) { return std::pair(incoming_[s], st.server(s).running); },
           chosen);
     };
-    Decision d = FirstFit(state, order_, jobs_, least_loaded, "least-loaded");
+    Decision d = FirstFit(state, order_, jobs_, least_bytes, "fewest-bytes-arriving");
     if (d) d.why.Add("incoming_bytes", incoming_[d.server]);
     return d;
   }
@@ -39,6 +69,7 @@ class LoadAwareScheduler : public TaskScheduler {
  private:
   JobOrder order_;
   TieBreak tie_;
+  Load load_;
   std::vector<JobIndex> jobs_;
   std::vector<Bytes> incoming_;
 };
@@ -46,7 +77,7 @@ class LoadAwareScheduler : public TaskScheduler {
 }  // namespace
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
-    "loadAware", "NEAT+'s baseline: the free server with the fewest bytes arriving (no locality)",
-    BaselineSettings(), LoadAwareScheduler);
+    "loadAware", "NEAT+'s baseline: the free server with the least load (no locality)",
+    LoadAwareSettings(), LoadAwareScheduler);
 
 }  // namespace slotflow

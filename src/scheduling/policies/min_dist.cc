@@ -3,8 +3,9 @@
 // network load of reading its input, Σ bytes × hops (the paper's §II explanation of why minDist
 // wins under SRPT: it "minimises the total network load, the sum of each flow's size times its
 // hop count"). A block is read from its nearest replica; hops are 0 on the same server, 2
-// through one switch, 4 through the core. Ties: fewer running tasks, then setting ties
-// (scheduling/tie_break.h).
+// through one switch, 4 through the core. The paper names no tie-break: by default servers
+// equally near go to setting `ties` (scheduling/tie_break.h, random by default);
+// `busy_ties = fewer-running` first prefers the server running fewer tasks.
 #include <algorithm>
 #include <limits>
 #include <utility>
@@ -32,10 +33,25 @@ double ReadCost(const SimState& state, TaskId t, ServerId d) {
   return cost;
 }
 
+std::vector<SettingSpec> MinDistSettings() {
+  std::vector<SettingSpec> specs = BaselineSettings();
+  specs.push_back(SettingSpec{
+      .name = "busy_ties",
+      .kind = SettingKind::kChoice,
+      .default_value = "ignore",
+      .meaning = "servers equally near the input: ignore how busy they are (then `ties`), or "
+                 "fewer-running (the one running fewer tasks first)",
+      .choices = {"ignore", "fewer-running"}});
+  return specs;
+}
+
 class MinDistScheduler : public TaskScheduler {
  public:
   explicit MinDistScheduler(const PolicyArgs& args)
-      : order_(JobOrderOf(args.settings)), tie_(args.settings, args.seed, kSeedSalt) {}
+      : order_(JobOrderOf(args.settings)),
+        tie_(args.settings, args.seed, kSeedSalt),
+        by_running_(args.settings.Choice<bool>("busy_ties",
+                                               {{"ignore", false}, {"fewer-running", true}})) {}
 
   Decision Next(const SimState& state) override {
     double chosen_cost = 0;
@@ -43,7 +59,10 @@ class MinDistScheduler : public TaskScheduler {
       std::pair<double, int> chosen;  // (byte-hops, running tasks)
       const ServerId best = tie_.Smallest(
           Hosts(st, t),
-          [&](ServerId s) { return std::pair(ReadCost(st, t, s), st.server(s).running); }, chosen);
+          [&](ServerId s) {
+            return std::pair(ReadCost(st, t, s), by_running_ ? st.server(s).running : 0);
+          },
+          chosen);
       chosen_cost = chosen.first;
       return best;
     };
@@ -55,6 +74,7 @@ class MinDistScheduler : public TaskScheduler {
  private:
   JobOrder order_;
   TieBreak tie_;
+  bool by_running_;
   std::vector<JobIndex> jobs_;
 };
 
@@ -62,6 +82,6 @@ class MinDistScheduler : public TaskScheduler {
 
 SLOTFLOW_REGISTER_TASK_SCHEDULER(
     "minDist", "NEAT+'s baseline: the free server nearest the task's input (least bytes x hops)",
-    BaselineSettings(), MinDistScheduler);
+    MinDistSettings(), MinDistScheduler);
 
 }  // namespace slotflow
