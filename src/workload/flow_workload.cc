@@ -1,10 +1,10 @@
 #include "workload/flow_workload.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -20,8 +20,9 @@ SizeCdf::SizeCdf(std::vector<std::pair<Bytes, double>> points) : points_(std::mo
 Bytes SizeCdf::Sample(Rng& rng) const {
   const double u = rng.Uniform();
   // The first point whose probability exceeds u; u < 1 = the last probability.
-  auto it = std::upper_bound(points_.begin(), points_.end(), u,
-                             [](double v, const std::pair<Bytes, double>& p) { return v < p.second; });
+  auto it =
+      std::upper_bound(points_.begin(), points_.end(), u,
+                       [](double v, const std::pair<Bytes, double>& p) { return v < p.second; });
   it = std::clamp(it, points_.begin() + 1, points_.end() - 1);
   const auto& [x1, c1] = *it;
   const auto& [x0, c0] = *(it - 1);
@@ -32,7 +33,8 @@ Bytes SizeCdf::Sample(Rng& rng) const {
 Bytes SizeCdf::Mean() const {
   Bytes mean = 0;
   for (size_t i = 1; i < points_.size(); ++i) {
-    mean += (points_[i].second - points_[i - 1].second) * (points_[i].first + points_[i - 1].first) / 2;
+    mean +=
+        (points_[i].second - points_[i - 1].second) * (points_[i].first + points_[i - 1].first) / 2;
   }
   return mean;
 }
@@ -79,8 +81,35 @@ const SizeCdf& FlowSizeCdf(FlowSizes sizes) {
   return sizes == FlowSizes::kWebSearch ? web_search : data_mining;
 }
 
-Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers,
-                              BytesPerSecond total_nic) {
+namespace {
+
+// n distinct servers drawn uniformly, in the order drawn.
+std::vector<ServerId> DistinctServers(int n, int servers, Rng& rng) {
+  std::vector<ServerId> out;
+  while (static_cast<int>(out.size()) < n) {
+    const auto s = static_cast<ServerId>(rng.UniformInt(servers));
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+void SetCompute(TaskSpec& task, const FlowWorkloadOptions& o) {
+  switch (o.compute) {
+    case FlowCompute::kNone:
+      task.compute = 0;
+      break;
+    case FlowCompute::kFixed:
+      task.compute = o.compute_time;
+      break;
+    case FlowCompute::kProportional:
+      task.compute = -1;
+      break;  // the input at the slot rate
+  }
+}
+
+}  // namespace
+
+Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers, BytesPerSecond total_nic) {
   if (!(o.load > 0 && o.load <= 1)) {
     throw InputError("", 0, "flow_load", fmt::format("must be in (0, 1], got {}", o.load));
   }
@@ -89,24 +118,73 @@ Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers,
     throw InputError("", 0, "flows",
                      "the flows generator needs at least 2 servers (a sender and a receiver)");
   }
+  if (o.replicas < 1 || o.replicas > servers) {
+    throw InputError("", 0, "flow_replicas",
+                     fmt::format("must be in [1, {}] (the servers), got {}", servers, o.replicas));
+  }
+  if (o.senders < 1 || o.senders > servers) {
+    throw InputError("", 0, "flow_senders",
+                     fmt::format("must be in [1, {}] (the servers), got {}", servers, o.senders));
+  }
+  if (o.receivers < 1) throw InputError("", 0, "flow_receivers", "must be at least 1");
+  if (o.replicas > 1 && o.senders > 1) {
+    throw InputError("", 0, "flow_senders",
+                     "flow_replicas and flow_senders cannot both be above 1 (a many-to-one "
+                     "stage reads map outputs, not replicated blocks)");
+  }
+  if (o.receivers > 1 && o.senders == 1) {
+    throw InputError("", 0, "flow_receivers", "needs flow_senders above 1 (a many-to-one stage)");
+  }
+  if (o.compute == FlowCompute::kFixed && !(o.compute_time >= 0)) {
+    throw InputError("", 0, "flow_compute_time", "must be at least 0");
+  }
   const SizeCdf& cdf = FlowSizeCdf(o.sizes);
   const double mean_interarrival = cdf.Mean() / (o.load * total_nic);
   Rng rng(o.seed ^ kSeedSalt);
   Workload w;
-  w.source = fmt::format("flows({}, load={}, flows={}, seed={})", FlowSizesName(o.sizes), o.load,
-                         o.flows, o.seed);
+  // The name lists only what differs from the plain flows.
+  std::string extra;
+  if (o.replicas > 1) extra += fmt::format(", replicas={}", o.replicas);
+  if (o.senders > 1) extra += fmt::format(", senders={}, receivers={}", o.senders, o.receivers);
+  if (o.compute == FlowCompute::kFixed) extra += fmt::format(", compute={}s", o.compute_time);
+  if (o.compute == FlowCompute::kProportional) extra += ", compute=proportional";
+  w.source = fmt::format("flows({}, load={}, flows={}{}, seed={})", FlowSizesName(o.sizes), o.load,
+                         o.flows, extra, o.seed);
   Seconds submit = 0;
   for (int n = 1; n <= o.flows; ++n) {
-    const auto sender = static_cast<ServerId>(rng.UniformInt(servers));
-    TaskSpec task;
-    task.input = cdf.Sample(rng);
-    task.compute = 0;
-    task.avoid = sender;
-    StageSpec read{"read", {}, {task}, {{sender}}};
     JobSpec job;
     job.name = fmt::format("flow-{}", n);
     job.submit = submit;
-    job.stages.push_back(std::move(read));
+    if (o.senders == 1) {
+      // One reading task. With one replica the draws (sender, size, arrival) are the plain
+      // flows' own.
+      const std::vector<ServerId> holders = DistinctServers(o.replicas, servers, rng);
+      TaskSpec task;
+      task.input = cdf.Sample(rng);
+      SetCompute(task, o);
+      if (o.replicas == 1) task.avoid = holders[0];
+      job.stages.push_back(StageSpec{"read", {}, {task}, {holders}});
+    } else {
+      const std::vector<ServerId> senders = DistinctServers(o.senders, servers, rng);
+      const Bytes size = cdf.Sample(rng);
+      StageSpec send{"send", {}, {}, {}};
+      for (ServerId s : senders) {
+        TaskSpec held = {};
+        held.compute = 0;
+        held.pinned = s;
+        send.tasks.push_back(held);
+        send.replicas.push_back({s});
+      }
+      StageSpec read{"read", {0}, {}, {}};
+      for (int r = 0; r < o.receivers; ++r) {
+        TaskSpec task;
+        task.input = std::max<Bytes>(1, std::round(size / o.receivers));
+        SetCompute(task, o);
+        read.tasks.push_back(task);
+      }
+      job.stages.push_back(std::move(send));
+      job.stages.push_back(std::move(read));
+    }
     w.jobs.push_back(std::move(job));
     submit += rng.Exponential(mean_interarrival);
   }

@@ -3,11 +3,15 @@
 // hand-built states.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
 
 #include "bed.h"
+#include "scenario.h"
+#include "workload/flow_workload.h"
 
 namespace slotflow::testing {
 namespace {
@@ -186,6 +190,35 @@ TEST(Baselines, TiesAreRandomPerSeedOrTheFirst) {
                            ->Next(bed.state());
     EXPECT_EQ(d.server, 1) << name;
   }
+}
+
+// A many-to-one stage from the flows generator (flow_senders = 4) on 5 servers of 1 slot and
+// rate 1: the reader placed on one of the 4 senders reads a quarter locally and 3 quarters over
+// its downlink at 1/3 each, done at 3/4 of its size; on the fifth server all 4 quarters share
+// the downlink, done at its size. NEAT+ and minDist pick a sender; random, for some seed, not.
+TEST(Baselines, AManyToOneReaderOnASenderReadsAShareLocally) {
+  FlowWorkloadOptions o{.flows = 1, .senders = 4};
+  auto jct_of = [&](const std::string& scheduler, uint64_t seed) {
+    Scenario sc;
+    sc.cluster = UnitCluster(5, 1);
+    sc.workload = GenerateFlowWorkload(o, 5, 5.0);
+    sc.scheduler = scheduler;
+    sc.scheduler_settings = {{"order", "fifo"}};
+    sc.simulation.seed = seed;
+    const RunResult r = sc.Run();
+    const Bytes size = sc.workload.jobs[0].stages[1].tasks[0].input;
+    EXPECT_EQ(r.summary.unfinished_jobs, 0);
+    return r.jobs.at(0).jct / size;
+  };
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    EXPECT_NEAR(jct_of("neat", seed), 0.75, 1e-9) << seed;
+    EXPECT_NEAR(jct_of("minDist", seed), 0.75, 1e-9) << seed;
+  }
+  std::set<double> random_jcts;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    random_jcts.insert(std::round(jct_of("random", seed) * 100) / 100);
+  }
+  EXPECT_EQ(random_jcts, (std::set<double>{0.75, 1.0}));
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "common/error.h"
 
@@ -50,8 +53,9 @@ TEST(FlowWorkload, ArrivalsMatchTheTargetLoad) {
   const double span = w.jobs.back().submit - w.jobs.front().submit;
   EXPECT_NEAR((w.jobs.size() - 1) / span / lambda, 1, 0.02);
   EXPECT_EQ(w.jobs.front().submit, 0);
-  EXPECT_TRUE(std::is_sorted(w.jobs.begin(), w.jobs.end(),
-                             [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; }));
+  EXPECT_TRUE(std::is_sorted(w.jobs.begin(), w.jobs.end(), [](const JobSpec& a, const JobSpec& b) {
+    return a.submit < b.submit;
+  }));
 }
 
 TEST(FlowWorkload, EachFlowIsOneTaskThatAvoidsItsSender) {
@@ -91,6 +95,83 @@ TEST(FlowWorkload, RejectsBadOptions) {
   EXPECT_THROW(GenerateFlowWorkload({.flows = 0}, 4, 1e9), InputError);
   EXPECT_THROW(GenerateFlowWorkload({}, 1, 1e9), InputError);
   EXPECT_THROW(ParseFlowSizes("video", "flow_sizes"), InputError);
+  auto field_of = [](const FlowWorkloadOptions& o) {
+    try {
+      GenerateFlowWorkload(o, 4, 1e9);
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(field_of({.replicas = 5}), "flow_replicas");  // more than the 4 servers
+  EXPECT_EQ(field_of({.senders = 5}), "flow_senders");
+  EXPECT_EQ(field_of({.replicas = 2, .senders = 2}), "flow_senders");
+  EXPECT_EQ(field_of({.receivers = 2}), "flow_receivers");  // without senders
+  EXPECT_EQ(field_of({.compute = FlowCompute::kFixed, .compute_time = -1}), "flow_compute_time");
+}
+
+// flow_replicas = 3: each block on 3 distinct servers and no server avoided, so a task may read
+// locally. With 1 replica the draws are the plain flows' (the same senders, sizes, arrivals).
+TEST(FlowWorkload, ReplicatedBlocksOnDistinctServersAndNothingAvoided) {
+  const Workload w = GenerateFlowWorkload({.flows = 300, .replicas = 3}, 6, 6e9);
+  for (const JobSpec& j : w.jobs) {
+    ASSERT_EQ(j.stages.size(), 1u);
+    const std::vector<ServerId>& holders = j.stages[0].replicas.at(0);
+    ASSERT_EQ(holders.size(), 3u);
+    EXPECT_EQ(std::set<ServerId>(holders.begin(), holders.end()).size(), 3u);
+    EXPECT_EQ(j.stages[0].tasks[0].avoid, kNoServer);
+  }
+  EXPECT_NE(w.source.find("replicas=3"), std::string::npos);
+  const Workload plain = GenerateFlowWorkload({.flows = 50}, 6, 6e9);
+  const Workload one = GenerateFlowWorkload({.flows = 50, .replicas = 1}, 6, 6e9);
+  for (size_t i = 0; i < plain.jobs.size(); ++i) {
+    EXPECT_EQ(plain.jobs[i].submit, one.jobs[i].submit);
+    EXPECT_EQ(plain.jobs[i].stages[0].replicas, one.jobs[i].stages[0].replicas);
+    EXPECT_EQ(plain.jobs[i].stages[0].tasks[0].input, one.jobs[i].stages[0].tasks[0].input);
+  }
+  EXPECT_EQ(plain.source, one.source);
+}
+
+// flow_senders = 4, flow_receivers = 2: a finished "send" stage of 4 pinned tasks (nothing to
+// compute) on distinct servers, and a "read" stage of 2 tasks, each reading half the size,
+// split evenly over the 4 senders.
+TEST(FlowWorkload, ManyToOneStagesReadFromEverySender) {
+  const Workload w = GenerateFlowWorkload({.flows = 200, .senders = 4, .receivers = 2}, 8, 8e9);
+  for (const JobSpec& j : w.jobs) {
+    ASSERT_EQ(j.stages.size(), 2u);
+    const StageSpec& send = j.stages[0];
+    const StageSpec& read = j.stages[1];
+    ASSERT_EQ(send.tasks.size(), 4u);
+    std::set<ServerId> senders;
+    for (size_t k = 0; k < send.tasks.size(); ++k) {
+      EXPECT_EQ(send.tasks[k].compute, 0);
+      EXPECT_EQ(send.tasks[k].input, 0);
+      EXPECT_EQ(send.replicas.at(k), std::vector<ServerId>{send.tasks[k].pinned});
+      senders.insert(send.tasks[k].pinned);
+    }
+    EXPECT_EQ(senders.size(), 4u);
+    EXPECT_EQ(read.parents, std::vector<int>{0});
+    ASSERT_EQ(read.tasks.size(), 2u);
+    EXPECT_EQ(read.tasks[0].input, read.tasks[1].input);
+    EXPECT_GE(read.tasks[0].input, 1);
+    EXPECT_EQ(read.tasks[0].avoid, kNoServer);
+  }
+  EXPECT_NO_THROW(w.Validate(8));
+}
+
+// flow_compute: the reading task computes nothing, a fixed time, or its input at the slot rate
+// (TaskSpec::compute < 0).
+TEST(FlowWorkload, ComputeIsNoneFixedOrProportional) {
+  auto compute_of = [](FlowCompute c) {
+    return GenerateFlowWorkload({.flows = 1, .compute = c, .compute_time = 0.25}, 4, 4e9)
+        .jobs[0]
+        .stages[0]
+        .tasks[0]
+        .compute;
+  };
+  EXPECT_EQ(compute_of(FlowCompute::kNone), 0);
+  EXPECT_EQ(compute_of(FlowCompute::kFixed), 0.25);
+  EXPECT_LT(compute_of(FlowCompute::kProportional), 0);
 }
 
 }  // namespace
