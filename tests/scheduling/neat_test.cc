@@ -5,13 +5,14 @@
 // choice; the placement itself does not depend on the network policy.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
-#include <set>
-
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bed.h"
 #include "scenario.h"
 
 namespace slotflow::testing {
@@ -50,9 +51,9 @@ class NeatRun {
     cluster_ = std::make_unique<Cluster>(spec_);
     SimulationConfig sc;
     sc.seed = seed;
-    sim_ = std::make_unique<Simulator>(
-        *cluster_, workload_, TaskSchedulerRegistry::Get().Make("neat", settings, seed),
-        NetworkPolicyRegistry::Get().Make("fair"), sc);
+    sim_ = std::make_unique<Simulator>(*cluster_, workload_,
+                                       TaskSchedulerRegistry::Get().Make("neat", settings, seed),
+                                       NetworkPolicyRegistry::Get().Make("fair"), sc);
   }
 
   const SimState& state() const { return sim_->state(); }
@@ -91,6 +92,69 @@ JobSpec ReduceJob(Seconds submit, std::vector<Bytes> reduce_inputs) {
              {StageSpec{"map", {}, {Task(0, 0, 0)}}, StageSpec{"reduce", {0}, reduces}});
 }
 
+// The value named `name` in a decision's why (NaN when absent).
+double WhyNumber(const Decision& d, const char* name) {
+  for (const Why::Value& v : d.why) {
+    if (std::string(v.name) == name) return v.number;
+  }
+  return std::nan("");
+}
+std::string WhyText(const Decision& d, const char* name) {
+  for (const Why::Value& v : d.why) {
+    if (std::string(v.name) == name && v.text) return v.text;
+  }
+  return "";
+}
+
+// The decision log says how NEAT+ narrowed the free servers to its candidates and how close the
+// runner-up came. 5 servers of 2 slots; server 3 sends 6 bytes to a task on server 1 and 2 to
+// one on server 2; the new reduce task reads 10 bytes from server 4, which is full.
+TEST(Neat, TheDecisionLogGivesTheFiltersAndTheRunnerUp) {
+  auto bed_with = [](bool idle_servers) {
+    auto bed = std::make_unique<Bed>(5, 2);
+    bed->Receiving(3, {{1, 6}});
+    bed->Receiving(3, {{2, 2}});
+    bed->ReduceJob(4, {10}, 1);
+    bed->Occupy(4, 2);
+    // Servers 0 and 3: one free slot and an idle downlink (preferred hosts), or full.
+    bed->Occupy(0, idle_servers ? 1 : 2);
+    bed->Occupy(3, idle_servers ? 1 : 2);
+    return bed;
+  };
+  auto neat = [] {
+    return TaskSchedulerRegistry::Get().Make("neat", {{"order", "sjf"}, {"predictor", "fair"}}, 1);
+  };
+  {
+    // Servers 0-3 are free; 0 and 3 are preferred and predict the same.
+    auto bed = bed_with(true);
+    const Decision d = neat()->Next(bed->state());
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(d.server == 0 || d.server == 3);
+    EXPECT_EQ(WhyText(d, "rule"), "predicted");
+    EXPECT_EQ(WhyNumber(d, "free_servers"), 4);
+    EXPECT_EQ(WhyNumber(d, "eligible"), 4);
+    EXPECT_EQ(WhyText(d, "filter"), "preferred");
+    EXPECT_EQ(WhyNumber(d, "candidates"), 2);
+    EXPECT_GT(WhyNumber(d, "predicted_s"), 0);
+    EXPECT_DOUBLE_EQ(WhyNumber(d, "runner_up_s"), WhyNumber(d, "predicted_s"));
+  }
+  {
+    // Only servers 1 and 2 are free, neither preferred (6 and 2 bytes left, less than 10):
+    // both have the most free slots. Under Fair, objective (2) on server 2's downlink: 2 bytes
+    // shared, then 8 alone = 12 s, plus the 2 s the 2-byte flow is delayed: 14; on server 1's:
+    // 16 + 6 = 22. Server 2 wins.
+    auto bed = bed_with(false);
+    const Decision d = neat()->Next(bed->state());
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d.server, 2);
+    EXPECT_EQ(WhyNumber(d, "free_servers"), 2);
+    EXPECT_EQ(WhyText(d, "filter"), "most-free-slots");
+    EXPECT_EQ(WhyNumber(d, "candidates"), 2);
+    EXPECT_DOUBLE_EQ(WhyNumber(d, "predicted_s"), 14);
+    EXPECT_DOUBLE_EQ(WhyNumber(d, "runner_up_s"), 22);
+  }
+}
+
 TEST(Neat, ReduceTaskGoesToTheIdleDownlinkNotTheBusyOne) {
   // Servers: 0 sender (no slots), 1 and 2 one slot each, 3 background sender. From t = 0 server
   // 2 receives a 5-byte coflow (smaller than A's 10, so TCF serves it first; 4 bytes left at
@@ -116,8 +180,9 @@ TEST(Neat, AmongBusyDownlinksPicksTheLeastPredictedTime) {
 
 TEST(Neat, UnderTcfALargerCoflowDoesNotDelayTheNewTask) {
   // Scored by the own prediction alone (objective = own). Server 1 receives a 50-byte coflow,
-  // server 2 is idle. TCF serves A's 10-byte coflow first, so both predict 10 s, and both are preferred (49 bytes left ≥ 10); the tie goes to the lower
-  // id. (A predictor that counted the 49 bytes would choose server 2.)
+  // server 2 is idle. TCF serves A's 10-byte coflow first, so both predict 10 s, and both are
+  // preferred (49 bytes left ≥ 10); the tie goes to the lower id. (A predictor that counted the 49
+  // bytes would choose server 2.)
   NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, 1,
               {{"order", "fifo"}, {"objective", "own"}, {"ties", "first"}});
   run.Run();
@@ -131,8 +196,8 @@ TEST(Neat, RandomTiesSpreadOverTheTiedServersAndRepeatPerSeed) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     ServerId first = kNoServer;
     for (int again = 0; again < 2; ++again) {
-      NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})},
-                  seed, {{"order", "fifo"}, {"objective", "own"}});
+      NeatRun run(Servers({0, 1, 1, 0}), {Background("bg", 0, 3, 1, 50), ReduceJob(1, {10})}, seed,
+                  {{"order", "fifo"}, {"objective", "own"}});
       run.Run();
       const ServerId s = run.ServerOf(1, 1, 0);
       if (again == 0) first = s;
@@ -185,9 +250,10 @@ TEST(Neat, TheFullObjectiveCountsACoflowOncePerLink) {
 // servers, and summary.json's agreement share is 1.
 TEST(Neat, TheCompressedStateDecidesAsTheExactOneOnSmallStates) {
   for (const char* objective : {"own", "full"}) {
-    NeatRun exact(Servers({0, 1, 1, 0, 0}),
-                  {Background("bg1", 0, 3, 1, 6), Background("bg2", 0, 4, 2, 2), ReduceJob(1, {10})},
-                  1, {{"order", "fifo"}, {"objective", objective}});
+    NeatRun exact(
+        Servers({0, 1, 1, 0, 0}),
+        {Background("bg1", 0, 3, 1, 6), Background("bg2", 0, 4, 2, 2), ReduceJob(1, {10})}, 1,
+        {{"order", "fifo"}, {"objective", objective}});
     NeatRun bins(Servers({0, 1, 1, 0, 0}),
                  {Background("bg1", 0, 3, 1, 6), Background("bg2", 0, 4, 2, 2), ReduceJob(1, {10})},
                  1, {{"order", "fifo"}, {"objective", objective}, {"state", "compressed"}});
@@ -247,8 +313,8 @@ TEST(Neat, NearInputKeepsCandidatesToTheInputsRack) {
 // that arrived at 0.5 (49.5 left); both are preferred. Server 2: 19 + 10; server 1: 10, as the
 // later coflow waits behind A. (Counting every byte, server 1 would be 59.5.)
 TEST(Neat, UnderCoflowFcfsOnlyEarlierCoflowsCount) {
-  JobSpec a = Job("A", 0.2,
-                  {StageSpec{"map", {}, {Task(0, 0.8, 0)}}, StageSpec{"reduce", {0}, {Task(10, 0)}}});
+  JobSpec a = Job(
+      "A", 0.2, {StageSpec{"map", {}, {Task(0, 0.8, 0)}}, StageSpec{"reduce", {0}, {Task(10, 0)}}});
   NeatRun run(Servers({0, 1, 1, 0, 0}),
               {Background("old", 0, 4, 2, 20), a, Background("new", 0.5, 3, 1, 50)}, 1,
               {{"order", "fifo"}, {"predictor", "coflow-fcfs"}, {"objective", "own"}});

@@ -27,7 +27,9 @@
 //    docs/readings.md) if the task would receive nothing over it, all its input being local
 //    there. When no candidate is preferred, those with the most free slots are the candidates.
 //  - The candidate with the smallest score wins; ties (within kRelTolerance, relative): fewer
-//    running tasks, then setting ties (scheduling/tie_break.h).
+//    running tasks, then setting ties (scheduling/tie_break.h). The decision log gives the
+//    counts each filter leaves (free servers, eligible, candidates), the filter that chose the
+//    candidates, and the winner's and the runner-up's scores.
 // NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
 // active flows (EdgeLoads) plus O(servers + input sources).
 #include <algorithm>
@@ -66,32 +68,36 @@ std::vector<SettingSpec> NeatSettings() {
   SettingSpec state{.name = "state",
                     .kind = SettingKind::kChoice,
                     .default_value = "exact",
-                    .meaning = "the per-link flow state predictions come from: exact, or NEAT+'s "
-                               "compressed bins (§V-B1); with compressed, summary.json reports "
-                               "how often the exact state would have chosen the same server",
+                    .meaning =
+                        "the per-link flow state predictions come from: exact, or NEAT+'s "
+                        "compressed bins (§V-B1); with compressed, summary.json reports "
+                        "how often the exact state would have chosen the same server",
                     .choices = {"exact", "compressed"}};
   SettingSpec agreement{.name = "agreement",
                         .kind = SettingKind::kChoice,
                         .default_value = "on",
-                        .meaning = "with state = compressed, also work out the exact state's "
-                                   "choice for summary.json's compressed_agreement (a second "
-                                   "choice per decision)",
+                        .meaning =
+                            "with state = compressed, also work out the exact state's "
+                            "choice for summary.json's compressed_agreement (a second "
+                            "choice per decision)",
                         .choices = {"on", "off"}};
   SettingSpec near_input{.name = "near_input",
                          .kind = SettingKind::kChoice,
                          .default_value = "any",
-                         .meaning = "NEAT+ §V-B2 (i), two-tier only: rack keeps the candidates "
-                                    "to racks holding some of the task's input (all servers when "
-                                    "none of those can host it); any: every server. Every other "
-                                    "rack is one core hop away, so the paper's one-hop reading "
-                                    "is any",
+                         .meaning =
+                             "NEAT+ §V-B2 (i), two-tier only: rack keeps the candidates "
+                             "to racks holding some of the task's input (all servers when "
+                             "none of those can host it); any: every server. Every other "
+                             "rack is one core hop away, so the paper's one-hop reading "
+                             "is any",
                          .choices = {"any", "rack"}};
   SettingSpec objective{.name = "objective",
                         .kind = SettingKind::kChoice,
                         .default_value = "full",
-                        .meaning = "own: the new transfer's predicted completion; full: NEAT+'s "
-                                   "objective (2), plus the delay it causes to the transfers "
-                                   "already on each edge link",
+                        .meaning =
+                            "own: the new transfer's predicted completion; full: NEAT+'s "
+                            "objective (2), plus the delay it causes to the transfers "
+                            "already on each edge link",
                         .choices = {"own", "full"}};
   return {JobOrderSetting(), predictor, objective, state, agreement, near_input, TieSetting()};
 }
@@ -176,8 +182,7 @@ class NeatScheduler : public TaskScheduler {
       for (ServerId r : task.replicas) local_[r] = total;
     }
     MarkInputRacks(state, t);
-    loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_,
-                   compressed_);
+    loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_, compressed_);
     ServerId best;
     if (!agreement_) {
       best = ChooseServer(state, t, total, tie_, why);
@@ -216,14 +221,16 @@ class NeatScheduler : public TaskScheduler {
     // Candidates: preferred hosts if any, else the servers with the most free slots.
     const std::vector<ServerId>& free = state.servers_with_free_slots();
     bool any_preferred = false;
-    int most_free = 0;
+    int most_free = 0, eligible = 0;
     for (ServerId d : free) {
       if (!Eligible(state, t, d)) continue;
+      ++eligible;
       any_preferred = any_preferred || Preferred(d, total);
       most_free = std::max(most_free, state.server(d).free_slots);
     }
     ServerId best = kNoServer;
     Seconds best_time = std::numeric_limits<Seconds>::infinity();
+    Seconds runner_up = std::numeric_limits<Seconds>::infinity();  // the best other candidate's
     int candidates = 0;
     tie.Start();
     for (ServerId d : free) {
@@ -242,15 +249,23 @@ class NeatScheduler : public TaskScheduler {
         tie.Better();
       } else if (ClearlyLess(best_time, time) ||
                  state.server(d).running > state.server(best).running || !tie.Equal()) {
+        runner_up = std::min(runner_up, time);
         continue;
       }
+      if (best != kNoServer) runner_up = std::min(runner_up, best_time);
       best = d;
       best_time = time;
     }
+    // The filters between the free servers and the candidates (NEAT+ §V-A1, §V-B2, §VI-A):
+    // eligible = enough free compute and memory (and in the input's racks, with near_input =
+    // rack); then the preferred hosts, or, with none, those with the most free slots.
     why.Add("rule", "predicted")
+        .Add("free_servers", static_cast<int>(free.size()))
+        .Add("eligible", eligible)
+        .Add("filter", any_preferred ? "preferred" : "most-free-slots")
         .Add("candidates", candidates)
-        .Add("preferred", any_preferred ? 1.0 : 0.0)
         .Add("predicted_s", best_time);
+    if (candidates > 1) why.Add("runner_up_s", runner_up);
     return best;
   }
 
@@ -311,9 +326,10 @@ class NeatScheduler : public TaskScheduler {
   bool agreement_;
   bool near_rack_;
   TieBreak tie_;
-  bool rack_filter_ = false;       // this decision keeps to input_rack_
+  bool rack_filter_ = false;      // this decision keeps to input_rack_
   std::vector<char> input_rack_;  // per rack: holds some of the task's input
-  int64_t decisions_ = 0, agreements_ = 0;  // with compressed: decisions, and those exact agrees with
+  int64_t decisions_ = 0,
+          agreements_ = 0;  // with compressed: decisions, and those exact agrees with
   EdgeLoads loads_;
   std::vector<JobIndex> jobs_;
   std::vector<std::pair<ServerId, Bytes>> sources_;
