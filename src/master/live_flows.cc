@@ -10,7 +10,7 @@ constexpr Seconds kStaleReport = 0.5;
 
 LiveFlows::LiveFlows(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy,
                      std::function<Seconds()> clock)
-    : FlowNetwork(flows_, coflows_, active_),
+    : FlowNetwork(flows_, coflows_, active_, finished_),
       cluster_(cluster),
       policy_(std::move(policy)),
       clock_(std::move(clock)),
@@ -59,6 +59,7 @@ void LiveFlows::OnFinished(FlowId f) {
   st.mark = -1;
   flows_[f].finish = now();
   active_.erase(std::find(active_.begin(), active_.end(), f));
+  finished_.push_back(f);
   --in_flows_[flows_[f].spec.dst];
   --out_flows_[flows_[f].spec.src];
   policy_.LogEnded(*this, f, now());

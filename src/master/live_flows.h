@@ -90,6 +90,7 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   std::vector<FlowRecord> flows_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
+  std::vector<FlowId> finished_;  // in the order they finished
   std::vector<State> state_;
   std::vector<FlowId> marked_;
   std::vector<int> in_flows_, out_flows_;

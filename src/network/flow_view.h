@@ -26,6 +26,9 @@ class FlowView {
   int FlowCount() const { return static_cast<int>(flows_->size()); }
   // Flows started and not finished, in no particular order.
   const std::vector<FlowId>& active_flows() const { return *active_; }
+  // Every flow that has finished, in the order they finished (so a reader can keep a cursor
+  // and see only what finished since it last looked). Flows start in id order.
+  const std::vector<FlowId>& finished_flows() const { return *finished_; }
   virtual bool Active(FlowId f) const = 0;
   virtual Bytes Remaining(FlowId f) const = 0;
   Bytes Sent(FlowId f) const { return flow(f).spec.size - Remaining(f); }
@@ -52,13 +55,14 @@ class FlowView {
  protected:
   // The implementation's own containers, which it keeps for as long as it exists.
   FlowView(const std::vector<FlowRecord>& flows, const std::vector<Coflow>& coflows,
-           const std::vector<FlowId>& active)
-      : flows_(&flows), coflows_(&coflows), active_(&active) {}
+           const std::vector<FlowId>& active, const std::vector<FlowId>& finished)
+      : flows_(&flows), coflows_(&coflows), active_(&active), finished_(&finished) {}
 
  private:
   const std::vector<FlowRecord>* flows_;
   const std::vector<Coflow>* coflows_;
   const std::vector<FlowId>* active_;
+  const std::vector<FlowId>* finished_;
 };
 
 // What the task life cycle needs of a network: the view, plus starting flows and adding

@@ -6,7 +6,7 @@
 namespace slotflow {
 
 Network::Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock)
-    : FlowNetwork(flows_, coflows_, active_),
+    : FlowNetwork(flows_, coflows_, active_, finished_),
       cluster_(cluster),
       policy_(std::move(policy)),
       solver_(cluster.link_capacities()),
@@ -71,6 +71,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     active_pos_[active_[pos]] = pos;
     active_.pop_back();
     active_pos_[f] = -1;
+    finished_.push_back(f);
     --in_flows_[flows_[f].spec.dst];
     --out_flows_[flows_[f].spec.src];
     policy_.LogEnded(*this, f, fluid_at_);

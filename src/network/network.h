@@ -80,6 +80,7 @@ class Network final : public FlowNetwork, public ClassSink {
   std::vector<FlowRecord> flows_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
+  std::vector<FlowId> finished_;  // in the order they finished
   std::vector<int32_t> active_pos_;  // position in active_, -1 when not active
   std::vector<int> in_flows_, out_flows_;
   std::vector<FlowId> finished_scratch_;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "scheduling/neat_daemons.h"
 
 namespace slotflow {
 namespace {
@@ -77,8 +78,7 @@ Bytes DelayedBytes(NeatPolicy policy, const LinkTransfer& existing, const LinkTr
     case Family::kShare:
       // eq. (5); eq. (12) with assumption (ii): c0 sends min(s_c, s_c0) of its s_c0 bytes
       // while c is active, s_{c0,l}/s_c0 of them over this link.
-      return added.size > 0 ? std::min(existing.size, added.size) * added.on_link / added.size
-                            : 0;
+      return added.size > 0 ? std::min(existing.size, added.size) * added.on_link / added.size : 0;
     case Family::kThreshold:
       return existing.size > added.size ? added.on_link : 0;  // eqs. (8), (15), (17)
   }
@@ -101,8 +101,8 @@ Seconds WorstLink(NeatPolicy policy, std::span<const LinkView> links, Bytes new_
                   PerLink per_link) {
   Seconds worst = 0;
   for (const LinkView& l : links) {
-    worst = std::max(worst, per_link(policy, l.bandwidth, l.existing,
-                                     LinkTransfer{new_size, l.added_on_link}));
+    worst = std::max(
+        worst, per_link(policy, l.bandwidth, l.existing, LinkTransfer{new_size, l.added_on_link}));
   }
   return worst;
 }
@@ -178,6 +178,34 @@ Bytes CompressedLinkState::InterferingBytes(NeatPolicy policy, Bytes new_size) c
   return v;
 }
 
+double CompressedLinkState::DelayFactor(NeatPolicy policy, Bytes new_size) const {
+  const Family family = FamilyOf(policy);
+  if (family == Family::kAll || new_size <= 0) return 0;
+  // One transfer's delay per new byte: Share min(size, s0)/s0, Threshold 1{size > s0}.
+  auto one = [&](Bytes size) {
+    if (family == Family::kShare) return std::min(size, new_size) / new_size;
+    return size > new_size ? 1.0 : 0.0;
+  };
+  double v = 0;
+  for (uint64_t used = used_; used != 0; used &= used - 1) {
+    const Bin& b = bins_[std::countr_zero(used)];
+    const auto count = static_cast<double>(b.count);
+    if (b.largest.size <= new_size) {
+      if (family == Family::kShare) v += b.size_sum / new_size;  // every size counts in full
+    } else if (b.smallest.size > new_size) {
+      v += count;  // every transfer is larger: 1 each, in both families
+    } else {
+      // The bin straddles new_size: its extremes exactly, the rest at the bin's mean size.
+      v += one(b.smallest.size) + one(b.largest.size);
+      const int64_t rest = b.count - 2;
+      if (rest <= 0) continue;
+      const Bytes rest_size = std::max(0.0, b.size_sum - b.smallest.size - b.largest.size);
+      v += static_cast<double>(rest) * one(rest_size / static_cast<double>(rest));
+    }
+  }
+  return v;
+}
+
 Seconds CompressedLinkState::Predict(NeatPolicy policy, BytesPerSecond bandwidth,
                                      const LinkTransfer& added) const {
   if (added.on_link <= 0) return 0;
@@ -200,8 +228,9 @@ LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f) {
 }
 
 void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
-                        Bytes new_size, bool delays, bool compressed) {
+                        Bytes new_size, bool delays) {
   cluster_ = &cluster;
+  daemons_ = nullptr;
   policy_ = policy;
   new_size_ = new_size;
   const size_t n = static_cast<size_t>(cluster_->size());
@@ -212,22 +241,6 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
   up_delay_.assign(delays ? n : 0, 0);
   down_delay_.assign(delays ? n : 0, 0);
   seen_.clear();
-  if (compressed) {
-    // Only the links the last pass filled hold anything: clearing every link's bins would cost
-    // more than the pass itself on a large cluster.
-    if (up_bins_.size() != n) {
-      up_bins_.assign(n, CompressedLinkState());
-      down_bins_.assign(n, CompressedLinkState());
-    }
-    for (ServerId s : binned_) {
-      up_bins_[s].Clear();
-      down_bins_[s].Clear();
-    }
-  } else {
-    up_bins_.clear();
-    down_bins_.clear();
-  }
-  binned_.clear();
   const Family family = FamilyOf(policy);
   for (FlowId f : net.active_flows()) {
     const FlowSpec& spec = net.flow(f).spec;
@@ -238,12 +251,6 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     down_[spec.dst] += b;
     ++down_flows_[spec.dst];
     down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
-    if (compressed) {
-      if (up_bins_[spec.src].count() == 0) binned_.push_back(spec.src);
-      if (down_bins_[spec.dst].count() == 0) binned_.push_back(spec.dst);
-      up_bins_[spec.src].Add(t);
-      down_bins_[spec.dst].Add(t);
-    }
     if (!delays) continue;
     // A flow policy delays each flow; a coflow policy each coflow once (a block read without a
     // coflow is one of its own).
@@ -251,13 +258,19 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
     AddDelay(up_delay_, spec.src, key, t, true);
     AddDelay(down_delay_, spec.dst, key, t, false);
   }
-  up_compressed_.assign(compressed ? n : 0, 0);
-  down_compressed_.assign(compressed ? n : 0, 0);
-  for (ServerId s : binned_) {  // a server may be listed twice; the sums are the same
-    up_compressed_[s] = up_bins_[s].InterferingBytes(policy, new_size);
-    down_compressed_[s] = down_bins_[s].InterferingBytes(policy, new_size);
-  }
-  use_compressed_ = compressed;
+}
+
+void EdgeLoads::FromDaemons(const Cluster& cluster, const FlowView& net, NeatDaemons& daemons,
+                            NeatPolicy policy, Bytes new_size) {
+  cluster_ = &cluster;
+  daemons_ = &daemons;
+  net_ = &net;
+  policy_ = policy;
+  new_size_ = new_size;
+}
+
+Bytes EdgeLoads::down_min_remaining(ServerId s) const {
+  return daemons_ ? daemons_->cached_min_remaining(s) : down_min_remaining_[s];
 }
 
 // DelayedBytes is linear in the new transfer's bytes on the link: one new byte delays `t` by
@@ -272,25 +285,29 @@ void EdgeLoads::AddDelay(std::vector<double>& factor, ServerId s, int64_t key,
 
 Seconds EdgeLoads::ObjectiveUp(ServerId s, Bytes on_link) const {
   if (on_link <= 0) return 0;
-  return PredictUp(s, on_link) +
-         up_delay_[s] * on_link / cluster_->LinkCapacity(cluster_->Uplink(s));
+  const double factor =
+      daemons_ ? daemons_->Up(*net_, s).DelayFactor(policy_, new_size_) : up_delay_[s];
+  return PredictUp(s, on_link) + factor * on_link / cluster_->LinkCapacity(cluster_->Uplink(s));
 }
 
 Seconds EdgeLoads::ObjectiveDown(ServerId s, Bytes on_link) const {
   if (on_link <= 0) return 0;
-  return PredictDown(s, on_link) +
-         down_delay_[s] * on_link / cluster_->LinkCapacity(cluster_->Downlink(s));
+  const double factor =
+      daemons_ ? daemons_->Down(*net_, s).DelayFactor(policy_, new_size_) : down_delay_[s];
+  return PredictDown(s, on_link) + factor * on_link / cluster_->LinkCapacity(cluster_->Downlink(s));
 }
 
 Seconds EdgeLoads::PredictUp(ServerId s, Bytes on_link) const {
   if (on_link <= 0) return 0;
-  const Bytes existing = use_compressed_ ? up_compressed_[s] : up_[s];
+  const Bytes existing =
+      daemons_ ? daemons_->Up(*net_, s).InterferingBytes(policy_, new_size_) : up_[s];
   return (existing + on_link) / cluster_->LinkCapacity(cluster_->Uplink(s));
 }
 
 Seconds EdgeLoads::PredictDown(ServerId s, Bytes on_link) const {
   if (on_link <= 0) return 0;
-  const Bytes existing = use_compressed_ ? down_compressed_[s] : down_[s];
+  const Bytes existing =
+      daemons_ ? daemons_->Down(*net_, s).InterferingBytes(policy_, new_size_) : down_[s];
   return (existing + on_link) / cluster_->LinkCapacity(cluster_->Downlink(s));
 }
 

@@ -122,6 +122,10 @@ class CompressedLinkState {
 
   // The same quantities as the exact functions, computed from the bins.
   Bytes InterferingBytes(NeatPolicy policy, Bytes new_size) const;
+  // Σ DelayedBytes(t, {new_size, 1}) over the binned transfers: the delay one new byte on the
+  // link causes them (objective (2)). Each binned transfer counts once, so under a coflow policy
+  // a coflow must be added whole.
+  double DelayFactor(NeatPolicy policy, Bytes new_size) const;
   Seconds Predict(NeatPolicy policy, BytesPerSecond bandwidth, const LinkTransfer& added) const;
 
  private:
@@ -137,37 +141,43 @@ class CompressedLinkState {
 // remaining bytes. on_link = its remaining bytes.
 LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f);
 
+class NeatDaemons;
+
 // Per-server edge-link summaries for one query (a new transfer of size `new_size` under
-// `policy`), built in one pass over the network's active flows: for every server its uplink's
-// and downlink's Σ InterferingBytes, plus NEAT+'s node state (§V-A1): the number of
-// flows on its downlink and the smallest of their remaining sizes. Only the sender's uplink and
-// the receiver's downlink of each flow are looked at (NEAT+'s edge-only model).
-// O(active flows + servers).
+// `policy`), either exact, built in one pass over the network's active flows (Compute), or from
+// NEAT+'s daemons' compressed state (FromDaemons). For every server: its uplink's and
+// downlink's Σ InterferingBytes, plus NEAT+'s node state (§V-A1): the smallest remaining size
+// of the flows on its downlink. Only the sender's uplink and the receiver's downlink of each flow
+// are looked at (NEAT+'s edge-only model). Compute is O(active flows + servers); FromDaemons
+// O(1), each query then O(bins).
 class EdgeLoads {
  public:
   // With `delays`, also what objective (2) needs: per edge link, the factor by which each new
   // byte on it delays the transfers already there (Σ DelayedBytes / s_{c0,l}), each coflow
   // counted once however many of its flows cross the link.
-  // With `compressed`, each edge link's flows are also binned into a CompressedLinkState, and
-  // the predictions below come from the bins until UseCompressed(false).
   void Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size,
-               bool delays = false, bool compressed = false);
-  void UseCompressed(bool on) { use_compressed_ = on && !up_compressed_.empty(); }
+               bool delays = false);
+  // The queries below answer from `daemons` (synced), which bring the links they read up to
+  // date; the node state is the daemons' cache. Both must outlive the queries.
+  void FromDaemons(const Cluster& cluster, const FlowView& net, NeatDaemons& daemons,
+                   NeatPolicy policy, Bytes new_size);
 
+  // Exact only (Compute):
   Bytes up(ServerId s) const { return up_[s]; }
   Bytes down(ServerId s) const { return down_[s]; }
   int down_flows(ServerId s) const { return down_flows_[s]; }
+
   // The node state: smallest remaining bytes of a flow into s; +infinity when there is none.
-  Bytes down_min_remaining(ServerId s) const { return down_min_remaining_[s]; }
+  Bytes down_min_remaining(ServerId s) const;
   // NEAT+ §V-A1: s is a preferred host for a task of `task_size` bytes if its downlink is idle
   // or every flow on it has at least that much left.
-  bool Preferred(ServerId s, Bytes task_size) const { return down_min_remaining_[s] >= task_size; }
+  bool Preferred(ServerId s, Bytes task_size) const { return down_min_remaining(s) >= task_size; }
 
   // Completion of `on_link` new bytes through s's uplink / downlink (0 when on_link is 0).
   Seconds PredictUp(ServerId s, Bytes on_link) const;
   Seconds PredictDown(ServerId s, Bytes on_link) const;
   // Objective (2) on s's uplink / downlink: the prediction plus the delay the new bytes cause
-  // (needs Compute with delays).
+  // (needs Compute with delays, or FromDaemons).
   Seconds ObjectiveUp(ServerId s, Bytes on_link) const;
   Seconds ObjectiveDown(ServerId s, Bytes on_link) const;
 
@@ -176,16 +186,14 @@ class EdgeLoads {
                 bool up);
 
   const Cluster* cluster_ = nullptr;
+  NeatDaemons* daemons_ = nullptr;  // set: answer from the daemons
+  const FlowView* net_ = nullptr;   // with daemons_
   NeatPolicy policy_ = NeatPolicy::kFair;
   Bytes new_size_ = 0;
   std::vector<Bytes> up_, down_, down_min_remaining_;
   std::vector<double> up_delay_, down_delay_;  // per new byte on the link
   std::vector<int> down_flows_;
   std::unordered_set<uint64_t> seen_;  // (server, direction, coflow) already counted
-  std::vector<CompressedLinkState> up_bins_, down_bins_;
-  std::vector<ServerId> binned_;  // servers whose bins the last pass filled
-  std::vector<Bytes> up_compressed_, down_compressed_;  // Σ interfering bytes from the bins
-  bool use_compressed_ = false;
 };
 
 }  // namespace slotflow

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -13,6 +15,7 @@
 #include "engine/engine.h"
 #include "network/network.h"
 #include "network/network_policy.h"
+#include "scheduling/neat_daemons.h"
 #include "sim/task_scheduler.h"
 
 namespace slotflow {
@@ -83,13 +86,14 @@ TEST_P(NeatFig1Objective, AddsTheDelayOfEveryExistingFlow) {
   EXPECT_NEAR(ObjectiveOnPath(c.policy, path1, 5 * kGb), c.node1, 1e-9);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Policies, NeatFig1Objective,
-    ::testing::Values(ObjectiveCase{NeatPolicy::kFcfs, 0, 0, 25, 9},
-                      ObjectiveCase{NeatPolicy::kFair, 10, 4, 25, 13},
-                      ObjectiveCase{NeatPolicy::kLas, 10, 4, 25, 13},
-                      ObjectiveCase{NeatPolicy::kSrpt, 10, 0, 15, 9}),
-    [](const auto& info) { return std::string(NeatPolicyName(info.param.policy)); });
+INSTANTIATE_TEST_SUITE_P(Policies, NeatFig1Objective,
+                         ::testing::Values(ObjectiveCase{NeatPolicy::kFcfs, 0, 0, 25, 9},
+                                           ObjectiveCase{NeatPolicy::kFair, 10, 4, 25, 13},
+                                           ObjectiveCase{NeatPolicy::kLas, 10, 4, 25, 13},
+                                           ObjectiveCase{NeatPolicy::kSrpt, 10, 0, 15, 9}),
+                         [](const auto& info) {
+                           return std::string(NeatPolicyName(info.param.policy));
+                         });
 
 // Coflow Δ terms on the three-coflow link below (unit bandwidth), new coflow s_c0 = 6 with 2
 // bytes here:
@@ -310,6 +314,32 @@ TEST(CompressedLinkState, ApproximatesAStraddlingBinByItsExtremesAndMean) {
   EXPECT_DOUBLE_EQ(PredictOnLink(NeatPolicy::kSrpt, 1, flows, {6, 6}), 15);
 }
 
+// Objective (2)'s delay from the bins: exact when no bin straddles the new size (each transfer
+// given whole), and a straddling bin's extremes exact, its rest at the bin's mean.
+TEST(CompressedLinkState, DelayFactorMatchesTheExactDelays) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> size(0.5, 100), frac(0.05, 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<LinkTransfer> ts;
+    for (int i = 0; i < 30; ++i) {
+      const Bytes s = size(rng);
+      ts.push_back({s, s * frac(rng)});
+    }
+    for (NeatPolicy p : kAllPolicies) {
+      double exact = 0;
+      for (const LinkTransfer& t : ts) exact += DelayedBytes(p, t, {8, 1});
+      EXPECT_NEAR(Compress(ts, 1, 2, 12).DelayFactor(p, 8), exact, 1e-9) << NeatPolicyName(p);
+    }
+  }
+  // One bin [4, 8) with 4, 5, 7.5, 7.9 and a new size 6: Fair counts 4/6 and 6/6 for the
+  // extremes and, the rest's mean 6.25 being above 6, 1 each for the other two; SRPT counts the
+  // larger extreme and the two others.
+  const CompressedLinkState s = Compress({{4, 4}, {5, 5}, {7.5, 7.5}, {7.9, 7.9}}, 1, 2, 6);
+  EXPECT_DOUBLE_EQ(s.DelayFactor(NeatPolicy::kFair, 6), 4.0 / 6 + 1 + 2);
+  EXPECT_DOUBLE_EQ(s.DelayFactor(NeatPolicy::kSrpt, 6), 3);
+  EXPECT_DOUBLE_EQ(s.DelayFactor(NeatPolicy::kFcfs, 6), 0);
+}
+
 TEST(CompressedLinkState, ClearEmptiesEveryBin) {
   CompressedLinkState s = Compress(kNode1);
   s.Clear();
@@ -372,6 +402,70 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   EXPECT_TRUE(loads.Preferred(ServerId{0}, 4));
 }
 
+// NEAT+'s network daemons (scheduling/neat_daemons.h): flows enter and leave their edge links'
+// state as they start and end; a queried link is rebuilt from its flows' remaining bytes as of
+// now; the node state is the cache of the last start, end or rebuild at the node; under a
+// coflow policy a coflow's flows on a link are one binned transfer.
+TEST(NeatDaemons, FollowFlowsAsTheyStartAndEnd) {
+  ClusterSpec cs;
+  cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
+  Cluster cluster(cs);
+  Engine engine;
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  Coflow big;
+  big.total_bytes = 10;
+  const CoflowId c = net.AddCoflow(big);
+  auto start = [&](int src, int dst, Bytes size, CoflowId coflow) {
+    net.StartFlow(
+        FlowSpec{.src = ServerId{src}, .dst = ServerId{dst}, .size = size, .coflow = coflow});
+  };
+  start(0, 2, 2, kNoCoflow);
+  start(1, 2, 6, c);
+  start(3, 2, 4, c);
+  net.Resolve();
+  NeatDaemons fair(cluster, NeatPolicy::kFair), tcf(cluster, NeatPolicy::kTcf);
+  fair.Sync(net);
+  tcf.Sync(net);
+  EXPECT_EQ(fair.Down(net, ServerId{2}).count(), 3);  // three flows
+  EXPECT_EQ(tcf.Down(net, ServerId{2}).count(), 2);   // the lone read and coflow c, once
+  EXPECT_DOUBLE_EQ(tcf.Down(net, ServerId{2}).InterferingBytes(NeatPolicy::kTcf, 10), 12);
+  EXPECT_EQ(fair.Up(net, ServerId{1}).count(), 1);
+  EXPECT_EQ(fair.Down(net, ServerId{1}).count(), 0);
+  EXPECT_DOUBLE_EQ(fair.cached_min_remaining(ServerId{2}), 2);
+  EXPECT_EQ(fair.cached_min_remaining(ServerId{0}), std::numeric_limits<Bytes>::infinity());
+
+  // Time moves by the engine, as in a run; each probe below runs at its time.
+  std::vector<std::function<void()>> probes;
+  const int32_t probe = engine.AddKind([&](int64_t k) { probes[static_cast<size_t>(k)](); });
+  // Downlink 2 shares 1/3 each: at t = 3 the remaining bytes are 1, 5, 3. No flow started or
+  // ended, so the cached node state still says 2; a query rebuilds the link as of now.
+  probes.emplace_back([&] {
+    fair.Sync(net);
+    EXPECT_DOUBLE_EQ(fair.cached_min_remaining(ServerId{2}), 2);
+    EXPECT_NEAR(fair.Down(net, ServerId{2}).InterferingBytes(NeatPolicy::kFair, 100), 9, 1e-9);
+    EXPECT_NEAR(fair.cached_min_remaining(ServerId{2}), 1, 1e-9);
+  });
+  // The 2-byte read ends at t = 6. At 6.5 a tiny flow starts from 0 to 1 and soon ends: at 7,
+  // with no sync between, it was never seen; the end at node 2 has the sync refresh its node
+  // state (at 1/2 each since t = 6, 3.5 and 1.5 bytes left: 1.5).
+  probes.emplace_back([&] { start(0, 1, 1e-6, kNoCoflow); });
+  probes.emplace_back([&] {
+    fair.Sync(net);
+    EXPECT_EQ(fair.Down(net, ServerId{2}).count(), 2);
+    EXPECT_EQ(fair.Down(net, ServerId{1}).count(), 0);
+    EXPECT_EQ(fair.Up(net, ServerId{0}).count(), 0);
+    EXPECT_NEAR(fair.cached_min_remaining(ServerId{2}), 1.5, 1e-9);
+  });
+  engine.Schedule(3, probe, 0);
+  engine.Schedule(6.5, probe, 1);
+  engine.Schedule(7, probe, 2);
+  std::vector<FlowId> done;
+  const ContinuousProcess fluid{[&] { return net.NextEventTime(); },
+                                [&](Seconds t) { net.AdvanceTo(t, done); }};
+  engine.Run(fluid, [&] { net.Resolve(); });
+  EXPECT_EQ(done.size(), 4u);
+}
+
 }  // namespace
 }  // namespace slotflow
 
@@ -381,13 +475,18 @@ namespace {
 // predictor = auto follows the network policy in force: every registered policy declares the
 // predictor its rule is closest to (a new policy must be added here on purpose).
 TEST(NeatPredictor, EveryNetworkPolicyDeclaresItsPredictor) {
-  const std::map<std::string, NeatPolicy> expected = {
-      {"fcfs", NeatPolicy::kFcfs},         {"fair", NeatPolicy::kFair},
-      {"las", NeatPolicy::kLas},           {"srpt", NeatPolicy::kSrpt},
-      {"coflow-fifo", NeatPolicy::kCoflowFcfs}, {"aalo", NeatPolicy::kCoflowLas},
-      {"tcf", NeatPolicy::kTcf},           {"varys", NeatPolicy::kTcf},
-      {"scf", NeatPolicy::kTcf},           {"ncf", NeatPolicy::kTcf},
-      {"lcf", NeatPolicy::kTcf},           {"cans", NeatPolicy::kTcf}};
+  const std::map<std::string, NeatPolicy> expected = {{"fcfs", NeatPolicy::kFcfs},
+                                                      {"fair", NeatPolicy::kFair},
+                                                      {"las", NeatPolicy::kLas},
+                                                      {"srpt", NeatPolicy::kSrpt},
+                                                      {"coflow-fifo", NeatPolicy::kCoflowFcfs},
+                                                      {"aalo", NeatPolicy::kCoflowLas},
+                                                      {"tcf", NeatPolicy::kTcf},
+                                                      {"varys", NeatPolicy::kTcf},
+                                                      {"scf", NeatPolicy::kTcf},
+                                                      {"ncf", NeatPolicy::kTcf},
+                                                      {"lcf", NeatPolicy::kTcf},
+                                                      {"cans", NeatPolicy::kTcf}};
   for (const auto& [name, entry] : NetworkPolicyRegistry::Get().entries()) {
     ASSERT_TRUE(expected.contains(name)) << name << " has no predictor chosen for it";
     EXPECT_EQ(entry.declared.neat_predictor, expected.at(name)) << name;

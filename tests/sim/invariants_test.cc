@@ -21,7 +21,7 @@ namespace {
 class FakeView : public FlowView {
  public:
   FakeView(BytesPerSecond load, Seconds flow_time)
-      : FlowView(records_, coflows_, active_), load_(load) {
+      : FlowView(records_, coflows_, active_, finished_), load_(load) {
     records_.push_back(
         FlowRecord{FlowSpec{.src = ServerId{0}, .dst = ServerId{1}, .size = 2}, 0, flow_time});
   }
@@ -44,7 +44,7 @@ class FakeView : public FlowView {
  private:
   std::vector<FlowRecord> records_;
   std::vector<Coflow> coflows_;
-  std::vector<FlowId> active_;
+  std::vector<FlowId> active_, finished_;
   std::vector<LinkId> links_{LinkId{0}};
   BytesPerSecond load_;
 };

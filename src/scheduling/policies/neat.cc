@@ -30,11 +30,15 @@
 //    running tasks, then setting ties (scheduling/tie_break.h). The decision log gives the
 //    counts each filter leaves (free servers, eligible, candidates), the filter that chose the
 //    candidates, and the winner's and the runner-up's scores.
-// NEAT never leaves a slot empty while a task is ready. One decision costs one pass over the
-// active flows (EdgeLoads) plus O(servers + input sources).
+// NEAT never leaves a slot empty while a task is ready. With the exact state (state = exact) one
+// decision costs one pass over the active flows (EdgeLoads) plus O(servers + input sources);
+// with state = compressed, predictions come from NEAT+'s network daemons (neat_daemons.h),
+// which keep per-link bins up to date as flows start and end, and a decision costs
+// O(candidates × bins) plus the links touched since the last one.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -42,6 +46,7 @@
 
 #include "common/tolerance.h"
 #include "scheduling/job_order.h"
+#include "scheduling/neat_daemons.h"
 #include "scheduling/neat_predictor.h"
 #include "scheduling/tie_break.h"
 #include "sim/task_scheduler.h"
@@ -182,18 +187,22 @@ class NeatScheduler : public TaskScheduler {
       for (ServerId r : task.replicas) local_[r] = total;
     }
     MarkInputRacks(state, t);
-    loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_, compressed_);
     ServerId best;
-    if (!agreement_) {
+    if (!compressed_) {
+      loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_);
       best = ChooseServer(state, t, total, tie_, why);
     } else {
+      if (!daemons_) daemons_ = std::make_unique<NeatDaemons>(state.cluster(), policy_);
+      daemons_->Sync(state.flows());
       TieBreak same = tie_;  // the exact state's choice draws the same ties
+      loads_.FromDaemons(state.cluster(), state.flows(), *daemons_, policy_, new_size);
       best = ChooseServer(state, t, total, tie_, why);
-      loads_.UseCompressed(false);
-      Why ignored;
-      agreements_ += ChooseServer(state, t, total, same, ignored) == best;
-      ++decisions_;
-      loads_.UseCompressed(true);
+      if (agreement_) {
+        loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_);
+        Why ignored;
+        agreements_ += ChooseServer(state, t, total, same, ignored) == best;
+        ++decisions_;
+      }
     }
     for (const auto& [src, bytes] : sources_) local_[src] = 0;
     for (ServerId r : task.replicas) local_[r] = 0;
@@ -331,6 +340,7 @@ class NeatScheduler : public TaskScheduler {
   int64_t decisions_ = 0,
           agreements_ = 0;  // with compressed: decisions, and those exact agrees with
   EdgeLoads loads_;
+  std::unique_ptr<NeatDaemons> daemons_;  // with state = compressed: NEAT+'s network daemons
   std::vector<JobIndex> jobs_;
   std::vector<std::pair<ServerId, Bytes>> sources_;
   std::vector<Bytes> local_;  // per server: the task's input bytes already there (scratch)
