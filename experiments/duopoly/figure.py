@@ -2,17 +2,26 @@
 """One figure of Duopoly's evaluation (Duopoly §6): run its sweep, then plot and tabulate it.
 
     experiments/duopoly/figure.py fig7 [--out DIR] [--threads N] [--trace FILE] [--plot-only]
+    experiments/duopoly/figure.py fig7 --ablations [--figure-out DIR] [--out DIR] [--threads N]
+                                       [--trace FILE] [--plot-only]
 
 Runs `slotflow sweep experiments/duopoly/<fig>-*.toml` (from the repository root, with
 ./build/slotflow) into DIR (default out/duopoly/<fig>), then writes DIR/<fig>.png (mean, p95
 and p99 JCT, mean ± 95 % CI over the seeds, per system and x value) and DIR/table.md (the same
 numbers and Duopoly's reductions against NEAT and Aalo, each taken seed by seed), and prints the
 table and the sweep's wall time. The sweep resumes if DIR already holds part of it.
+
+With --ablations (Figs. 7-12) it runs the same sweep with the ablations of Fig. 6 in place of
+the figure's systems (duopoly-IC, -IM, -IF, -IA) into DIR (default out/duopoly/<fig>-ablations),
+and writes DIR/table.md: at each x the mean JCT of every ablation, with Duopoly and Duopoly-I
+from the figure's own sweep (--figure-out, default out/duopoly/<fig>, if it has run), ordered fastest first ('<'
+where two neighbours' 95 % intervals do not overlap, '≈' where they do).
 """
 import argparse
 import csv
 import glob
 import os
+import re
 import subprocess
 import sys
 import time
@@ -113,6 +122,29 @@ def table(data, xs, variants, params, fig):
     return "\n".join(lines) + "\n"
 
 
+ABLATIONS = ["duopoly-IC", "duopoly-IM", "duopoly-IF", "duopoly-IA"]
+ABLATION_ORDER = ["duopoly-I", "duopoly"] + ABLATIONS
+
+
+def short(variant):
+    return "D" if variant == "duopoly" else variant.replace("duopoly-", "")
+
+
+def ablation_table(data, xs, variants, params):
+    shown = [v for v in ABLATION_ORDER if v in variants]
+    lines = [f"| {' '.join(params) or 'set-up'} | " + " | ".join(short(v) for v in shown) +
+             " | fastest first |", "|---" * (len(shown) + 2) + "|"]
+    for x in xs:
+        stats = {v: stat(data[(x, v)], "mean_jct_s") for v in shown}
+        ranked = sorted((m, ci, short(v)) for v, (m, ci) in stats.items())
+        order = ranked[0][2]
+        for (m0, h0, _), (m1, h1, name) in zip(ranked, ranked[1:]):
+            order += (" < " if m1 - h1 > m0 + h0 else " ≈ ") + name
+        lines.append(f"| {x} | " + " | ".join(f"{stats[v][0]:.1f} ± {stats[v][1]:.1f}"
+                                              for v in shown) + f" | {order} |")
+    return "\n".join(lines) + "\n"
+
+
 def plot(data, xs, variants, params, fig, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -154,15 +186,36 @@ def main():
     parser.add_argument("--trace", help="the FB trace, if not at ../shared/traces/")
     parser.add_argument("--slotflow", default="./build/slotflow")
     parser.add_argument("--plot-only", action="store_true", help="do not run the sweep")
+    parser.add_argument("--ablations", action="store_true",
+                        help="run the figure's sweep with Fig. 6's ablations instead")
+    parser.add_argument("--figure-out", help="with --ablations: the figure's own sweep, for "
+                        "Duopoly and Duopoly-I (default out/duopoly/FIG)")
     args = parser.parse_args()
     files = glob.glob(os.path.join(here, args.fig + "-*.toml")) + glob.glob(
         os.path.join(here, args.fig + ".toml"))
     if len(files) != 1:
         print(f"figure: no sweep file for '{args.fig}' in {here}", file=sys.stderr)
         return 2
+    sweep = files[0]
     out = args.out or os.path.join("out", "duopoly", args.fig)
+    if args.ablations:
+        if args.fig == "fig6":
+            print("figure: fig6 is the ablations already", file=sys.stderr)
+            return 2
+        text = open(sweep).read()
+        text, n = re.subn(r"(?m)^systems = .*$",
+                          "systems = [" + ", ".join(f'"{a}"' for a in ABLATIONS) + "]", text)
+        if n != 1:
+            print(f"figure: {sweep} has no systems line", file=sys.stderr)
+            return 2
+        figure_out = args.figure_out or out
+        out = args.out or os.path.join("out", "duopoly", args.fig + "-ablations")
+        os.makedirs(out, exist_ok=True)
+        sweep = os.path.join(out, os.path.basename(files[0]))
+        with open(sweep, "w") as f:
+            f.write(text)
     if not args.plot_only:
-        command = [args.slotflow, "sweep", files[0], "--out", out]
+        command = [args.slotflow, "sweep", sweep, "--out", out]
         if args.threads:
             command += ["--threads", args.threads]
         if args.trace:
@@ -172,6 +225,17 @@ def main():
         print(f"sweep wall time: {time.time() - start:.0f} s")
         if code != 0:
             return code
+    if args.ablations:
+        rows, params = load(os.path.join(out, "results.csv"))
+        theirs = os.path.join(figure_out, "results.csv")
+        if os.path.exists(theirs):
+            rows += [r for r in load(theirs)[0] if r["variant"] in ("duopoly", "duopoly-I")]
+        data, xs, variants = grouped(rows, params)
+        text = ablation_table(data, xs, variants, params)
+        with open(os.path.join(out, "table.md"), "w") as f:
+            f.write(text)
+        print(text)
+        return 0
     rows, params = load(os.path.join(out, "results.csv"))
     data, xs, variants = grouped(rows, params)
     text = table(data, xs, variants, params, args.fig)
