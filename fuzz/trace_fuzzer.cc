@@ -1,5 +1,6 @@
-// libFuzzer harness for the Facebook trace reader: any input must either parse or raise an
-// InputError; anything else (a crash, another exception, a sanitizer report) is a finding.
+// libFuzzer harness for the trace readers (the coflow trace, as jobs and as coflows, and SWIM's):
+// any input must either parse or raise an InputError; anything else (a crash, another
+// exception, a sanitizer report) is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -7,6 +8,7 @@
 
 #include "common/error.h"
 #include "workload/fb_trace.h"
+#include "workload/swim_trace.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
@@ -20,6 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     } catch (const slotflow::InputError&) {
     }
+  }
+  std::istringstream in(text);
+  try {
+    // Stages of at most 10^5 tasks, so that a large byte count stays within the fuzzer's memory.
+    slotflow::ReadSwimTrace(in, "fuzz.tsv", slotflow::SwimOptions{.max_tasks = 100'000});
+  } catch (const slotflow::InputError&) {
   }
   return 0;
 }

@@ -209,8 +209,8 @@ def plot_all(out, plots):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("workloads", nargs="*", default=["compute", "replicas", "fanin", "coflows"],
-                        choices=["compute", "replicas", "fanin", "coflows"])
+    every = ["compute", "replicas", "fanin", "coflows"]
+    parser.add_argument("workloads", nargs="*", help="any of " + ", ".join(every) + " (default: all)")
     parser.add_argument("--out", default=os.path.join("out", "neat", "placement"))
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--flows", type=int, default=3000, help="flows per run")
@@ -219,6 +219,10 @@ def main():
     parser.add_argument("--trace", help="the FB trace, if not at ../shared/traces/")
     parser.add_argument("--slotflow", default="./build/slotflow")
     args = parser.parse_args()
+    for name in args.workloads:
+        if name not in every:
+            parser.error(f"unknown workload '{name}' (known: {', '.join(every)})")
+    args.workloads = args.workloads or every
     os.makedirs(args.out, exist_ok=True)
     lines = [f"NEAT+ against its baselines: {args.seeds} seeds, {args.flows} flows per run, "
              "mean ± 95 % CI over seeds; ratios > 1: NEAT+ faster.", ""]

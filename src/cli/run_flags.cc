@@ -87,6 +87,12 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
                  "two-tier rack uplink oversubscription (default 1)");
   cmd.add_option("--traffic-scale", f.traffic_scale,
                  "multiply every byte count of the workload (default 1)");
+  cmd.add_option("--trace-format", f.trace_format,
+                 "same as --set workload.trace_format=F: coflow, swim or auto (default: told "
+                 "apart by content)");
+  cmd.add_option("--trace-window", f.trace_window,
+                 "START:END, e.g. 1h:2h: only the trace's jobs submitted in [START, END), "
+                 "shifted to start at 0 (workload.trace_start, workload.trace_length)");
   cmd.add_option("--map-input-ratio", f.map_input_ratio,
                  "trace/synthetic jobs: map input = ratio x job shuffle / maps (default: "
                  "balanced, each job's map stage as long as its reduce stage on an idle 1 Gbps, "
@@ -175,8 +181,25 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
         std::tuple{"tcds_group", "--tcds-group", &f.tcds_group},
         std::tuple{"flow_sizes", "--flow-sizes", &f.flow_sizes},
         std::tuple{"flow_load", "--flow-load", &f.flow_load},
-        std::tuple{"flows", "--flows", &f.flows}}) {
+        std::tuple{"flows", "--flows", &f.flows},
+        std::tuple{"trace_format", "--trace-format", &f.trace_format}}) {
     if (!text->empty()) SetWorkloadValue(spec, key, *text, "", 0, flag);
+  }
+  if (!f.trace_window.empty()) {
+    const size_t colon = f.trace_window.find(':');
+    if (colon == std::string::npos) {
+      throw InputError("", 0, "--trace-window",
+                       fmt::format("expected START:END, e.g. 1h:2h, got '{}'", f.trace_window));
+    }
+    const Seconds start = ParseSeconds(f.trace_window.substr(0, colon), "--trace-window");
+    const Seconds end = ParseSeconds(f.trace_window.substr(colon + 1), "--trace-window");
+    if (!(end > start)) {
+      throw InputError("", 0, "--trace-window",
+                       fmt::format("END must come after START, got '{}'", f.trace_window));
+    }
+    SetWorkloadValue(spec, "trace_start", fmt::format("{}", start), "", 0, "--trace-window");
+    SetWorkloadValue(spec, "trace_length", fmt::format("{}", end - start), "", 0,
+                     "--trace-window");
   }
   for (const std::string& a : f.set) {
     if (workload(a)) ApplySetFlag(spec, a);

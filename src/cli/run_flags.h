@@ -21,6 +21,7 @@ struct RunFlags {
   std::vector<std::string> set;
   std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs, generator, tcds_group;
   std::string flow_sizes, flow_load, flows;
+  std::string trace_format, trace_window;
   std::string system, scheduler, network, trace, jobs;
   bool quiet = false;
   bool check = false;

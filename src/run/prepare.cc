@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "workload/generator.h"
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
+#include "workload/swim_trace.h"
 
 namespace slotflow {
 namespace {
@@ -98,16 +100,64 @@ struct Input {
   Workload workload;
   std::string name, sha256;
   std::optional<int> trace_ports;  // a trace's port count
+  TraceFormat format = TraceFormat::kAuto;
 };
+// A trace's jobs kept by trace_start and trace_length, their submit times shifted to start at 0
+// and multiplied by time_scale.
+void TraceWindow(const RunSpec& spec, Workload& w) {
+  if (spec.trace_start == 0 && spec.trace_length == 0 && spec.time_scale == 1) return;
+  const Seconds end = spec.trace_length > 0 ? spec.trace_start + spec.trace_length
+                                            : std::numeric_limits<Seconds>::infinity();
+  std::erase_if(w.jobs,
+                [&](const JobSpec& j) { return j.submit < spec.trace_start || j.submit >= end; });
+  if (w.jobs.empty()) {
+    const SettingAssignment at =
+        GivenAt(spec, spec.given_at.contains("workload.trace_length") ? "workload.trace_length"
+                                                                      : "workload.trace_start");
+    throw InputError(at.file, at.line, at.field,
+                     fmt::format("no job of {} is submitted in [{} s, {} s)", spec.trace,
+                                 spec.trace_start, end));
+  }
+  for (JobSpec& j : w.jobs) j.submit = (j.submit - spec.trace_start) * spec.time_scale;
+}
+
 Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
   Input in;
   if (!spec.trace.empty()) {
-    const FbTraceOptions options{spec.traffic_scale, spec.map_input_ratio};
-    std::istringstream text(ReadInput(spec, spec.trace, "trace", in.sha256));
-    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)
-                                               : ReadFbTraceAsJobs(text, spec.trace, options);
-    in.workload = std::move(t.workload);
-    in.trace_ports = t.ports;
+    const std::string text_read = ReadInput(spec, spec.trace, "trace", in.sha256);
+    double scale = spec.traffic_scale;
+    if (spec.trace_machines > 0) {
+      // Bytes in proportion to the cluster (settled as the run will have it).
+      ClusterSpec settled = cluster;
+      ApplyOverrides(spec.overrides, settled);
+      scale *= static_cast<double>(settled.ServerCount()) / spec.trace_machines;
+    }
+    const bool swim = spec.trace_format == TraceFormat::kSwim ||
+                      (spec.trace_format == TraceFormat::kAuto && LooksLikeSwim(text_read));
+    // Values that only the other format reads are refused rather than ignored.
+    const std::vector<std::string> others =
+        swim ? std::vector<std::string>{"workload.map_input_ratio"}
+             : std::vector<std::string>{"workload.block_size", "workload.reduce_bytes"};
+    for (const std::string& key : others) {
+      if (!spec.given_at.contains(key)) continue;
+      const SettingAssignment& at = spec.given_at.at(key);
+      throw InputError(
+          at.file, at.line, at.field,
+          fmt::format("does not apply to {}, a {}", spec.trace,
+                      swim ? "SWIM trace (its map inputs are given)" : "coflow trace"));
+    }
+    in.format = swim ? TraceFormat::kSwim : TraceFormat::kCoflow;
+    std::istringstream text(text_read);
+    if (swim) {
+      in.workload = ReadSwimTrace(text, spec.trace, {spec.block_size, spec.reduce_bytes, scale});
+    } else {
+      const FbTraceOptions options{scale, spec.map_input_ratio};
+      FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)
+                                                 : ReadFbTraceAsJobs(text, spec.trace, options);
+      in.workload = std::move(t.workload);
+      in.trace_ports = t.ports;
+    }
+    TraceWindow(spec, in.workload);
     in.name = "trace:" + spec.trace;
     return in;
   }
@@ -152,11 +202,11 @@ GeneratedWorkload Generate(const RunSpec& spec, const ClusterSpec& cluster) {
     const SettingAssignment scale = GivenAt(spec, "workload.traffic_scale");
     const SettingAssignment ratio = GivenAt(spec, "workload.map_input_ratio");
     const SettingAssignment& at = ratio.value.empty() ? scale : ratio;
-    throw InputError(at.file, at.line, at.field,
-                     &at == &ratio && !scale.value.empty()
-                         ? fmt::format("{} (with traffic_scale from {})", e.message(),
-                                       WhereGiven(scale))
-                         : e.message());
+    throw InputError(
+        at.file, at.line, at.field,
+        &at == &ratio && !scale.value.empty()
+            ? fmt::format("{} (with traffic_scale from {})", e.message(), WhereGiven(scale))
+            : e.message());
   }
 }
 
@@ -213,7 +263,7 @@ PreparedRun Prepare(const RunSpec& spec) {
                      "is set but the run reads no trace or job file");
   }
   PreparedRun run{Cluster(cluster), std::move(in.workload), std::move(in.name),
-                  std::move(in.sha256), std::move(name_over_seeds)};
+                  std::move(in.sha256), std::move(name_over_seeds), in.format};
   CheckTasksFit(run.cluster, run.workload);
   return run;
 }

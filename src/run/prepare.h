@@ -17,6 +17,8 @@ struct PreparedRun {
   // A generated workload's name without its seed ("synthetic(jobs=200)"), when its generator
   // gives one, for a comparison over several seeds.
   std::string workload_name_over_seeds;
+  // A trace's format as read (never kAuto for a trace; kAuto without one).
+  TraceFormat trace_format = TraceFormat::kAuto;
 };
 // Settles the cluster (job file's [cluster] table, then the overrides; one server per trace
 // port in network mode), loads or generates the workload on it (workload/generator.h) and

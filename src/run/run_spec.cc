@@ -20,6 +20,18 @@ RunMode ParseRunMode(std::string_view text, std::string_view field) {
 
 std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
 
+std::string_view TraceFormatName(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kAuto:
+      return "auto";
+    case TraceFormat::kCoflow:
+      return "coflow";
+    case TraceFormat::kSwim:
+      return "swim";
+  }
+  return "auto";
+}
+
 namespace {
 
 // The values every workload takes, beside its generator's settings; the config file and the
@@ -41,6 +53,57 @@ const std::vector<SettingSpec>& WorkloadValues() {
                   "long as its reduce stage on an idle 1 Gbps, 1 GB/s-per-slot cluster)",
        .min = 0,
        .max = 1e6,
+       .choices = {}},
+      {.name = "trace_format",
+       .kind = SettingKind::kChoice,
+       .default_value = "auto",
+       .meaning = "the trace's format: coflow (the coflow benchmark's), swim (SWIM's MapReduce "
+                  "jobs) or auto (told apart by content)",
+       .choices = {"auto", "coflow", "swim"}},
+      {.name = "block_size",
+       .kind = SettingKind::kBytes,
+       .default_value = "64MiB",
+       .meaning = "SWIM traces: map input per map task (an HDFS block; Hadoop 0.20's default)",
+       .min = 1,
+       .max = 1e15,
+       .choices = {}},
+      {.name = "reduce_bytes",
+       .kind = SettingKind::kBytes,
+       .default_value = "1GiB",
+       .meaning = "SWIM traces: shuffle bytes per reduce task (Hive's default bytes per reducer)",
+       .min = 1,
+       .max = 1e15,
+       .choices = {}},
+      {.name = "trace_start",
+       .kind = SettingKind::kSeconds,
+       .default_value = "0s",
+       .meaning = "traces: the first submit time kept; later times shift to start at 0",
+       .min = 0,
+       .max = 1e9,
+       .choices = {}},
+      {.name = "trace_length",
+       .kind = SettingKind::kSeconds,
+       .default_value = "0s",
+       .meaning = "traces: keep the jobs submitted within this long of trace_start (0: to the "
+                  "end)",
+       .min = 0,
+       .max = 1e9,
+       .choices = {}},
+      {.name = "time_scale",
+       .kind = SettingKind::kNumber,
+       .default_value = "1",
+       .meaning = "traces: multiplies every submit time (below 1: arrivals closer together)",
+       .min = 0,
+       .max = 1e6,
+       .min_exclusive = true,
+       .choices = {}},
+      {.name = "trace_machines",
+       .kind = SettingKind::kInteger,
+       .default_value = "0",
+       .meaning = "traces: the machines the trace was taken on; above 0, its bytes scale by "
+                  "servers / trace_machines (SWIM: 600 for FB-2009, 3000 for FB-2010)",
+       .min = 0,
+       .max = 1e7,
        .choices = {}},
       // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
       {.name = "estimate_error",
@@ -110,6 +173,17 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     if (key == "traffic_scale") spec.traffic_scale = v;
     if (key == "map_input_ratio") spec.map_input_ratio = v;
     if (key == "estimate_error") spec.simulation.estimate_error = v;
+    if (key == "trace_format") {
+      spec.trace_format = canonical == "swim"     ? TraceFormat::kSwim
+                          : canonical == "coflow" ? TraceFormat::kCoflow
+                                                  : TraceFormat::kAuto;
+    }
+    if (key == "block_size") spec.block_size = v;
+    if (key == "reduce_bytes") spec.reduce_bytes = v;
+    if (key == "trace_start") spec.trace_start = v;
+    if (key == "trace_length") spec.trace_length = v;
+    if (key == "time_scale") spec.time_scale = v;
+    if (key == "trace_machines") spec.trace_machines = static_cast<int>(v);
     return;
   }
   if (!SetGeneratorSetting(spec, given)) throw InputError(file, line, field, "unknown key");

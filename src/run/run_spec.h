@@ -21,6 +21,9 @@
 namespace slotflow {
 
 enum class RunMode { kJobs, kNetwork };
+// A trace's format: the coflow benchmark's (workload/fb_trace.h) or SWIM's (workload/swim_trace.h);
+// auto tells them apart by content.
+enum class TraceFormat { kAuto, kCoflow, kSwim };
 
 // The workload of a set-up that names no trace, job file or generator.
 inline constexpr const char* kDefaultGenerator = "synthetic";
@@ -47,6 +50,15 @@ struct RunSpec {
   std::map<std::string, SettingAssignment> given_at;
   RunMode mode = RunMode::kJobs;
   double traffic_scale = 1.0;
+  TraceFormat trace_format = TraceFormat::kAuto;
+  // SWIM traces: map input per map task and shuffle per reduce task.
+  Bytes block_size = 64.0 * (1 << 20), reduce_bytes = 1024.0 * (1 << 20);
+  // Any trace: the jobs submitted in [trace_start, trace_start + trace_length) (length 0: to
+  // the end), their submit times shifted to start at 0 and multiplied by time_scale.
+  Seconds trace_start = 0, trace_length = 0;
+  double time_scale = 1.0;
+  // Any trace: the machines it was taken on; > 0 scales its bytes by servers / trace_machines.
+  int trace_machines = 0;
   std::optional<double> map_input_ratio =
       std::nullopt;  // none: map inputs balanced with the reduce stage
   // The generator used when no trace or job file is given (workload/generator.h), and the
@@ -115,5 +127,6 @@ bool WorkloadDependsOnSeed(const RunSpec& spec);
 
 RunMode ParseRunMode(std::string_view text, std::string_view field);
 std::string_view RunModeName(RunMode mode);
+std::string_view TraceFormatName(TraceFormat format);
 
 }  // namespace slotflow

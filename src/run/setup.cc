@@ -68,6 +68,18 @@ toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with
   w.insert("generator", spec.generator);
   w.insert("traffic_scale", spec.traffic_scale);
   if (spec.map_input_ratio) w.insert("map_input_ratio", *spec.map_input_ratio);  // else balanced
+  if (run.trace_format != TraceFormat::kAuto) {
+    // The format as read, and only the values it reads.
+    w.insert("trace_format", TraceFormatName(run.trace_format));
+    if (run.trace_format == TraceFormat::kSwim) {
+      w.insert("block_size", spec.block_size);
+      w.insert("reduce_bytes", spec.reduce_bytes);
+    }
+    w.insert("trace_start", spec.trace_start);
+    w.insert("trace_length", spec.trace_length);
+    w.insert("time_scale", spec.time_scale);
+    w.insert("trace_machines", spec.trace_machines);
+  }
   w.insert("estimate_error", spec.simulation.estimate_error);
   // Every generator's settings, whichever runs, so that the set-up reads back the same.
   for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {

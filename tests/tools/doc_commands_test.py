@@ -21,7 +21,7 @@ command, how the test runs it and what it checks:
                           #   the documented command, with `why`
 
 Entries run in the table's order, by bash, in one scratch copy of the repository beside a
-scratch ../shared/traces/ (the FB trace linked in), so `out/...` paths land there. build/ is
+scratch ../shared/traces/ (the FB trace and SWIM's linked in), so `out/...` paths land there. build/ is
 the build directory. $FB20 names a file of the trace's first 20 coflows. The test fails when a
 documented command has no entry, an entry matches no documented command, or a check fails.
 """
@@ -140,6 +140,9 @@ if os.path.exists(trace):
     lines = open(trace).read().splitlines()
     with open(os.path.join(work, "fb-20.txt"), "w") as f:
         f.write("\n".join([f"{lines[0].split()[0]} 20"] + lines[1:21]) + "\n")
+# The other traces beside it (SWIM's), where they are.
+for other in glob.glob(os.path.join(os.path.dirname(trace), "SWIM-*.tsv")):
+    os.symlink(other, os.path.join(work, "shared", "traces", os.path.basename(other)))
 env = dict(os.environ, FB20=os.path.join(work, "fb-20.txt"),
            PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
 
