@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""NEAT+ against loadAware, minDist and random where placement can matter (NEAT+ §III, §VI).
+"""NEAT+ against loadAware, minDist and random where placement can matter (NEAT+ §V-A3, §V-B2).
 
     experiments/neat/placement.py [compute] [replicas] [fanin] [coflows]
                                   [--out DIR] [--seeds N] [--flows N] [--loads 0.1,0.5,0.9]
@@ -12,7 +12,7 @@ flow sizes, --flows flows per run (default 3000):
 
 compute   each reading task then computes its input at 125 MB/s (the NIC's rate) on hosts of
           2 slots (`flow_compute = proportional`, `--slots 2 --slot-rate 125MB/s`), so slots
-          bind and NEAT+'s free-compute fallback (§VI-A) matters;
+          bind and NEAT+'s free-compute fallback (§V-A1) matters;
 replicas  the same, with each input block on 3 random servers (`flow_replicas = 3`): a task
           may read locally or choose among the replicas' racks and hosts;
 fanin     many-to-one stages: each job's size split over 8 senders (`flow_senders = 8`) and

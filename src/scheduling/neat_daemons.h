@@ -1,9 +1,9 @@
-// NeatDaemons: NEAT+'s per-node network daemons (NEAT+ §V-B, Fig. 4). Each keeps the compressed
-// state of its node's edge links (CompressedLinkState: its flows or coflows binned by size) and
-// the node state (the smallest remaining size of a flow arriving there), and updates them as
-// flows start and end at the node ("the number and sizes of the flows that start or end at the
-// node", §V-B step 2), rather than the placement rebuilding them from every active flow at
-// every decision. The placement daemon asks them for predictions of a new transfer.
+// NeatDaemons: NEAT+'s per-node network daemons (NEAT+ §III, Fig. 4; §V-B). Each keeps the
+// compressed state of its node's edge links (CompressedLinkState: its flows or coflows binned by
+// size) and the node state (the smallest remaining size of a flow arriving there), and updates them
+// as flows start and end at the node ("the number and sizes of the flows that start or end at the
+// node", §III, step 2 of Fig. 4), rather than the placement rebuilding them from every active flow
+// at every decision. The placement daemon asks them for predictions of a new transfer.
 //
 // Sync() applies the flows started and finished since the last call (new flow ids and
 // FlowView::finished_flows, each looked at once) to the links' flow lists. When the placement

@@ -15,7 +15,7 @@
 // DCTCP/pFabric/PASE's set-ups (the fraction of the edge links' capacity); the load counts every
 // byte as crossing the network, also those a placement later reads locally.
 //
-// Three options make placement matter where the default does not (NEAT+ §III, §VI-B):
+// Three options make placement matter where the default does not (NEAT+ §V-A3, §V-B2):
 //  - replicas > 1: the block is on that many distinct random servers (HDFS's replicas, NEAT+
 //    §III), and the task may run on any server: on a holder it reads locally, elsewhere from
 //    a holder the simulator picks (the nearest rack first, then the least busy);
@@ -25,7 +25,7 @@
 //    several flows at once;
 //  - compute: a reading task also computes, for a fixed time or in proportion to its input
 //    (the input at the cluster's slot rate), so slots stay taken after the transfer and the
-//    hosts with free compute matter (NEAT+ §VI-A).
+//    hosts with free compute matter (NEAT+ §V-A1).
 #pragma once
 
 #include <cstdint>

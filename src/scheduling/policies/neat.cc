@@ -265,7 +265,7 @@ class NeatScheduler : public TaskScheduler {
       best = d;
       best_time = time;
     }
-    // The filters between the free servers and the candidates (NEAT+ §V-A1, §V-B2, §VI-A):
+    // The filters between the free servers and the candidates (NEAT+ §V-A1, §V-B2):
     // eligible = enough free compute and memory (and in the input's racks, with near_input =
     // rack); then the preferred hosts, or, with none, those with the most free slots.
     why.Add("rule", "predicted")
