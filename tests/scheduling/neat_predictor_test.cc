@@ -276,16 +276,22 @@ TEST(CompressedLinkState, BinsGrowExponentially) {
   EXPECT_EQ(s.BinOf(1e9), 5);
 }
 
+// 30 transfers of sizes in [0.5, 100), each with 5-100 % of its bytes on the link.
+std::vector<LinkTransfer> RandomTransfers(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> size(0.5, 100), frac(0.05, 1);
+  std::vector<LinkTransfer> ts;
+  for (int i = 0; i < 30; ++i) {
+    const Bytes s = size(rng);
+    ts.push_back({s, s * frac(rng)});
+  }
+  return ts;
+}
+
 TEST(CompressedLinkState, ExactWhenNoBinStraddlesTheNewSize) {
   // Sizes in [0.5, 100) never equal 8, a bin boundary, so every bin lies wholly below or above.
   std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> size(0.5, 100), frac(0.05, 1);
   for (int trial = 0; trial < 50; ++trial) {
-    std::vector<LinkTransfer> ts;
-    for (int i = 0; i < 30; ++i) {
-      const Bytes s = size(rng);
-      ts.push_back({s, s * frac(rng)});
-    }
+    const std::vector<LinkTransfer> ts = RandomTransfers(rng);
     const CompressedLinkState c = Compress(ts, 1, 2, 12);
     for (NeatPolicy p : kAllPolicies) {
       // Flow policies see flows, whose bytes on the link are their size.
@@ -318,13 +324,8 @@ TEST(CompressedLinkState, ApproximatesAStraddlingBinByItsExtremesAndMean) {
 // given whole), and a straddling bin's extremes exact, its rest at the bin's mean.
 TEST(CompressedLinkState, DelayFactorMatchesTheExactDelays) {
   std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> size(0.5, 100), frac(0.05, 1);
   for (int trial = 0; trial < 50; ++trial) {
-    std::vector<LinkTransfer> ts;
-    for (int i = 0; i < 30; ++i) {
-      const Bytes s = size(rng);
-      ts.push_back({s, s * frac(rng)});
-    }
+    const std::vector<LinkTransfer> ts = RandomTransfers(rng);
     for (NeatPolicy p : kAllPolicies) {
       double exact = 0;
       for (const LinkTransfer& t : ts) exact += DelayedBytes(p, t, {8, 1});
