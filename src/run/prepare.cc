@@ -146,6 +146,13 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
           fmt::format("does not apply to {}, a {}", spec.trace,
                       swim ? "SWIM trace (its map inputs are given)" : "coflow trace"));
     }
+    if (!swim && spec.mode == RunMode::kNetwork && spec.trace_machines > 0) {
+      // There every port is a server, so the trace keeps its own bytes per machine.
+      const SettingAssignment at = GivenAt(spec, "workload.trace_machines");
+      throw InputError(at.file, at.line, at.field,
+                       "does not apply to pinned coflows (network mode): each of the trace's "
+                       "ports is a server; scale bytes with traffic_scale");
+    }
     in.format = swim ? TraceFormat::kSwim : TraceFormat::kCoflow;
     std::istringstream text(text_read);
     if (swim) {
@@ -262,7 +269,7 @@ PreparedRun Prepare(const RunSpec& spec) {
     throw InputError(spec.input_sha256_from, spec.input_sha256_line, "workload.sha256",
                      "is set but the run reads no trace or job file");
   }
-  PreparedRun run{Cluster(cluster), std::move(in.workload), std::move(in.name),
+  PreparedRun run{Cluster(cluster),     std::move(in.workload),     std::move(in.name),
                   std::move(in.sha256), std::move(name_over_seeds), in.format};
   CheckTasksFit(run.cluster, run.workload);
   return run;

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
