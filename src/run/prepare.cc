@@ -168,7 +168,9 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
     in.name = "trace:" + spec.trace;
     return in;
   }
-  JobFile jf = ParseJobFile(ReadInput(spec, spec.jobs_file, "jobs", in.sha256), spec.jobs_file);
+  const std::string text = ReadInput(spec, spec.jobs_file, "jobs", in.sha256);
+  JobFile jf = LooksLikeJobLines(text) ? ParseJobLines(text, spec.jobs_file)
+                                       : ParseJobFile(text, spec.jobs_file);
   if (jf.cluster) {
     cluster = *jf.cluster;
     for (const auto& [file, table] : spec.cluster_layers) ApplyClusterToml(table, file, cluster);

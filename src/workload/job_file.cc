@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -57,6 +58,16 @@ class JobFileReader {
  public:
   explicit JobFileReader(const std::string& file) : file_(file) {}
 
+  // One job of a JSON Lines file, as a table built from the line: counted towards `budget`
+  // (CountLine, for every line before any is read), then read (ReadLine). Its name defaults to
+  // "job<index>" and its fields are named "job[index]...".
+  void CountLine(const toml::table& t, size_t index, WorkloadBudget& budget) const {
+    CountJob(t, fmt::format("job[{}]", index), budget);
+  }
+  JobSpec ReadLine(const toml::table& t, size_t index) {
+    return ReadJob(t, index, fmt::format("job[{}]", index));
+  }
+
   JobFile Read(const toml::table& root) {
     CheckKeys(root, file_, "", {"cluster", "job"});
     JobFile result;
@@ -98,23 +109,26 @@ class JobFileReader {
     WorkloadBudget budget;
     for (size_t i = 0; i < jobs.size(); ++i) {
       const toml::table* job = jobs[i].as_table();
-      if (job == nullptr) continue;
-      const std::string prefix = fmt::format("job[{}]", i);
-      if (job->get("profile") != nullptr) {
-        CountProfileTasks(*job, prefix, budget);
-        continue;
-      }
-      const toml::array* stages = job->get_as<toml::array>("stage");
-      for (size_t k = 0; stages != nullptr && k < stages->size(); ++k) {
-        const toml::table* stage = (*stages)[k].as_table();
-        if (stage == nullptr) continue;
-        const std::string field = Field(fmt::format("{}.stage[{}]", prefix, k), "tasks");
-        if (const auto* n = stage->get_as<int64_t>("tasks")) {
-          budget.AddStage(std::clamp<int64_t>(n->get(), 0, kMaxTasksPerStage), 0, file_, Line(*n),
-                          field);
-        } else if (const auto* list = stage->get_as<toml::array>("task")) {
-          budget.AddStage(static_cast<int64_t>(list->size()), 0, file_, Line(*stage), field);
-        }
+      if (job != nullptr) CountJob(*job, fmt::format("job[{}]", i), budget);
+    }
+  }
+
+  // One job's stages, counted towards `budget` (see CountTasks).
+  void CountJob(const toml::table& job, const std::string& prefix, WorkloadBudget& budget) const {
+    if (job.get("profile") != nullptr) {
+      CountProfileTasks(job, prefix, budget);
+      return;
+    }
+    const toml::array* stages = job.get_as<toml::array>("stage");
+    for (size_t k = 0; stages != nullptr && k < stages->size(); ++k) {
+      const toml::table* stage = (*stages)[k].as_table();
+      if (stage == nullptr) continue;
+      const std::string field = Field(fmt::format("{}.stage[{}]", prefix, k), "tasks");
+      if (const auto* n = stage->get_as<int64_t>("tasks")) {
+        budget.AddStage(std::clamp<int64_t>(n->get(), 0, kMaxTasksPerStage), 0, file_, Line(*n),
+                        field);
+      } else if (const auto* list = stage->get_as<toml::array>("task")) {
+        budget.AddStage(static_cast<int64_t>(list->size()), 0, file_, Line(*stage), field);
       }
     }
   }
@@ -546,6 +560,135 @@ JobFile ParseJobFile(std::string_view text, const std::string& name_for_messages
                      fmt::format("TOML syntax error: {}", e.description()));
   }
   return JobFileReader(name_for_messages).Read(root);
+}
+
+namespace {
+
+// A JSON value as the TOML reader's node: objects become tables, arrays arrays, numbers
+// integers or floats as written. InputError naming `field` for a null or an integer past int64.
+void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
+                const std::string& file, int line, const std::string& field);
+
+toml::array JsonArray(const nlohmann::json& v, const std::string& file, int line,
+                      const std::string& field) {
+  toml::array out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    // Each element through a one-key table, so that one function converts every kind.
+    toml::table holder;
+    InsertJson(holder, "v", v[i], file, line, fmt::format("{}[{}]", field, i));
+    out.push_back(std::move(*holder.get("v")));
+  }
+  return out;
+}
+
+toml::table JsonObject(const nlohmann::json& v, const std::string& file, int line,
+                       const std::string& field) {
+  toml::table out;
+  for (const auto& [key, value] : v.items()) {
+    InsertJson(out, key, value, file, line, field.empty() ? key : field + "." + key);
+  }
+  return out;
+}
+
+void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
+                const std::string& file, int line, const std::string& field) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::object:
+      into.insert(key, JsonObject(v, file, line, field));
+      return;
+    case nlohmann::json::value_t::array:
+      into.insert(key, JsonArray(v, file, line, field));
+      return;
+    case nlohmann::json::value_t::string:
+      into.insert(key, v.get<std::string>());
+      return;
+    case nlohmann::json::value_t::boolean:
+      into.insert(key, v.get<bool>());
+      return;
+    case nlohmann::json::value_t::number_integer:
+      into.insert(key, v.get<int64_t>());
+      return;
+    case nlohmann::json::value_t::number_unsigned:
+      if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        Fail(file, line, field, "integer too large");
+      }
+      into.insert(key, static_cast<int64_t>(v.get<uint64_t>()));
+      return;
+    case nlohmann::json::value_t::number_float:
+      into.insert(key, v.get<double>());
+      return;
+    default:
+      Fail(file, line, field, "null is not a value: leave the key out");
+  }
+}
+
+}  // namespace
+
+bool LooksLikeJobLines(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '{';
+}
+
+namespace {
+
+// Calls visit(table, index, line) for each job line of `text` (blank lines skipped), the table
+// built from the line's JSON object; an InputError from it is reported at the line.
+template <class Visit>
+size_t ForEachJobLine(std::string_view text, const std::string& name, Visit visit) {
+  int line = 0;
+  size_t index = 0;
+  while (!text.empty()) {
+    const size_t eol = text.find('\n');
+    const std::string_view row = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    ++line;
+    if (row.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(row);
+    } catch (const nlohmann::json::parse_error& e) {
+      Fail(name, line, "line", fmt::format("not a JSON object: {}", e.what()));
+    }
+    const std::string prefix = fmt::format("job[{}]", index);
+    if (!j.is_object()) Fail(name, line, prefix, "each line must be one JSON object (a job)");
+    try {
+      visit(JsonObject(j, name, line, prefix), index, line);
+    } catch (const InputError& e) {
+      // Built from JSON, the table's nodes have no TOML line: the job's line stands for them.
+      throw InputError(name, line, e.field(), e.message());
+    }
+    ++index;
+  }
+  return index;
+}
+
+}  // namespace
+
+JobFile ParseJobLines(std::string_view text, const std::string& name) {
+  JobFile result;
+  result.workload.source = name;
+  JobFileReader reader(name);
+  // Two passes, as a TOML file is read: every job's tasks are counted against the workload's
+  // bound before any task is made, so a file past it is refused without its memory.
+  WorkloadBudget budget;
+  const size_t jobs = ForEachJobLine(text, name, [&](const toml::table& t, size_t index, int) {
+    reader.CountLine(t, index, budget);
+  });
+  if (jobs == 0) Fail(name, 1, "job", "the file defines no job (one JSON object per line)");
+  result.workload.jobs.reserve(jobs);
+  std::unordered_set<std::string> names;
+  ForEachJobLine(text, name, [&](const toml::table& t, size_t index, int line) {
+    JobSpec job = reader.ReadLine(t, index);
+    if (!names.insert(job.name).second) {
+      Fail(name, line, Field(fmt::format("job[{}]", index), "name"),
+           fmt::format("duplicate job name '{}'", job.name));
+    }
+    result.workload.jobs.push_back(std::move(job));
+  });
+  std::stable_sort(result.workload.jobs.begin(), result.workload.jobs.end(),
+                   [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; });
+  result.workload.Validate(std::numeric_limits<int>::max());
+  return result;
 }
 
 JobFile ReadJobFile(const std::string& path) {

@@ -29,4 +29,13 @@ JobFile ReadJobFile(const std::string& path);
 // The same on text in memory; `name_for_messages` stands for the file name in errors.
 JobFile ParseJobFile(std::string_view text, const std::string& name_for_messages);
 
+// JSON Lines job files: one job per line, a JSON object with the keys of a TOML file's [[job]]
+// table (stages as "stage": [...], tasks as "task": [...], sizes as numbers or strings with
+// units), for workloads too large for one TOML document. Read line by line; each line is
+// checked as a [[job]] table is, and errors name the line and the field ("job[3].stage[0].input",
+// jobs counted from 0 in file order). No [cluster]: the run's cluster applies.
+JobFile ParseJobLines(std::string_view text, const std::string& name_for_messages);
+// Whether `text` is JSON Lines rather than TOML: its first non-blank character is '{'.
+bool LooksLikeJobLines(std::string_view text);
+
 }  // namespace slotflow
