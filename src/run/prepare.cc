@@ -243,6 +243,17 @@ PreparedRun Prepare(const RunSpec& spec) {
                                  spec.input_from.field.empty() ? "--trace/--jobs"
                                                                : WhereGiven(spec.input_from)));
   }
+  if (spec.trace.empty()) {
+    // The trace values, given without a trace, are refused rather than ignored.
+    for (const char* key : {"workload.trace_format", "workload.block_size", "workload.reduce_bytes",
+                            "workload.trace_start", "workload.trace_length", "workload.time_scale",
+                            "workload.trace_machines"}) {
+      if (!spec.given_at.contains(key)) continue;
+      const SettingAssignment& at = spec.given_at.at(key);
+      throw InputError(at.file, at.line, at.field,
+                       "applies to a trace (--trace), and none is given");
+    }
+  }
   if (!(spec.traffic_scale > 0)) throw InputError("", 0, "traffic_scale", "must be positive");
   if (spec.map_input_ratio && !(*spec.map_input_ratio >= 0))
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
