@@ -156,7 +156,10 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
     in.format = swim ? TraceFormat::kSwim : TraceFormat::kCoflow;
     std::istringstream text(text_read);
     if (swim) {
-      in.workload = ReadSwimTrace(text, spec.trace, {spec.block_size, spec.reduce_bytes, scale});
+      SwimOptions options{spec.block_size, spec.reduce_bytes, scale};
+      options.window_start = spec.trace_start;  // TraceWindow below shifts and scales the times
+      if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
+      in.workload = ReadSwimTrace(text, spec.trace, options);
     } else {
       const FbTraceOptions options{scale, spec.map_input_ratio};
       FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)

@@ -132,6 +132,7 @@ Workload ReadSwimTrace(std::istream& in, const std::string& name, const SwimOpti
     }
     double v[kFieldCount] = {};
     for (int k = 1; k < kFieldCount; ++k) v[k] = Number(f[static_cast<size_t>(k)], name, line, k);
+    if (v[1] < o.window_start || v[1] >= o.window_end) continue;
     w.jobs.push_back(MakeJob(std::string(f[0]), v[1], v[3] * o.traffic_scale,
                              v[4] * o.traffic_scale, v[5] * o.traffic_scale, o, name, line,
                              budget));

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -32,13 +33,17 @@ struct SwimOptions {
   Bytes reduce_bytes = 1024.0 * (1 << 20);  // shuffle per reduce task
   double traffic_scale = 1.0;               // multiplies every byte count
   int64_t max_tasks = kMaxWorkloadTasks;    // per stage; a caller may bound it lower
+  // Only jobs submitted in [window_start, window_end) are built (every line is still checked),
+  // so that an hour of a day too large for the simulator can be read.
+  Seconds window_start = 0;
+  Seconds window_end = std::numeric_limits<Seconds>::infinity();
 };
 
 // Whether `text` reads as a SWIM trace: its first non-empty line has six tab-separated fields.
 // (The coflow trace's first line is two space-separated integers.)
 bool LooksLikeSwim(std::string_view text);
 
-// The jobs of a SWIM trace, sorted by submit time (stable). InputError(file, line, field, ...)
+// The jobs of a SWIM trace submitted in the options' window, sorted by submit time (stable). InputError(file, line, field, ...)
 // on a malformed line: a field missing or extra, a number that is not a finite non-negative
 // decimal, an empty or repeated job id, or a workload past kMaxWorkloadTasks.
 Workload ReadSwimTrace(std::istream& in, const std::string& name_for_messages,

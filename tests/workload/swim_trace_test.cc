@@ -86,6 +86,20 @@ TEST(SwimTrace, SortsBySubmitTimeAndScalesBytes) {
   EXPECT_EQ(w.jobs[1].stages[0].tasks.size(), 2u);  // 200 bytes after scaling
 }
 
+// With a window only the jobs submitted in it are built: a job too large to simulate outside it
+// is no error, a malformed line anywhere still is.
+TEST(SwimTrace, AWindowBuildsOnlyItsJobsAndStillChecksEveryLine) {
+  SwimOptions o = kSmall;
+  o.window_start = 10;
+  o.window_end = 20;
+  const Workload w =
+      Read("huge\t0\t0\t1e300\t0\t0\nin\t10\t10\t100\t0\t0\nout\t20\t10\t1\t0\t0\n", o);
+  ASSERT_EQ(w.jobs.size(), 1u);
+  EXPECT_EQ(w.jobs[0].name, "in");
+  EXPECT_EQ(w.jobs[0].submit, 10);  // shifting is the caller's (prepare's TraceWindow)
+  EXPECT_THROW(Read("in\t10\t10\t100\t0\t0\nbad\t30\t20\tx\t0\t0\n", o), InputError);
+}
+
 TEST(SwimTrace, TellsItselfFromTheCoflowTrace) {
   EXPECT_TRUE(LooksLikeSwim("\njob0\t49\t49\t740773\t2339561\t627471\n"));
   EXPECT_FALSE(LooksLikeSwim("150 526\n1 0 1 22 1 65:1.0\n"));
