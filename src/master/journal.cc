@@ -60,23 +60,30 @@ Journal::Journal(const std::string& path, const Workload& workload, uint64_t see
   try {
     Exec(kSchema);
     // Both statements name this version's columns: a table of the same name made otherwise
-    // fails to prepare here, before anything runs.
-    for (const char* sql : {kSelect, kInsert}) {
-      Statement check;
-      if (sqlite3_prepare_v2(db_, sql, -1, &check.s, nullptr) != SQLITE_OK) {
+    // fails to prepare here, before anything runs. The insert is kept for Record.
+    auto prepare = [this](const char* sql, sqlite3_stmt** out) {
+      if (sqlite3_prepare_v2(db_, sql, -1, out, nullptr) != SQLITE_OK) {
         throw InputError(path_, 0, "--journal",
                          std::string("not a journal of slotflow live: ") + sqlite3_errmsg(db_));
       }
-    }
-    Load(workload);
+    };
+    Statement select;
+    prepare(kSelect, &select.s);
+    prepare(kInsert, &insert_);
+    Load(select.s, workload);
     CheckIdentity(JournalIdentity(workload, seed));
   } catch (...) {
-    sqlite3_close(db_);  // the destructor does not run for a constructor that throws
+    // The destructor does not run for a constructor that throws.
+    sqlite3_finalize(insert_);
+    sqlite3_close(db_);
     throw;
   }
 }
 
-Journal::~Journal() { sqlite3_close(db_); }
+Journal::~Journal() {
+  sqlite3_finalize(insert_);
+  sqlite3_close(db_);
+}
 
 void Journal::Exec(const std::string& sql) {
   char* error = nullptr;
@@ -87,27 +94,25 @@ void Journal::Exec(const std::string& sql) {
   }
 }
 
-void Journal::Load(const Workload& workload) {
-  Statement q;
-  sqlite3_prepare_v2(db_, kSelect, -1, &q.s, nullptr);
+void Journal::Load(sqlite3_stmt* q, const Workload& workload) {
   int rc = SQLITE_ROW;
-  while ((rc = sqlite3_step(q.s)) == SQLITE_ROW) {
-    if (sqlite3_column_type(q.s, 0) != SQLITE_INTEGER) {
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    if (sqlite3_column_type(q, 0) != SQLITE_INTEGER) {
       throw InputError(path_, 0, "--journal", "a row's job_index is not an integer");
     }
-    const int index = sqlite3_column_int(q.s, 0);
-    if (sqlite3_column_type(q.s, 1) != SQLITE_TEXT) {
+    const int index = sqlite3_column_int(q, 0);
+    if (sqlite3_column_type(q, 1) != SQLITE_TEXT) {
       throw InputError(path_, 0, "--journal", fmt::format("job {}: name is not text", index));
     }
     for (int c = 2; c < 10; ++c) {
-      const int type = sqlite3_column_type(q.s, c);
+      const int type = sqlite3_column_type(q, c);
       if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
         throw InputError(path_, 0, "--journal",
                          fmt::format("job {}: {} is not a number", index, kNumberColumns[c - 2]));
       }
     }
     JobResult r;
-    r.name = reinterpret_cast<const char*>(sqlite3_column_text(q.s, 1));
+    r.name = reinterpret_cast<const char*>(sqlite3_column_text(q, 1));
     if (index < 0 || index >= static_cast<int>(workload.jobs.size()) ||
         workload.jobs[index].name != r.name) {
       throw InputError(path_, 0, "--journal",
@@ -115,14 +120,14 @@ void Journal::Load(const Workload& workload) {
                                    "is the journal of another workload",
                                    index, r.name));
     }
-    r.submit = sqlite3_column_double(q.s, 2);
-    r.first_start = sqlite3_column_double(q.s, 3);
-    r.finish = sqlite3_column_double(q.s, 4);
-    r.jct = sqlite3_column_double(q.s, 5);
-    r.bytes = sqlite3_column_double(q.s, 6);
-    r.tasks = sqlite3_column_int(q.s, 7);
-    r.local_fraction = sqlite3_column_double(q.s, 8);
-    r.size_group = sqlite3_column_int(q.s, 9);
+    r.submit = sqlite3_column_double(q, 2);
+    r.first_start = sqlite3_column_double(q, 3);
+    r.finish = sqlite3_column_double(q, 4);
+    r.jct = sqlite3_column_double(q, 5);
+    r.bytes = sqlite3_column_double(q, 6);
+    r.tasks = sqlite3_column_int(q, 7);
+    r.local_fraction = sqlite3_column_double(q, 8);
+    r.size_group = sqlite3_column_int(q, 9);
     completed_[index] = r;
   }
   if (rc != SQLITE_DONE) {
@@ -159,19 +164,18 @@ void Journal::CheckIdentity(const std::string& identity) {
 
 void Journal::Record(int index, const JobResult& r) {
   if (completed_.count(index) != 0) return;
-  Statement ins;
-  sqlite3_prepare_v2(db_, kInsert, -1, &ins.s, nullptr);
-  sqlite3_bind_int(ins.s, 1, index);
-  sqlite3_bind_text(ins.s, 2, r.name.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_double(ins.s, 3, r.submit);
-  sqlite3_bind_double(ins.s, 4, r.first_start);
-  sqlite3_bind_double(ins.s, 5, r.finish);
-  sqlite3_bind_double(ins.s, 6, r.jct);
-  sqlite3_bind_double(ins.s, 7, r.bytes);
-  sqlite3_bind_int(ins.s, 8, r.tasks);
-  sqlite3_bind_double(ins.s, 9, r.local_fraction);
-  sqlite3_bind_int(ins.s, 10, r.size_group);
-  if (sqlite3_step(ins.s) != SQLITE_DONE) {
+  sqlite3_reset(insert_);
+  sqlite3_bind_int(insert_, 1, index);
+  sqlite3_bind_text(insert_, 2, r.name.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(insert_, 3, r.submit);
+  sqlite3_bind_double(insert_, 4, r.first_start);
+  sqlite3_bind_double(insert_, 5, r.finish);
+  sqlite3_bind_double(insert_, 6, r.jct);
+  sqlite3_bind_double(insert_, 7, r.bytes);
+  sqlite3_bind_int(insert_, 8, r.tasks);
+  sqlite3_bind_double(insert_, 9, r.local_fraction);
+  sqlite3_bind_int(insert_, 10, r.size_group);
+  if (sqlite3_step(insert_) != SQLITE_DONE) {
     throw std::runtime_error(
         fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
   }

@@ -14,6 +14,7 @@
 #include "workload/job.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace slotflow {
 
@@ -39,11 +40,12 @@ class Journal {
 
  private:
   void Exec(const std::string& sql);
-  void Load(const Workload& workload);
+  void Load(sqlite3_stmt* select, const Workload& workload);
   void CheckIdentity(const std::string& identity);
 
   std::string path_;
   sqlite3* db_ = nullptr;
+  sqlite3_stmt* insert_ = nullptr;  // prepared once, reused by Record
   std::map<int, JobResult> completed_;
 };
 
