@@ -17,7 +17,7 @@
 //
 // Three options make placement matter where the default does not (NEAT+ §V-A3, §V-B2):
 //  - replicas > 1: the block is on that many distinct random servers (HDFS's replicas, NEAT+
-//    §III), and the task may run on any server: on a holder it reads locally, elsewhere from
+//    §V-A3), and the task may run on any server: on a holder it reads locally, elsewhere from
 //    a holder the simulator picks (the nearest rack first, then the least busy);
 //  - senders > 1: a many-to-one stage. The job's size is split evenly over `senders` distinct
 //    random servers, where pinned tasks that compute nothing hold it (a finished map stage), and

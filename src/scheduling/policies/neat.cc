@@ -75,8 +75,9 @@ std::vector<SettingSpec> NeatSettings() {
                     .default_value = "exact",
                     .meaning =
                         "the per-link flow state predictions come from: exact, or NEAT+'s "
-                        "compressed bins (§V-B1); with compressed, summary.json reports "
-                        "how often the exact state would have chosen the same server",
+                        "compressed bins (§V-B1), kept by per-node daemons as flows start and "
+                        "end (§III); with compressed, summary.json reports how often the exact "
+                        "state would have chosen the same server",
                     .choices = {"exact", "compressed"}};
   SettingSpec agreement{.name = "agreement",
                         .kind = SettingKind::kChoice,
