@@ -2,9 +2,13 @@
 // distributions are implementation-defined, so results would differ across libraries).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <vector>
+
+#include "common/ids.h"
 
 namespace slotflow {
 
@@ -26,5 +30,16 @@ class Rng {
  private:
   std::mt19937_64 engine_;
 };
+
+// n distinct servers of 0..servers-1 drawn uniformly, in the order drawn (n <= servers): where
+// a block's replicas are, or a stage's senders.
+inline std::vector<ServerId> DistinctServers(int n, int servers, Rng& rng) {
+  std::vector<ServerId> out;
+  while (static_cast<int>(out.size()) < n) {
+    const auto s = static_cast<ServerId>(rng.UniformInt(servers));
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
 
 }  // namespace slotflow

@@ -51,16 +51,6 @@ void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
 
 namespace {
 
-// Input blocks live on `replicas` distinct random servers (3 in TCDS §3.1 and Duopoly §6.2).
-std::vector<ServerId> RandomReplicas(int replicas, int servers, Rng& rng) {
-  std::vector<ServerId> out;
-  while (static_cast<int>(out.size()) < replicas) {
-    const auto r = static_cast<ServerId>(rng.UniformInt(servers));
-    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
-  }
-  return out;
-}
-
 // The coflow of the flows into a non-root stage (Duopoly §4.1): its sizes from the job's spec.
 Coflow StageCoflow(const JobSpec& spec, JobIndex j, int stage, Bytes input_bytes) {
   const StageSpec& st = spec.stages[stage];
@@ -113,7 +103,8 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
         if (!st.replicas.empty() && !st.replicas[k].empty()) {
           t.replicas = st.replicas[k];
         } else if (replica_rng != nullptr) {
-          t.replicas = RandomReplicas(replicas, cluster_.size(), *replica_rng);
+          // Input blocks live on `replicas` distinct random servers (3 in TCDS §3.1, Duopoly §6.2).
+          t.replicas = DistinctServers(replicas, cluster_.size(), *replica_rng);
         }
       }
       sr.input_bytes += t.spec->input;

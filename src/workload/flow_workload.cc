@@ -83,16 +83,6 @@ const SizeCdf& FlowSizeCdf(FlowSizes sizes) {
 
 namespace {
 
-// n distinct servers drawn uniformly, in the order drawn.
-std::vector<ServerId> DistinctServers(int n, int servers, Rng& rng) {
-  std::vector<ServerId> out;
-  while (static_cast<int>(out.size()) < n) {
-    const auto s = static_cast<ServerId>(rng.UniformInt(servers));
-    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-  }
-  return out;
-}
-
 void SetCompute(TaskSpec& task, const FlowWorkloadOptions& o) {
   switch (o.compute) {
     case FlowCompute::kNone:
