@@ -212,12 +212,14 @@ void BindTaskSchedulers(py::module_& m) {
       .def_readonly("root", &TaskRuntime::root)
       .def_property_readonly("replicas", [](const TaskRuntime& t) { return IntList(t.replicas); })
       .def_property_readonly("input", [](const TaskRuntime& t) { return t.spec->input; })
-      .def_property_readonly("memory", [](const TaskRuntime& t) { return t.spec->memory; });
+      .def_property_readonly("memory", [](const TaskRuntime& t) { return t.spec->memory; })
+      .def_property_readonly("cpus", [](const TaskRuntime& t) { return t.spec->cpus; });
 
   py::class_<ServerRuntime>(m, "Server",
                             "A server as the scheduler sees it (valid during the call).")
       .def_readonly("free_slots", &ServerRuntime::free_slots)
       .def_readonly("running", &ServerRuntime::running)
+      .def_readonly("held_slots", &ServerRuntime::held_slots)
       .def_readonly("computing", &ServerRuntime::computing)
       .def_readonly("receiving", &ServerRuntime::receiving)
       .def_readonly("lost", &ServerRuntime::lost);

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -43,21 +46,47 @@ void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
   if (o.map_reads) c.map_reads = *o.map_reads;
 }
 
-// A task that fits no server's memory would wait for ever: refuse the workload instead.
+// A task that fits no server (its cpus and its memory on one server) would wait for ever:
+// refuse the workload instead.
 void CheckTasksFit(const Cluster& cluster, const Workload& workload) {
-  Bytes largest = 0;  // the most memory a task can find on one server; infinite if unmodelled
+  // Per server shape: the most memory a server with at least that many slots has (infinite
+  // where memory is not modelled), for the distinct slot counts, largest first.
+  std::map<int, Bytes, std::greater<>> memory_with_slots;
+  Bytes largest = 0;  // the most memory of any server with a slot
   for (const Server& s : cluster.servers()) {
     if (s.slots <= 0) continue;
-    largest = std::max(largest, s.memory > 0 ? s.memory : kForever);
+    const Bytes memory = s.memory > 0 ? s.memory : kForever;
+    Bytes& m = memory_with_slots[s.slots];
+    m = std::max(m, memory);
+    largest = std::max(largest, memory);
   }
+  Bytes running = 0;
+  for (auto& [slots, memory] : memory_with_slots) memory = running = std::max(running, memory);
+  const int most_slots = memory_with_slots.empty() ? 0 : memory_with_slots.begin()->first;
   for (const JobSpec& job : workload.jobs) {
     for (const StageSpec& st : job.stages) {
       for (const TaskSpec& t : st.tasks) {
-        if (t.pinned == kNoServer && t.memory > largest) {
-          throw InputError(workload.source, 0,
-                           fmt::format("job '{}' stage '{}' memory", job.name, st.name),
+        if (t.pinned != kNoServer) continue;
+        const auto field = [&](const char* what) {
+          return fmt::format("job '{}' stage '{}' {}", job.name, st.name, what);
+        };
+        if (t.memory > largest) {
+          throw InputError(workload.source, 0, field("memory"),
                            fmt::format("a task needs {} but no server has that much memory",
                                        FormatBytes(t.memory)));
+        }
+        if (t.cpus > most_slots) {
+          throw InputError(workload.source, 0, field("cpus"),
+                           fmt::format("a task needs {} slots but no server has more than {}",
+                                       t.cpus, most_slots));
+        }
+        // (upper_bound: the first slot count below the task's; the entry before it holds the
+        // most memory of the servers with enough slots.)
+        if (t.memory > std::prev(memory_with_slots.upper_bound(t.cpus))->second) {
+          throw InputError(workload.source, 0, field("cpus"),
+                           fmt::format("a task needs {} slots and {} of memory, but no server "
+                                       "has both",
+                                       t.cpus, FormatBytes(t.memory)));
         }
       }
     }

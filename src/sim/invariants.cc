@@ -27,13 +27,14 @@ void CheckLinks(const Cluster& cluster, const FlowView& flows) {
 void CheckServers(const Cluster& cluster, const SimState& state) {
   for (const Server& sv : cluster.servers()) {
     const ServerRuntime& rt = state.server(sv.id);
-    if (rt.free_slots < 0 || rt.running + rt.free_slots != sv.slots) {
-      Fail(state.now(), fmt::format("server {} has {} running and {} free of {} slots", sv.id,
-                                    rt.running, rt.free_slots, sv.slots));
+    if (rt.free_slots < 0 || rt.held_slots + rt.free_slots != sv.slots ||
+        rt.held_slots < rt.running) {
+      Fail(state.now(), fmt::format("server {} has {} tasks holding {} and {} free of {} slots",
+                                    sv.id, rt.running, rt.held_slots, rt.free_slots, sv.slots));
     }
-    if (rt.computing < 0 || rt.computing > rt.running) {
-      Fail(state.now(), fmt::format("server {} has {} tasks computing of {} running", sv.id,
-                                    rt.computing, rt.running));
+    if (rt.computing < 0 || rt.computing > rt.held_slots) {
+      Fail(state.now(), fmt::format("server {} has {} slots computing of {} held", sv.id,
+                                    rt.computing, rt.held_slots));
     }
     if (sv.memory > 0 && rt.free_memory < -kRelTolerance * sv.memory) {
       Fail(state.now(), fmt::format("server {} has promised {} B of memory over its {} B", sv.id,

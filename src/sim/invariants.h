@@ -2,7 +2,7 @@
 // stop with a description of the first thing that does not. A failed check is a bug in
 // slotflow, not in the input.
 //  - No link or disk carries more than its capacity (within the solver's tolerance).
-//  - No server has more tasks than slots or more memory promised than it has.
+//  - No server has more slots held (a task holds its cpus) or memory promised than it has.
 //  - Every flow that finished delivered its bytes no faster than its slowest link allows.
 //  - No task starts before its inputs exist (its parent stages are done; checked by the life
 //    cycle when the task is placed).

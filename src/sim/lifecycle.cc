@@ -99,6 +99,7 @@ JobIndex TaskLifecycle::AddJob(const JobSpec& spec, Rng* replica_rng, double est
       t.spec = &st.tasks[k];
       t.root = st.parents.empty();
       if (t.spec->avoid != kNoServer) s_.avoids_ = true;
+      if (t.spec->cpus > 1) s_.multi_slot_ = true;
       if (t.root && t.spec->input > 0 && t.spec->pinned == kNoServer) {
         if (!st.replicas.empty() && !st.replicas[k].empty()) {
           t.replicas = st.replicas[k];
@@ -234,8 +235,9 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
     if (cluster_.server(s).memory > 0) s_.servers_[s].free_memory -= task.spec->memory;
     job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
     --s_.ready_total_;
-    AddFreeSlots(s, -1);
+    AddFreeSlots(s, -task.spec->cpus);
     ++s_.servers_[s].running;
+    s_.servers_[s].held_slots += task.spec->cpus;
   } else if (s != task.spec->pinned) {
     throw std::logic_error(fmt::format("pinned task {} placed off its server", t));
   }
@@ -358,7 +360,7 @@ void TaskLifecycle::StartCompute(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   if (task.HoldsSlot()) {
     Accrue(task.server);
-    ++s_.servers_[task.server].computing;
+    s_.servers_[task.server].computing += task.spec->cpus;
   }
   task.state = TaskState::kComputing;
   task.compute_at = s_.now();
@@ -370,7 +372,7 @@ void TaskLifecycle::OnComputeDone(TaskId t) {
   TaskRuntime& task = s_.tasks_[t];
   if (task.HoldsSlot()) {
     Accrue(task.server);
-    --s_.servers_[task.server].computing;
+    s_.servers_[task.server].computing -= task.spec->cpus;
   }
   task.computed_at = s_.now();
   if (cluster_.Disk(task.server) < 0 || output_[t] <= 0) {
@@ -394,9 +396,10 @@ void TaskLifecycle::Complete(TaskId t) {
     if (cluster_.server(task.server).memory > 0) {
       s_.servers_[task.server].free_memory += task.spec->memory;
     }
-    busy_slot_seconds_ += s_.now() - task.placed_at;
-    AddFreeSlots(task.server, +1);
+    busy_slot_seconds_ += (s_.now() - task.placed_at) * task.spec->cpus;
+    AddFreeSlots(task.server, +task.spec->cpus);
     --s_.servers_[task.server].running;
+    s_.servers_[task.server].held_slots -= task.spec->cpus;
   }
   --job.running;
   schedule_needed = true;

@@ -65,8 +65,9 @@ void SchedulerDriver::Start(DriverClock& clock, const Workload& workload,
     times.push_back(workload.jobs[i].submit);
     arriving.push_back(jobs[i]);
   }
-  clock.AtEach(std::move(times),
-               [this, arriving = std::move(arriving)](int64_t i) { lifecycle_.Arrive(arriving[i]); });
+  clock.AtEach(std::move(times), [this, arriving = std::move(arriving)](int64_t i) {
+    lifecycle_.Arrive(arriving[i]);
+  });
   if (workload.jobs.empty()) return;
   const Seconds origin = workload.jobs.front().submit;
   auto more = [this] { return lifecycle_.unfinished_jobs() > 0; };
@@ -86,7 +87,8 @@ void SchedulerDriver::Start(DriverClock& clock, const Workload& workload,
     for (const Server& sv : cluster_.servers()) {
       const ServerId s = sv.id;
       const Seconds offset = beat * static_cast<double>(s) / cluster_.size();
-      clock.Every(origin + offset, beat, [this, s] { OfferServer(s); }, more);
+      clock.Every(
+          origin + offset, beat, [this, s] { OfferServer(s); }, more);
     }
   }
 }

@@ -122,13 +122,14 @@ void TaskLifecycle::ResetTask(TaskId t, ServerLoss& loss) {
   } else {
     if (task.state == TaskState::kReading && task.pending_flows > 0) --s_.servers_[at].receiving;
     if (task.HoldsSlot()) {
-      busy_slot_seconds_ += s_.now() - task.placed_at;
+      busy_slot_seconds_ += (s_.now() - task.placed_at) * task.spec->cpus;
       Accrue(at);
-      if (task.state == TaskState::kComputing) --s_.servers_[at].computing;
+      if (task.state == TaskState::kComputing) s_.servers_[at].computing -= task.spec->cpus;
       --s_.servers_[at].running;
+      s_.servers_[at].held_slots -= task.spec->cpus;
       if (!s_.servers_[at].lost) {
         if (cluster_.server(at).memory > 0) s_.servers_[at].free_memory += task.spec->memory;
-        AddFreeSlots(at, +1);
+        AddFreeSlots(at, +task.spec->cpus);
       }
     }
     --job.running;

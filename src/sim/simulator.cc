@@ -22,8 +22,9 @@ Simulator::Simulator(const Cluster& cluster, const Workload& workload,
       network_(cluster, std::move(network_policy), engine_.clock()),
       state_(cluster, network_),
       lifecycle_(cluster, network_, engine_, state_),
-      driver_(cluster, state_, lifecycle_, std::move(scheduler),
-              [this](SlotMode mode) { network_.SetSlotMode(mode); }, config.log),
+      driver_(
+          cluster, state_, lifecycle_, std::move(scheduler),
+          [this](SlotMode mode) { network_.SetSlotMode(mode); }, config.log),
       clock_(engine_) {
   lifecycle_.log = config_.log;
   network_.SetLog(config_.log);

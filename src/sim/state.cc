@@ -42,7 +42,7 @@ const char* LocalityName(Locality l) {
 SimState::Utilisation SimState::ServerUtilisation(ServerId s) const {
   const Server& sv = cluster_.server(s);
   Utilisation u;
-  if (sv.slots > 0) u.cpu = static_cast<double>(servers_[s].running) / sv.slots;
+  if (sv.slots > 0) u.cpu = static_cast<double>(servers_[s].held_slots) / sv.slots;
   if (sv.memory > 0) u.memory = 1 - servers_[s].free_memory / sv.memory;
   auto load = [&](LinkId l) { return l < 0 ? 0.0 : flows_.LinkLoad(l) / flows_.LinkCapacity(l); };
   u.disk = load(cluster_.Disk(s));

@@ -75,7 +75,9 @@ struct ServerRuntime {
   int free_slots = 0;
   Bytes free_memory = kForever;  // infinite when the server's memory is not modelled
   int running = 0;               // slot-holding tasks placed here and not done
-  int computing = 0;             // of those, the ones computing (not reading or writing)
+  int held_slots = 0;            // the slots they hold (a task holds its `cpus`)
+  int computing = 0;             // of those slots, the ones held by tasks computing (not
+                                 // reading or writing)
   int receiving = 0;             // tasks here fetching input over the network
   bool lost = false;             // gone for good (TaskLifecycle::LoseServer): hosts nothing
   // Running totals up to totals_at (SimState::ServerBusyTotals adds the time since): slot-
@@ -99,17 +101,19 @@ class SimState {
   const std::vector<JobIndex>& active_jobs() const { return active_jobs_; }
   const TaskRuntime& task(TaskId t) const { return tasks_[t]; }
   const ServerRuntime& server(ServerId s) const { return servers_[s]; }
-  // Whether task t may start on server s now: a free slot and, where memory is modelled, enough
-  // of it free, and s is not the server the task avoids (a pinned task runs where it is pinned,
-  // outside the slots and memory).
+  // Whether task t may start on server s now: as many free slots as the task's cpus and, where
+  // memory is modelled, enough of it free, and s is not the server the task avoids (a pinned
+  // task runs where it is pinned, outside the slots and memory).
   bool CanHost(TaskId t, ServerId s) const {
     const ServerRuntime& sv = servers_[s];
-    if (sv.free_slots > 0 && !memory_limited_ && !avoids_) return true;  // the common case, cheap
+    if (sv.free_slots > 0 && !memory_limited_ && !avoids_ && !multi_slot_) {
+      return true;  // the common case, cheap
+    }
     const TaskRuntime& task = tasks_[t];
     if (sv.lost) return false;
     if (!task.HoldsSlot()) return true;  // pinned: runs where it is pinned, outside the slots
     if (task.spec->avoid == s) return false;
-    return sv.free_slots > 0 && task.spec->memory <= sv.free_memory;
+    return sv.free_slots >= task.spec->cpus && task.spec->memory <= sv.free_memory;
   }
   // How busy server s is now, each in [0, 1]: slots in use, memory in use (0 when not
   // modelled), its disk's and its NIC's load over capacity (0 when the disk is not modelled).
@@ -148,6 +152,7 @@ class SimState {
   int free_slot_total_ = 0;
   bool memory_limited_ = false;  // some server's memory is modelled
   bool avoids_ = false;          // some task avoids a server
+  bool multi_slot_ = false;      // some task holds more than one slot
   int ready_total_ = 0;
 };
 

@@ -120,6 +120,7 @@ void Workload::Validate(int servers) const {
         if (!std::isfinite(t.output)) throw bad(j, tp + ".output", "must be finite");
         if (!std::isfinite(t.memory) || t.memory < 0)
           throw bad(j, tp + ".memory", "must be a non-negative size");
+        if (t.cpus < 1) throw bad(j, tp + ".cpus", "must be at least 1");
         if (t.pinned != kNoServer && (t.pinned < 0 || t.pinned >= servers))
           throw bad(j, tp + ".server",
                     fmt::format("server {} is outside the cluster (0..{})", t.pinned, servers - 1));

@@ -33,6 +33,10 @@ struct TaskSpec {
   Bytes output = -1;
   // Memory the task holds while placed; it starts only on a server where it fits.
   Bytes memory = 0;
+  // Slots (a server's slots are its cores) the task holds while placed; it starts only on a
+  // server with that many free. Its compute time does not depend on them: `compute` and `work`
+  // are the whole task's.
+  int cpus = 1;
   // A server the task may not run on: a flow workload's sender, so that placement chooses the
   // receiver of a transfer that crosses the network.
   ServerId avoid = kNoServer;

@@ -305,6 +305,7 @@ class JobFileReader {
     std::optional<Located<Bytes>> input;
     ComputeSpec compute;
     std::optional<Bytes> output, memory;
+    std::optional<int> cpus;
     const toml::array* task_list = nullptr;
     const toml::array* servers = nullptr;
     const toml::array* from = nullptr;
@@ -316,11 +317,20 @@ class JobFileReader {
     return fallback;
   }
 
+  // A task's slots: a whole number from 1 to kMaxSlotsPerServer (no server has more).
+  std::optional<int> OptionalCpus(const toml::table& table, const std::string& prefix,
+                                  std::optional<int> fallback) const {
+    if (const auto* n = table.get("cpus")) {
+      return static_cast<int>(GetInt(*n, file_, Field(prefix, "cpus"), 1, kMaxSlotsPerServer));
+    }
+    return fallback;
+  }
+
   StageSpec ReadStage(const toml::table& t, size_t index, const std::string& prefix,
                       const JobSpec& job) {
     CheckKeys(t, file_, prefix,
               {"name", "parents", "tasks", "input", "compute", "work", "servers", "from", "task",
-               "output", "memory"});
+               "output", "memory", "cpus"});
     StageSpec stage;
     stage.name = ReadStageName(t, index, prefix, job);
     StageDefaults d;
@@ -333,6 +343,7 @@ class JobFileReader {
     d.compute = ReadCompute(t, prefix);
     d.output = OptionalBytes(t, prefix, "output", std::nullopt);
     d.memory = OptionalBytes(t, prefix, "memory", std::nullopt);
+    d.cpus = OptionalCpus(t, prefix, std::nullopt);
     const int64_t count = ReadTaskLists(t, prefix, d);
     stage.tasks.resize(count);
     std::vector<std::vector<ServerId>> replicas(count);
@@ -451,8 +462,9 @@ class JobFileReader {
     const std::string tp = fmt::format("{}.task[{}]", prefix, i);
     if (d.task_list != nullptr) {
       own = &GetTable((*d.task_list)[i], file_, tp);
-      CheckKeys(*own, file_, tp,
-                {"input", "compute", "work", "server", "from", "output", "memory", "replicas"});
+      CheckKeys(
+          *own, file_, tp,
+          {"input", "compute", "work", "server", "from", "output", "memory", "cpus", "replicas"});
     }
     const std::optional<Bytes> output =
         own ? OptionalBytes(*own, tp, "output", d.output) : d.output;
@@ -460,6 +472,9 @@ class JobFileReader {
         own ? OptionalBytes(*own, tp, "memory", d.memory) : d.memory;
     if (output) task.output = *output;
     if (memory) task.memory = *memory;
+    if (const std::optional<int> cpus = own ? OptionalCpus(*own, tp, d.cpus) : d.cpus) {
+      task.cpus = *cpus;
+    }
     if (const auto* n = own ? own->get("replicas") : nullptr) {
       replicas = ReadReplicas(*n, Field(tp, "replicas"), d.root);
     }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,52 @@ TEST(Memory, ATaskStartsOnlyWhereItFits) {
     s.cluster.classes[0].memory = 0;
     EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1) << scheduler;
   }
+}
+
+TaskSpec WithCpus(TaskSpec t, int cpus) {
+  t.cpus = cpus;
+  return t;
+}
+
+// One server of 4 slots; a task holding 3 and two holding 2, 1 s each. No two of the three fit
+// together except the two 2-slot tasks, so in whatever order a scheduler takes them the job
+// ends at 2; with one slot each all three run at once and it ends at 1. The heartbeat
+// schedulers (delay, fifo, tcds) place at a server's heartbeat, every 3 s: the 3-slot task at
+// 0, the two others at 3, so the job ends at 4. Every built-in task scheduler, with the
+// invariants checked after every event.
+TEST(Cpus, EverySchedulerPlacesATaskOnlyWhereItsSlotsAreFree) {
+  const std::map<std::string, double> expected = {
+      {"capacity", 2}, {"delay", 4}, {"fifo", 4}, {"greedy", 2}, {"jtpw", 2}, {"loadAware", 2},
+      {"minDist", 2},  {"nats", 2},  {"neat", 2}, {"random", 2}, {"tcds", 4}};
+  for (const auto& [scheduler, finish] : expected) {
+    Scenario s;
+    s.cluster = UnitCluster(1, 4);
+    s.workload.source = "cpus";
+    const std::vector<TaskSpec> tasks = {WithCpus(Task(0, 1), 3), WithCpus(Task(0, 1), 2),
+                                         WithCpus(Task(0, 1), 2)};
+    s.workload.jobs = {Job("A", 0, {StageSpec{"map", {}, tasks}})};
+    s.scheduler = scheduler;
+    s.simulation.check = true;
+    const RunResult r = s.Run();
+    ASSERT_EQ(r.jobs.size(), 1u) << scheduler;
+    EXPECT_DOUBLE_EQ(r.jobs[0].finish, finish) << scheduler;
+    for (TaskSpec& t : s.workload.jobs[0].stages[0].tasks) t.cpus = 1;
+    EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1) << scheduler;
+  }
+}
+
+// A task with 3 cpus on a 4-slot server uses 3/4 of it, and its slot-seconds count 3 times.
+TEST(Cpus, ATaskHoldsItsSlotsInTheUtilisation) {
+  Scenario s;
+  s.cluster = UnitCluster(1, 4);
+  s.workload.source = "cpus";
+  s.workload.jobs = {Job("A", 0, {StageSpec{"map", {}, {WithCpus(Task(0, 2), 3)}}})};
+  s.simulation.collect_utilisation = true;
+  const RunResult r = s.Run();
+  ASSERT_FALSE(r.utilisation.empty());
+  EXPECT_DOUBLE_EQ(r.utilisation.front().cpu, 0.75);
+  // 3 slots for 2 s of the cluster's 4 slots for 2 s.
+  EXPECT_DOUBLE_EQ(r.summary.slot_utilisation, 0.75);
 }
 
 // Over time (utilisation.csv): the task of the first test holds the slot from 0 to 6 and keeps

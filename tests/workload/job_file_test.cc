@@ -189,6 +189,41 @@ servers = 4
   EXPECT_DOUBLE_EQ(st.tasks[1].memory, 2048.0 * kMiB);
 }
 
+// cpus: the stage's default, a task's own, and the bounds (a whole number from 1).
+TEST(JobFile, CpusPerStageAndTask) {
+  const JobFile f = ParseJobFile(R"(
+[[job]]
+  [[job.stage]]
+  tasks = 2
+  cpus = 4
+  [[job.stage.task]]
+  [[job.stage.task]]
+  cpus = 2
+  [[job.stage]]
+  tasks = 1
+)",
+                                 "cpus.toml");
+  const JobSpec& j = f.workload.jobs[0];
+  EXPECT_EQ(j.stages[0].tasks[0].cpus, 4);
+  EXPECT_EQ(j.stages[0].tasks[1].cpus, 2);
+  EXPECT_EQ(j.stages[1].tasks[0].cpus, 1);
+  for (const char* bad : {"0", "-1", "1.5", "\"2\"", "10001"}) {
+    const std::string text = fmt::format("[[job]]\n[[job.stage]]\ntasks = 1\ncpus = {}\n", bad);
+    try {
+      ParseJobFile(text, "cpus.toml");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "job[0].stage[0].cpus") << bad;
+      EXPECT_EQ(e.line(), 4) << bad;
+    }
+  }
+  // The same in a JSON Lines file.
+  const JobFile lines = ParseJobLines(R"({"stage": [{"tasks": 1, "cpus": 3}]})"
+                                      "\n",
+                                      "cpus.jsonl");
+  EXPECT_EQ(lines.workload.jobs[0].stages[0].tasks[0].cpus, 3);
+}
+
 // A profile job: 1 GB of Terasort in 128 MiB blocks is 8 maps (7 full blocks and 60,475,904
 // bytes), each computing 10 s per GB and writing what it read (ρ = 1), and one reducer that
 // receives all of it; every task holds 1 GiB. Grep over 1 GB in 100 MB blocks with 2 reducers:
@@ -368,14 +403,15 @@ INSTANTIATE_TEST_SUITE_P(
                    "job[0].priority"},
         BadJobFile{"priority_name", "[[job]]\npriority = \"urgent\"\n[[job.stage]]\ntasks = 1\n", 2,
                    "job[0].priority"},
-        BadJobFile{"size_overflow", "[[job]]\n[[job.stage]]\ntasks = 1\ninput = \"1e300TiB\"\n",
-                   4, "job[0].stage[0].input"},
-        BadJobFile{"number_above_exabyte", "[[job]]\nsize_estimate = 2e18\n[[job.stage]]\ntasks = 1\n",
-                   2, "job[0].size_estimate"},
+        BadJobFile{"size_overflow", "[[job]]\n[[job.stage]]\ntasks = 1\ninput = \"1e300TiB\"\n", 4,
+                   "job[0].stage[0].input"},
+        BadJobFile{"number_above_exabyte",
+                   "[[job]]\nsize_estimate = 2e18\n[[job.stage]]\ntasks = 1\n", 2,
+                   "job[0].size_estimate"},
         BadJobFile{"profile_input_overflow",
                    "[[job]]\nprofile = \"terasort\"\ninput = \"1e300TiB\"\n", 3, "job[0].input"},
-        BadJobFile{"profile_too_many_maps", "[[job]]\nprofile = \"terasort\"\ninput = \"1PB\"\n",
-                   3, "job[0].input"},
+        BadJobFile{"profile_too_many_maps", "[[job]]\nprofile = \"terasort\"\ninput = \"1PB\"\n", 3,
+                   "job[0].input"},
         BadJobFile{"profile_maps_times_reduces",
                    "[[job]]\nprofile = \"terasort\"\ninput = \"100TB\"\nreduces = 1000000\n", 4,
                    "job[0].reduces"},
