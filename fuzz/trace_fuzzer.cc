@@ -1,4 +1,5 @@
-// libFuzzer harness for the trace readers (the coflow trace, as jobs and as coflows, and SWIM's):
+// libFuzzer harness for the trace readers (the coflow trace, as jobs and as coflows, SWIM's and
+// Alibaba's batch_task.csv):
 // any input must either parse or raise an InputError; anything else (a crash, another
 // exception, a sanitizer report) is a finding.
 #include <cstddef>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "workload/alibaba_trace.h"
 #include "workload/fb_trace.h"
 #include "workload/swim_trace.h"
 
@@ -27,6 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     // Stages of at most 10^5 tasks, so that a large byte count stays within the fuzzer's memory.
     slotflow::ReadSwimTrace(in, "fuzz.tsv", slotflow::SwimOptions{.max_tasks = 100'000});
+  } catch (const slotflow::InputError&) {
+  }
+  std::istringstream alibaba(text);
+  try {
+    slotflow::ReadAlibabaTrace(alibaba, "fuzz.csv", slotflow::AlibabaOptions{});
   } catch (const slotflow::InputError&) {
   }
   return 0;

@@ -25,6 +25,7 @@ int RunCommand(const RunFlags& f) {
                              : isatty(STDERR_FILENO) != 0 ? ProgressStyle::kLine
                                                           : ProgressStyle::kLog;
   const PreparedRun run = Prepare(spec);
+  for (const std::string& note : run.notes) std::cerr << "slotflow: note: " << note << "\n";
   if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");  // fail before a long run, not after
   std::optional<OutputFile> log_file;
   std::optional<EventLog> log;

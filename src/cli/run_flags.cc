@@ -88,8 +88,8 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
   cmd.add_option("--traffic-scale", f.traffic_scale,
                  "multiply every byte count of the workload (default 1)");
   cmd.add_option("--trace-format", f.trace_format,
-                 "same as --set workload.trace_format=F: coflow, swim or auto (default: told "
-                 "apart by content)");
+                 "same as --set workload.trace_format=F: coflow, swim, alibaba or auto "
+                 "(default: told apart by content)");
   cmd.add_option("--trace-window", f.trace_window,
                  "START:END, e.g. 1h:2h: only the trace's jobs submitted in [START, END), "
                  "shifted to start at 0 (workload.trace_start, workload.trace_length)");
@@ -150,7 +150,10 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
     spec.jobs_file = f.jobs;
     spec.input_from = {"jobs", f.jobs, "", 0, "--jobs"};
   }
-  if (!f.mode.empty()) spec.mode = ParseRunMode(f.mode, "--mode");
+  if (!f.mode.empty()) {
+    spec.mode = ParseRunMode(f.mode, "--mode");
+    spec.given_at["workload.mode"] = {"mode", f.mode, "", 0, "--mode"};
+  }
   if (!f.system.empty()) ApplySystem(spec, f.system, "--system", system_replaces);
   if (!f.scheduler.empty())
     SetPolicySetting(spec, "scheduler.policy", f.scheduler, "", 0, "--scheduler");
@@ -198,8 +201,7 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
                        fmt::format("END must come after START, got '{}'", f.trace_window));
     }
     SetWorkloadValue(spec, "trace_start", fmt::format("{}", start), "", 0, "--trace-window");
-    SetWorkloadValue(spec, "trace_length", fmt::format("{}", end - start), "", 0,
-                     "--trace-window");
+    SetWorkloadValue(spec, "trace_length", fmt::format("{}", end - start), "", 0, "--trace-window");
   }
   for (const std::string& a : f.set) {
     if (workload(a)) ApplySetFlag(spec, a);

@@ -94,6 +94,8 @@ void ApplyWorkloadTable(const toml::node& node, const std::string& path, RunSpec
       }
     } else if (wk == "mode") {
       spec.mode = At(wn, path, f, [&, &n = wn] { return ParseRunMode(StringOf(n, path, f), f); });
+      spec.given_at["workload.mode"] = {"mode", std::string(RunModeName(spec.mode)), path, Line(wn),
+                                        f};
     } else {
       SetWorkloadValue(spec, std::string(wk.str()), SettingText(wn, path, f), path, Line(wn), f);
     }

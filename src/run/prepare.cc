@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/input_file.h"
 #include "common/sha256.h"
+#include "workload/alibaba_trace.h"
 #include "workload/fb_trace.h"
 #include "workload/generator.h"
 #include "workload/job_file.h"
@@ -130,6 +131,7 @@ struct Input {
   std::string name, sha256;
   std::optional<int> trace_ports;  // a trace's port count
   TraceFormat format = TraceFormat::kAuto;
+  std::vector<std::string> notes;
 };
 // A trace's jobs kept by trace_start and trace_length, their submit times shifted to start at 0
 // and multiplied by time_scale.
@@ -161,30 +163,73 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
       ApplyOverrides(spec.overrides, settled);
       scale *= static_cast<double>(settled.ServerCount()) / spec.trace_machines;
     }
-    const bool swim = spec.trace_format == TraceFormat::kSwim ||
-                      (spec.trace_format == TraceFormat::kAuto && LooksLikeSwim(text_read));
-    // Values that only the other format reads are refused rather than ignored.
-    const std::vector<std::string> others =
-        swim ? std::vector<std::string>{"workload.map_input_ratio"}
-             : std::vector<std::string>{"workload.block_size", "workload.reduce_bytes"};
-    for (const std::string& key : others) {
-      if (!spec.given_at.contains(key)) continue;
+    TraceFormat format = spec.trace_format;
+    if (format == TraceFormat::kAuto) {
+      format = LooksLikeSwim(text_read)      ? TraceFormat::kSwim
+               : LooksLikeAlibaba(text_read) ? TraceFormat::kAlibaba
+                                             : TraceFormat::kCoflow;
+    }
+    const bool swim = format == TraceFormat::kSwim;
+    // Values that only another format reads are refused rather than ignored.
+    const std::map<std::string, std::vector<TraceFormat>> readers = {
+        {"workload.map_input_ratio", {TraceFormat::kCoflow}},
+        {"workload.block_size", {TraceFormat::kSwim}},
+        {"workload.reduce_bytes", {TraceFormat::kSwim}},
+        {"workload.dag_bytes", {TraceFormat::kAlibaba}}};
+    for (const auto& [key, formats] : readers) {
+      if (!spec.given_at.contains(key) ||
+          std::find(formats.begin(), formats.end(), format) != formats.end()) {
+        continue;
+      }
       const SettingAssignment& at = spec.given_at.at(key);
       throw InputError(
           at.file, at.line, at.field,
           fmt::format("does not apply to {}, a {}", spec.trace,
-                      swim ? "SWIM trace (its map inputs are given)" : "coflow trace"));
+                      format == TraceFormat::kSwim      ? "SWIM trace (its map inputs are given)"
+                      : format == TraceFormat::kAlibaba ? "batch_task.csv of Alibaba's trace"
+                                                        : "coflow trace"));
     }
-    if (!swim && spec.mode == RunMode::kNetwork && spec.trace_machines > 0) {
+    if (format == TraceFormat::kAlibaba && spec.mode == RunMode::kNetwork) {
+      const SettingAssignment at = GivenAt(spec, "workload.mode");
+      throw InputError(at.file, at.line, at.field,
+                       "network mode pins a coflow trace's flows to its ports; Alibaba's batch "
+                       "jobs run as jobs (--mode jobs)");
+    }
+    if (format == TraceFormat::kCoflow && spec.mode == RunMode::kNetwork &&
+        spec.trace_machines > 0) {
       // There every port is a server, so the trace keeps its own bytes per machine.
       const SettingAssignment at = GivenAt(spec, "workload.trace_machines");
       throw InputError(at.file, at.line, at.field,
                        "does not apply to pinned coflows (network mode): each of the trace's "
                        "ports is a server; scale bytes with traffic_scale");
     }
-    in.format = swim ? TraceFormat::kSwim : TraceFormat::kCoflow;
+    in.format = format;
     std::istringstream text(text_read);
-    if (swim) {
+    if (format == TraceFormat::kAlibaba) {
+      AlibabaOptions options{spec.dag_bytes, scale};
+      // plan_mem is a share of the largest machine's memory: of the settled cluster's.
+      ClusterSpec settled = cluster;
+      ApplyOverrides(spec.overrides, settled);
+      for (const ServerClass& sc : settled.classes) {
+        options.machine_memory = std::max(options.machine_memory, sc.memory);
+      }
+      options.window_start = spec.trace_start;
+      if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
+      AlibabaTrace t = ReadAlibabaTrace(text, spec.trace, options);
+      in.workload = std::move(t.workload);
+      if (t.jobs_left_out > 0) {
+        in.notes.push_back(fmt::format(
+            "{}: {} job{} left out (a task not Terminated, without start and end times, or "
+            "without instances)",
+            spec.trace, t.jobs_left_out, t.jobs_left_out == 1 ? "" : "s"));
+      }
+      if (t.parents_dropped > 0) {
+        in.notes.push_back(
+            fmt::format("{}: {} reference{} to tasks the job does not list "
+                        "dropped (the child starts without that parent)",
+                        spec.trace, t.parents_dropped, t.parents_dropped == 1 ? "" : "s"));
+      }
+    } else if (swim) {
       SwimOptions options{spec.block_size, spec.reduce_bytes, scale};
       options.window_start = spec.trace_start;  // TraceWindow below shifts and scales the times
       if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
@@ -278,8 +323,8 @@ PreparedRun Prepare(const RunSpec& spec) {
   if (spec.trace.empty()) {
     // The trace values, given without a trace, are refused rather than ignored.
     for (const char* key : {"workload.trace_format", "workload.block_size", "workload.reduce_bytes",
-                            "workload.trace_start", "workload.trace_length", "workload.time_scale",
-                            "workload.trace_machines"}) {
+                            "workload.dag_bytes", "workload.trace_start", "workload.trace_length",
+                            "workload.time_scale", "workload.trace_machines"}) {
       if (!spec.given_at.contains(key)) continue;
       const SettingAssignment& at = spec.given_at.at(key);
       throw InputError(at.file, at.line, at.field,
@@ -315,7 +360,8 @@ PreparedRun Prepare(const RunSpec& spec) {
                      "is set but the run reads no trace or job file");
   }
   PreparedRun run{Cluster(cluster),     std::move(in.workload),     std::move(in.name),
-                  std::move(in.sha256), std::move(name_over_seeds), in.format};
+                  std::move(in.sha256), std::move(name_over_seeds), in.format,
+                  std::move(in.notes)};
   CheckTasksFit(run.cluster, run.workload);
   return run;
 }

@@ -19,6 +19,9 @@ struct PreparedRun {
   std::string workload_name_over_seeds;
   // A trace's format as read (never kAuto for a trace; kAuto without one).
   TraceFormat trace_format = TraceFormat::kAuto;
+  // What the reader left out or changed that a user should know (one sentence each); the run
+  // command prints them.
+  std::vector<std::string> notes;
 };
 // Settles the cluster (job file's [cluster] table, then the overrides; one server per trace
 // port in network mode), loads or generates the workload on it (workload/generator.h) and

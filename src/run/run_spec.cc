@@ -28,6 +28,8 @@ std::string_view TraceFormatName(TraceFormat format) {
       return "coflow";
     case TraceFormat::kSwim:
       return "swim";
+    case TraceFormat::kAlibaba:
+      return "alibaba";
   }
   return "auto";
 }
@@ -58,8 +60,9 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .kind = SettingKind::kChoice,
        .default_value = "auto",
        .meaning = "the trace's format: coflow (the coflow benchmark's), swim (SWIM's MapReduce "
-                  "jobs) or auto (told apart by content)",
-       .choices = {"auto", "coflow", "swim"}},
+                  "jobs), alibaba (cluster-trace-v2018's batch_task.csv) or auto (told apart by "
+                  "content)",
+       .choices = {"auto", "coflow", "swim", "alibaba"}},
       {.name = "block_size",
        .kind = SettingKind::kBytes,
        .default_value = "64MiB",
@@ -72,6 +75,14 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .default_value = "1GiB",
        .meaning = "SWIM traces: shuffle bytes per reduce task (Hive's default bytes per reducer)",
        .min = 1,
+       .max = 1e15,
+       .choices = {}},
+      {.name = "dag_bytes",
+       .kind = SettingKind::kBytes,
+       .default_value = "64MiB",
+       .meaning = "Alibaba traces (which give no sizes): the input block each instance of a task "
+                  "without parents reads, and the bytes each instance sends to each child task",
+       .min = 0,
        .max = 1e15,
        .choices = {}},
       {.name = "trace_start",
@@ -174,12 +185,14 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     if (key == "map_input_ratio") spec.map_input_ratio = v;
     if (key == "estimate_error") spec.simulation.estimate_error = v;
     if (key == "trace_format") {
-      spec.trace_format = canonical == "swim"     ? TraceFormat::kSwim
-                          : canonical == "coflow" ? TraceFormat::kCoflow
-                                                  : TraceFormat::kAuto;
+      spec.trace_format = canonical == "swim"      ? TraceFormat::kSwim
+                          : canonical == "coflow"  ? TraceFormat::kCoflow
+                          : canonical == "alibaba" ? TraceFormat::kAlibaba
+                                                   : TraceFormat::kAuto;
     }
     if (key == "block_size") spec.block_size = v;
     if (key == "reduce_bytes") spec.reduce_bytes = v;
+    if (key == "dag_bytes") spec.dag_bytes = v;
     if (key == "trace_start") spec.trace_start = v;
     if (key == "trace_length") spec.trace_length = v;
     if (key == "time_scale") spec.time_scale = v;

@@ -21,9 +21,9 @@
 namespace slotflow {
 
 enum class RunMode { kJobs, kNetwork };
-// A trace's format: the coflow benchmark's (workload/fb_trace.h) or SWIM's (workload/swim_trace.h);
-// auto tells them apart by content.
-enum class TraceFormat { kAuto, kCoflow, kSwim };
+// A trace's format: the coflow benchmark's (workload/fb_trace.h), SWIM's (workload/swim_trace.h)
+// or Alibaba's batch_task.csv (workload/alibaba_trace.h); auto tells them apart by content.
+enum class TraceFormat { kAuto, kCoflow, kSwim, kAlibaba };
 
 // The workload of a set-up that names no trace, job file or generator.
 inline constexpr const char* kDefaultGenerator = "synthetic";
@@ -53,6 +53,7 @@ struct RunSpec {
   TraceFormat trace_format = TraceFormat::kAuto;
   // SWIM traces: map input per map task and shuffle per reduce task.
   Bytes block_size = 64.0 * (1 << 20), reduce_bytes = 1024.0 * (1 << 20);
+  Bytes dag_bytes = 64.0 * (1 << 20);  // Alibaba traces: the bytes model (workload/alibaba_trace.h)
   // Any trace: the jobs submitted in [trace_start, trace_start + trace_length) (length 0: to
   // the end), their submit times shifted to start at 0 and multiplied by time_scale.
   Seconds trace_start = 0, trace_length = 0;

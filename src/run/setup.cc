@@ -75,6 +75,7 @@ toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with
       w.insert("block_size", spec.block_size);
       w.insert("reduce_bytes", spec.reduce_bytes);
     }
+    if (run.trace_format == TraceFormat::kAlibaba) w.insert("dag_bytes", spec.dag_bytes);
     w.insert("trace_start", spec.trace_start);
     w.insert("trace_length", spec.trace_length);
     w.insert("time_scale", spec.time_scale);
