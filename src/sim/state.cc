@@ -66,27 +66,33 @@ std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
   const JobRuntime& job = jobs_[task.job];
   const StageSpec& st = job.spec->stages[task.stage];
   const int parent_tasks = job.spec->ParentTasks(task.stage);
-  std::vector<std::pair<ServerId, Bytes>> by_server;
+  // Summed per server in a dense scratch array (a stage may have 10^5 parent tasks on a few
+  // servers): linear in the parent tasks, sorted only over the distinct servers.
+  source_bytes_.resize(static_cast<size_t>(cluster_.size()), 0);
+  source_seen_.resize(static_cast<size_t>(cluster_.size()), 0);
+  std::vector<ServerId> servers;
   int k = 0;
   for (int p : st.parents) {
     const StageRuntime& ps = job.stages[p];
     for (TaskId pt = ps.first_task; pt < ps.first_task + ps.task_count; ++pt, ++k) {
       const Bytes b = task.spec->FromParent(k, parent_tasks);
-      if (b > 0) by_server.emplace_back(tasks_[pt].server, b);
+      if (!(b > 0)) continue;
+      const ServerId s = tasks_[pt].server;
+      if (!source_seen_[s]) {
+        source_seen_[s] = 1;
+        servers.push_back(s);
+      }
+      source_bytes_[s] += b;
     }
   }
-  std::sort(by_server.begin(), by_server.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  // Merge equal servers.
-  size_t out = 0;
-  for (size_t i = 0; i < by_server.size(); ++i) {
-    if (out > 0 && by_server[out - 1].first == by_server[i].first) {
-      by_server[out - 1].second += by_server[i].second;
-    } else {
-      by_server[out++] = by_server[i];
-    }
+  std::sort(servers.begin(), servers.end());
+  std::vector<std::pair<ServerId, Bytes>> by_server;
+  by_server.reserve(servers.size());
+  for (ServerId s : servers) {
+    by_server.emplace_back(s, source_bytes_[s]);
+    source_bytes_[s] = 0;
+    source_seen_[s] = 0;
   }
-  by_server.resize(out);
   return by_server;
 }
 

@@ -154,6 +154,9 @@ class SimState {
   bool avoids_ = false;          // some task avoids a server
   bool multi_slot_ = false;      // some task holds more than one slot
   int ready_total_ = 0;
+  // InputSources' scratch, one entry per server, zero between calls.
+  mutable std::vector<Bytes> source_bytes_;
+  mutable std::vector<char> source_seen_;
 };
 
 }  // namespace slotflow
