@@ -25,6 +25,12 @@ void CheckLinks(const Cluster& cluster, const FlowView& flows) {
 }
 
 void CheckServers(const Cluster& cluster, const SimState& state) {
+  std::vector<int> ready_replicas(static_cast<size_t>(cluster.size()), 0);
+  for (JobIndex j : state.active_jobs()) {
+    for (TaskId t : state.job(j).ready) {
+      for (ServerId r : state.task(t).replicas) ++ready_replicas[r];
+    }
+  }
   for (const Server& sv : cluster.servers()) {
     const ServerRuntime& rt = state.server(sv.id);
     if (rt.free_slots < 0 || rt.held_slots + rt.free_slots != sv.slots ||
@@ -35,6 +41,11 @@ void CheckServers(const Cluster& cluster, const SimState& state) {
     if (rt.computing < 0 || rt.computing > rt.held_slots) {
       Fail(state.now(), fmt::format("server {} has {} slots computing of {} held", sv.id,
                                     rt.computing, rt.held_slots));
+    }
+    if (state.ready_replicas(sv.id) != ready_replicas[sv.id]) {
+      Fail(state.now(), fmt::format("server {} counts {} ready tasks with a replica on it; the "
+                                    "ready lists hold {}",
+                                    sv.id, state.ready_replicas(sv.id), ready_replicas[sv.id]));
     }
     if (sv.memory > 0 && rt.free_memory < -kRelTolerance * sv.memory) {
       Fail(state.now(), fmt::format("server {} has promised {} B of memory over its {} B", sv.id,

@@ -18,6 +18,7 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimSt
     : cluster_(cluster), network_(network), engine_(nullptr), s_(state) {
   compute_done_kind_ = -1;
   s_.servers_.resize(cluster_.size());
+  s_.ready_replicas_.assign(cluster_.size(), 0);
   for (const Server& sv : cluster_.servers()) {
     AddFreeSlots(sv.id, sv.slots);
     if (sv.memory > 0) {
@@ -185,6 +186,7 @@ void TaskLifecycle::MakeReady(TaskId t) {
   auto& ready = s_.jobs_[task.job].ready;
   ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
   ++s_.ready_total_;
+  for (ServerId r : task.replicas) ++s_.ready_replicas_[r];
   schedule_needed = true;
 }
 
@@ -235,6 +237,7 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
     if (cluster_.server(s).memory > 0) s_.servers_[s].free_memory -= task.spec->memory;
     job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
     --s_.ready_total_;
+    for (ServerId r : task.replicas) --s_.ready_replicas_[r];
     AddFreeSlots(s, -task.spec->cpus);
     ++s_.servers_[s].running;
     s_.servers_[s].held_slots += task.spec->cpus;

@@ -69,7 +69,9 @@ TaskLifecycle::ServerLoss TaskLifecycle::LoseServer(ServerId s) {
       for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
         TaskRuntime& task = s_.tasks_[t];
         const bool had_replicas = !task.replicas.empty();
-        std::erase(task.replicas, s);
+        if (std::erase(task.replicas, s) > 0 && task.state == TaskState::kReady) {
+          --s_.ready_replicas_[s];
+        }
         const bool to_run = reset[t] || task.state != TaskState::kDone;
         if (to_run && had_replicas && task.replicas.empty() && loss.unrecoverable.empty()) {
           loss.unrecoverable =
@@ -155,6 +157,7 @@ void TaskLifecycle::ReopenStage(JobIndex j, int stage) {
       if (task.state != TaskState::kReady) continue;
       job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), ct));
       --s_.ready_total_;
+      for (ServerId r : task.replicas) --s_.ready_replicas_[r];
       task.state = TaskState::kWaiting;
       task.ready_at = -1;
     }

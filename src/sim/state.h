@@ -138,6 +138,8 @@ class SimState {
   // holding parent outputs, by increasing server id (one flow per source server).
   std::vector<std::pair<ServerId, Bytes>> InputSources(TaskId t) const;
   int ready_tasks() const { return ready_total_; }
+  // Ready tasks (of every job) with a replica of their input block on server s.
+  int ready_replicas(ServerId s) const { return ready_replicas_[s]; }
 
  private:
   friend class TaskLifecycle;  // the only writer
@@ -154,6 +156,7 @@ class SimState {
   bool avoids_ = false;          // some task avoids a server
   bool multi_slot_ = false;      // some task holds more than one slot
   int ready_total_ = 0;
+  std::vector<int> ready_replicas_;  // per server; see ready_replicas()
   // InputSources' scratch, one entry per server, zero between calls.
   mutable std::vector<Bytes> source_bytes_;
   mutable std::vector<char> source_seen_;

@@ -29,9 +29,9 @@
 //    first. "Rank first" is by the network policy's class (§5.3's text: the server "that gives
 //    the task the highest network priority"): the task's unit takes a class above every unit
 //    arriving there; sharing a class (its own coflow's, or a unit of a similar size) is not
-//    enough, as an equal unit does not qualify under l. 16 either. Setting unit_compare by-size reads l. 16
-//    literally (the smallest unit there larger than the task's), as does by-class under a
-//    policy that states no class for a flow (every policy but cans).
+//    enough, as an equal unit does not qualify under l. 16 either. Setting unit_compare by-size
+//    reads l. 16 literally (the smallest unit there larger than the task's), as does by-class under
+//    a policy that states no class for a flow (every policy but cans).
 //  - Congestion flag (ours, docs/readings.md): congested iff the mean utilisation of the
 //    network links carrying traffic (server and rack links; setting congestion_measure) is at
 //    least the setting congestion_threshold (0.8); the paper gives neither number nor rule.
@@ -41,9 +41,9 @@
 // busy-downlinks or all-downlinks are other readings of the flag.
 #include <algorithm>
 #include <array>
-#include <string>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "common/random.h"
 #include "scheduling/job_order.h"
@@ -154,8 +154,8 @@ enum Branch {
   kBranchCount
 };
 constexpr const char* kBranchNames[kBranchCount] = {
-    "alg3-map",           "alg3-reduce", "alg3-reserve", "alg4-l0-map", "alg4-l0-reduce",
-    "alg4-congested-map", "alg4-congested-none", "alg4-reduce", "alg4-map", "alg4-none"};
+    "alg3-map",           "alg3-reduce",         "alg3-reserve", "alg4-l0-map", "alg4-l0-reduce",
+    "alg4-congested-map", "alg4-congested-none", "alg4-reduce",  "alg4-map",    "alg4-none"};
 
 class NatsScheduler : public TaskScheduler {
  public:
@@ -172,10 +172,10 @@ class NatsScheduler : public TaskScheduler {
             args.settings.Choice<bool>("congested_maps", {{"local-only", true}, {"any", false}})),
         uncongested_maps_(
             args.settings.Choice<bool>("uncongested_maps", {{"none", false}, {"any", true}})),
-        ties_first_task_(args.settings.Choice<bool>("pair_ties",
-                                                    {{"by-server", false}, {"first-task", true}})),
-        by_class_(args.settings.Choice<bool>("unit_compare",
-                                             {{"by-class", true}, {"by-size", false}})),
+        ties_first_task_(
+            args.settings.Choice<bool>("pair_ties", {{"by-server", false}, {"first-task", true}})),
+        by_class_(
+            args.settings.Choice<bool>("unit_compare", {{"by-class", true}, {"by-size", false}})),
         measure_(args.settings.Choice<Measure>("congestion_measure",
                                                {{"busy-links", Measure::kBusyLinks},
                                                 {"busy-downlinks", Measure::kBusyDownlinks},
@@ -213,9 +213,9 @@ class NatsScheduler : public TaskScheduler {
     if (congested_ == was) return {};
     return Why()
         .Add("congested", congested_ ? 1.0 : 0.0)
-        .Add(measure_ == Measure::kBusyLinks ? "mean_link_utilisation"
-                                             : "mean_downlink_utilisation",
-             busy > 0 ? sum / busy : 0.0);
+        .Add(
+            measure_ == Measure::kBusyLinks ? "mean_link_utilisation" : "mean_downlink_utilisation",
+            busy > 0 ? sum / busy : 0.0);
   }
 
   std::optional<SlotMode> mode(const SimState& state) const override {
@@ -282,8 +282,8 @@ class NatsScheduler : public TaskScheduler {
   Decision Explained(Decision d, Branch branch, bool insufficient) {
     ++branch_rounds_[branch];
     Why why;
-    why.Add("mode", insufficient ? "insufficient" : "sufficient").Add("branch",
-                                                                       kBranchNames[branch]);
+    why.Add("mode", insufficient ? "insufficient" : "sufficient")
+        .Add("branch", kBranchNames[branch]);
     if (!insufficient) why.Add("congested", congested_ ? 1.0 : 0.0);
     d.why = why.Append(d.why);
     return d;
@@ -332,9 +332,8 @@ class NatsScheduler : public TaskScheduler {
     if (best_task >= 0) {
       // l. 5–7: fewest local pending tasks on the server, then fewest running tasks, then at
       // random, over the pairs of every task with best_candidates candidates (or best_task's).
-      CountLocalPending(state);
       const auto key = [&](ServerId s) {
-        return std::make_pair(local_pending_[s], state.server(s).running);
+        return std::make_pair(state.ready_replicas(s), state.server(s).running);
       };
       if (ties_first_task_) tied_.assign(1, best_task);
       pairs_.clear();
@@ -368,14 +367,13 @@ class NatsScheduler : public TaskScheduler {
       if (state.task(t).root && state.CanHost(t, target)) roots.push_back(t);
     }
     if (roots.empty()) return {};
-    return {roots[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(roots.size())))],
-            target, Why().Add("server_rule", "remote-least-running")};
+    return {roots[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(roots.size())))], target,
+            Why().Add("server_rule", "remote-least-running")};
   }
 
   // The smallest (Alg. 3) or largest (Alg. 4) ready reduce task of job j that
   // SelectServerForTask can place.
-  Decision ReduceFromJob(const SimState& state, JobIndex j, bool largest_first,
-                         bool insufficient) {
+  Decision ReduceFromJob(const SimState& state, JobIndex j, bool largest_first, bool insufficient) {
     TaskId pick{-1};
     for (TaskId t : state.job(j).ready) {
       const TaskRuntime& task = state.task(t);
@@ -428,9 +426,9 @@ class NatsScheduler : public TaskScheduler {
     if (!idle_.empty()) {
       why.Add("server_rule", "idle").Add("idle_servers", idle_.size());
       // Alg. 2 l. 22: any one of them.
-      return idle_.size() == 1 ? idle_.front()
-                               : idle_[static_cast<size_t>(
-                                     rng_.UniformInt(static_cast<int64_t>(idle_.size())))];
+      return idle_.size() == 1
+                 ? idle_.front()
+                 : idle_[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(idle_.size())))];
     }
     const std::optional<FlowClass> mine_class =
         by_class_ ? state.flows().ExpectedClass(UnitSpec(state, t)) : std::nullopt;
@@ -448,8 +446,9 @@ class NatsScheduler : public TaskScheduler {
           .Add("unit_class", static_cast<double>(*mine_class))
           .Add("top_class_there", static_cast<double>(top_class_[best]));
     } else {
-      why.Add("server_rule", "larger-unit").Add("unit_bytes", mine).Add("smallest_unit_there",
-                                                                          smallest_unit_[best]);
+      why.Add("server_rule", "larger-unit")
+          .Add("unit_bytes", mine)
+          .Add("smallest_unit_there", smallest_unit_[best]);
     }
     return best;
   }
@@ -475,15 +474,6 @@ class NatsScheduler : public TaskScheduler {
   }
 
   // Ready root tasks (of any job) that have a replica on each server.
-  void CountLocalPending(const SimState& state) {
-    local_pending_.assign(state.cluster().size(), 0);
-    for (JobIndex j : jobs_) {
-      for (TaskId t : state.job(j).ready) {
-        for (ServerId r : state.task(t).replicas) ++local_pending_[r];
-      }
-    }
-  }
-
   JobOrder order_;
   Signal signal_;
   bool refresh_every_round_;
@@ -508,7 +498,6 @@ class NatsScheduler : public TaskScheduler {
   mutable std::vector<double> smallest_unit_;
   mutable std::vector<FlowClass> top_class_;
   mutable bool receivers_summarised_ = false;
-  std::vector<int> local_pending_;
 };
 
 }  // namespace
