@@ -226,6 +226,13 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
     r.end = Number(f[6], name, line, 6, true);
     r.cpu = Number(f[7], name, line, 7, false, 100.0);
     r.mem = Number(f[8], name, line, 8, false, 0.0);
+    if (r.mem > 100) {
+      // The trace marks invalid normalised values as 101.
+      throw InputError(name, line, kFields[8],
+                       fmt::format("is a share of the largest machine's memory, 0 to 100; got "
+                                   "'{}'",
+                                   f[8]));
+    }
     r.finished = f[4] == "Terminated" && r.start > 0 && r.end >= r.start && r.instances > 0;
     const auto [it, fresh] = job_index.emplace(std::string(f[2]), jobs.size());
     if (fresh) jobs.push_back(JobRows{std::string(f[2]), {}});
