@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "cluster/cluster.h"
 #include "common/error.h"
 
 namespace slotflow {
@@ -225,6 +226,12 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
     r.start = Number(f[5], name, line, 5, true);
     r.end = Number(f[6], name, line, 6, true);
     r.cpu = Number(f[7], name, line, 7, false, 100.0);
+    if (r.cpu > 100.0 * kMaxSlotsPerServer) {
+      throw InputError(name, line, kFields[7],
+                       fmt::format("asks for more than the {} cores a server may have (100 is "
+                                   "one core); got '{}'",
+                                   kMaxSlotsPerServer, f[7]));
+    }
     r.mem = Number(f[8], name, line, 8, false, 0.0);
     if (r.mem > 100) {
       // The trace marks invalid normalised values as 101.

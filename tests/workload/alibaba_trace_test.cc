@@ -136,6 +136,7 @@ TEST(AlibabaTrace, MalformedLinesNameTheLineAndField) {
       {"M1,1.5,j,1,Terminated,1,2,100,1\n", 1, "instance_num", "whole"},
       {"M1,1,j,1,Terminated,-1,2,100,1\n", 1, "start_time", "non-negative"},
       {"M1,1,j,1,Terminated,1,2,nan,1\n", 1, "plan_cpu", "finite"},
+      {"M1,1,j,1,Terminated,1,2,1000100,1\n", 1, "plan_cpu", "more than the 10000 cores"},
       {"M1,1,j,1,Terminated,1,2,100,-3\n", 1, "plan_mem", "non-negative"},
       {"M1,1,j,1,Terminated,1,2,100,101\n", 1, "plan_mem", "0 to 100"},
       {",1,j,1,Terminated,1,2,100,1\n", 1, "task_name", "empty"},
