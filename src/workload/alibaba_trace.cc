@@ -15,6 +15,7 @@
 
 #include "cluster/cluster.h"
 #include "common/error.h"
+#include "workload/delimited.h"
 
 namespace slotflow {
 namespace {
@@ -22,18 +23,6 @@ namespace {
 constexpr const char* kFields[] = {"task_name",  "instance_num", "job_name", "task_type", "status",
                                    "start_time", "end_time",     "plan_cpu", "plan_mem"};
 constexpr int kFieldCount = 9;
-
-std::vector<std::string_view> Fields(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    out.push_back(line.substr(start, comma == std::string_view::npos ? comma : comma - start));
-    if (comma == std::string_view::npos) return out;
-    start = comma + 1;
-  }
-}
 
 // A non-negative finite number; `whole` = an integer. Empty gives `empty` when it has a value.
 double Number(std::string_view token, const std::string& file, int line, int field, bool whole,
@@ -183,16 +172,8 @@ JobSpec MakeJob(const JobRows& j, const AlibabaOptions& o, const std::string& fi
 }  // namespace
 
 bool LooksLikeAlibaba(std::string_view text) {
-  while (!text.empty()) {
-    const size_t eol = text.find('\n');
-    const std::string_view line = text.substr(0, eol);
-    if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
-      return Fields(line).size() == kFieldCount;
-    }
-    if (eol == std::string_view::npos) break;
-    text.remove_prefix(eol + 1);
-  }
-  return false;
+  const std::string_view line = FirstNonBlankLine(text);
+  return !line.empty() && SplitFields(line, ',').size() == kFieldCount;
 }
 
 AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const AlibabaOptions& o) {
@@ -203,7 +184,7 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
   while (std::getline(in, text)) {
     ++line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::vector<std::string_view> f = Fields(text);
+    const std::vector<std::string_view> f = SplitFields(text, ',');
     if (f.size() != kFieldCount) {
       throw InputError(name, line, f.size() < kFieldCount ? kFields[f.size()] : "line",
                        fmt::format("expected 9 comma-separated fields (task_name, instance_num, "

@@ -11,25 +11,13 @@
 #include <vector>
 
 #include "common/error.h"
+#include "workload/delimited.h"
 
 namespace slotflow {
 namespace {
 
 constexpr const char* kFields[] = {"job", "submit", "gap", "input", "shuffle", "output"};
 constexpr int kFieldCount = 6;
-
-// The tab-separated fields of one line (a trailing '\r' dropped).
-std::vector<std::string_view> Fields(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    const size_t tab = line.find('\t', start);
-    out.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
-    if (tab == std::string_view::npos) return out;
-    start = tab + 1;
-  }
-}
 
 double Number(std::string_view token, const std::string& file, int line, int field) {
   double value = 0;
@@ -97,16 +85,8 @@ JobSpec MakeJob(std::string name, Seconds submit, Bytes input, Bytes shuffle, By
 }  // namespace
 
 bool LooksLikeSwim(std::string_view text) {
-  while (!text.empty()) {
-    const size_t eol = text.find('\n');
-    const std::string_view line = text.substr(0, eol);
-    if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
-      return Fields(line).size() == kFieldCount;
-    }
-    if (eol == std::string_view::npos) break;
-    text.remove_prefix(eol + 1);
-  }
-  return false;
+  const std::string_view line = FirstNonBlankLine(text);
+  return !line.empty() && SplitFields(line, '\t').size() == kFieldCount;
 }
 
 Workload ReadSwimTrace(std::istream& in, const std::string& name, const SwimOptions& o) {
@@ -119,7 +99,7 @@ Workload ReadSwimTrace(std::istream& in, const std::string& name, const SwimOpti
   while (std::getline(in, text)) {
     ++line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::vector<std::string_view> f = Fields(text);
+    const std::vector<std::string_view> f = SplitFields(text, '\t');
     if (f.size() != kFieldCount) {
       throw InputError(name, line, f.size() < kFieldCount ? kFields[f.size()] : "line",
                        fmt::format("expected 6 tab-separated fields (job, submit, gap, input, "
