@@ -22,8 +22,8 @@ using FlowNet = CallScoped<FlowView>;
 // The sink a hook writes through (slotflow.ClassSink), with the policy's reason words.
 class Sink {
  public:
-  Sink(ClassSink& out, ReasonWords& words, int64_t flows)
-      : out_(&out), words_(&words), flows_(flows) {}
+  Sink(ClassSink& out, ReasonWords& words, const FlowView& net)
+      : out_(&out), words_(&words), net_(&net) {}
   void Close() { out_ = nullptr; }
   ClassSink& get() const {
     if (out_ == nullptr) {
@@ -33,15 +33,28 @@ class Sink {
     return *out_;
   }
   ReasonWords& words() const { return *words_; }
-  FlowId Flow(int64_t f) const { return Checked<FlowId>(f, flows_, "flow"); }
+  FlowId Flow(int64_t f) const;
 
  private:
   ClassSink* out_;
   ReasonWords* words_;
-  int64_t flows_;
+  const FlowView* net_;  // outlives the sink: both are valid only during the call
 };
 
 int64_t FlowsOf(const FlowView& net) { return net.FlowCount(); }
+
+// A flow id from Python: IndexError when out of range, or when the flow finished at an earlier
+// step and the network no longer keeps its record.
+FlowId FlowOf(const FlowView& net, int64_t f) {
+  const auto id = Checked<FlowId>(f, FlowsOf(net), "flow");
+  if (!net.Kept(id)) {
+    throw py::index_error("flow " + std::to_string(f) +
+                          " finished at an earlier step; the network no longer keeps it");
+  }
+  return id;
+}
+
+FlowId Sink::Flow(int64_t f) const { return FlowOf(*net_, f); }
 
 class PyNetworkPolicy : public NetworkPolicy {
  public:
@@ -107,7 +120,7 @@ class PyNetworkPolicy : public NetworkPolicy {
               },
               net);
         },
-        out, words_, net.FlowCount());
+        out, words_, net);
   }
 
   py::object policy_;
@@ -141,8 +154,6 @@ void RegisterNetworkPolicy(const std::string& name, const std::string& descripti
       traits);
 }
 
-FlowId FlowOf(const FlowView& net, int64_t f) { return Checked<FlowId>(f, FlowsOf(net), "flow"); }
-
 }  // namespace
 
 void BindNetworkPolicies(py::module_& m) {
@@ -157,7 +168,10 @@ void BindNetworkPolicies(py::module_& m) {
             return n.get().flow(FlowOf(n.get(), f));
           },
           py::return_value_policy::reference_internal)
-      .def("active", [](const FlowNet& n, int64_t f) { return n.get().Active(FlowOf(n.get(), f)); })
+      .def("active",
+           [](const FlowNet& n, int64_t f) {
+             return n.get().Active(Checked<FlowId>(f, FlowsOf(n.get()), "flow"));
+           })
       .def("remaining",
            [](const FlowNet& n, int64_t f) { return n.get().Remaining(FlowOf(n.get(), f)); })
       .def("sent", [](const FlowNet& n, int64_t f) { return n.get().Sent(FlowOf(n.get(), f)); })

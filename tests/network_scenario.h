@@ -39,6 +39,9 @@ struct NetworkScenario {
   // before the flows starting then.
   SlotMode initial_mode = SlotMode::kSufficient;
   std::vector<std::pair<Seconds, SlotMode>> mode_switches;
+  // Network::KeepFinished; after Run, how many flows' records the network still keeps.
+  bool keep_finished = true;
+  mutable int kept_at_end = -1;
 
   // Finish time of every flow, in the order of `flows`. Flow starts and mode switches are
   // events on the engine's loop, which drives the network as a run does.
@@ -48,6 +51,7 @@ struct NetworkScenario {
     Cluster cluster(cs);
     Engine engine;
     Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config), engine.clock());
+    net.KeepFinished(keep_finished);
     for (const Coflow& c : coflows) net.AddCoflow(c);
     net.SetSlotMode(initial_mode);
     std::vector<double> finish(flows.size(), -1);
@@ -82,6 +86,8 @@ struct NetworkScenario {
                                     for (FlowId f : done) finish[index[f]] = net.now();
                                   }};
     engine.Run(fluid, [&] { net.Resolve(); });
+    kept_at_end = 0;
+    for (FlowId f{0}; f < net.FlowCount(); ++f) kept_at_end += net.Kept(f);
     return finish;
   }
 };

@@ -25,6 +25,7 @@ CoflowId LiveFlows::AddCoflow(const Coflow& c) {
 FlowId LiveFlows::StartFlow(const FlowSpec& spec) {
   const auto f = static_cast<FlowId>(flows_.size());
   flows_.push_back(FlowRecord{spec, now(), -1});
+  if (spec.src != spec.dst) network_bytes_ += spec.size;
   State& st = state_.emplace_back();
   st.active = true;
   st.reported_at = now();

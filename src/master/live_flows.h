@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cluster/cluster.h"
-#include "network/flow_view.h"
 #include "common/event_log.h"
+#include "network/flow_view.h"
 #include "network/network_policy.h"
 #include "network/policy_driver.h"
 
@@ -63,6 +63,8 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   BytesPerSecond LinkLoad(LinkId l) const override;
   Seconds NextCompletionIn() const override;
   Seconds NextMarkIn() const override;
+  bool KeepsFinished() const override { return true; }
+  Bytes StartedNetworkBytes() const override { return network_bytes_; }
 
   // --- ClassSink ---
   using ClassSink::SetClass;
@@ -87,7 +89,8 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   const Cluster& cluster_;
   PolicyDriver policy_;
   std::function<Seconds()> clock_;
-  std::vector<FlowRecord> flows_;
+  ChunkedRecords<FlowRecord> flows_;  // all kept: live runs are small
+  Bytes network_bytes_ = 0;           // StartedNetworkBytes
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
   std::vector<FlowId> finished_;  // in the order they finished

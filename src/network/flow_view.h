@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "common/chunked_records.h"
 #include "common/ids.h"
 #include "common/units.h"
 #include "common/why.h"
@@ -21,14 +22,24 @@ class FlowView {
 
   virtual Seconds now() const = 0;
   // The records are read in the hottest loops of some schedulers, so these are plain reads.
+  // A flow's record can be read while it is active and in the step it finishes; after that only
+  // if the network keeps finished flows (KeepsFinished), as a scheduler that reads them asks.
   const FlowRecord& flow(FlowId f) const { return (*flows_)[f]; }
+  // Whether flow f's record can still be read (it may be kept a while after it was retired).
+  bool Kept(FlowId f) const { return flows_->Readable(f); }
   const Coflow& coflow(CoflowId c) const { return (*coflows_)[c]; }
+  // Flows ever started (ids 0 .. FlowCount() - 1).
   int FlowCount() const { return static_cast<int>(flows_->size()); }
   // Flows started and not finished, in no particular order.
   const std::vector<FlowId>& active_flows() const { return *active_; }
-  // Every flow that has finished, in the order they finished (so a reader can keep a cursor
-  // and see only what finished since it last looked). Flows start in id order.
+  // With KeepsFinished, every flow that has finished, in the order they finished (so a reader
+  // can keep a cursor and see only what finished since it last looked); else empty. Flows
+  // start in id order.
   const std::vector<FlowId>& finished_flows() const { return *finished_; }
+  // Whether finished flows' records stay readable and are listed in finished_flows().
+  virtual bool KeepsFinished() const = 0;
+  // Bytes of all the flows started so far that cross the network (not within one server).
+  virtual Bytes StartedNetworkBytes() const = 0;
   virtual bool Active(FlowId f) const = 0;
   virtual Bytes Remaining(FlowId f) const = 0;
   Bytes Sent(FlowId f) const { return flow(f).spec.size - Remaining(f); }
@@ -54,12 +65,12 @@ class FlowView {
 
  protected:
   // The implementation's own containers, which it keeps for as long as it exists.
-  FlowView(const std::vector<FlowRecord>& flows, const std::vector<Coflow>& coflows,
+  FlowView(const ChunkedRecords<FlowRecord>& flows, const std::vector<Coflow>& coflows,
            const std::vector<FlowId>& active, const std::vector<FlowId>& finished)
       : flows_(&flows), coflows_(&coflows), active_(&active), finished_(&finished) {}
 
  private:
-  const std::vector<FlowRecord>* flows_;
+  const ChunkedRecords<FlowRecord>* flows_;
   const std::vector<Coflow>* coflows_;
   const std::vector<FlowId>* active_;
   const std::vector<FlowId>* finished_;

@@ -24,6 +24,7 @@ CoflowId Network::AddCoflow(const Coflow& c) {
 FlowId Network::StartFlow(const FlowSpec& spec) {
   const FlowId f = static_cast<FlowId>(flows_.size());
   flows_.push_back(FlowRecord{spec, now(), -1});
+  if (spec.src != spec.dst) network_bytes_ += spec.size;
   std::array<LinkId, 5> links{};
   size_t n = 0;
   if (spec.crosses_source_disk && cluster_.Disk(spec.src) >= 0)
@@ -62,6 +63,13 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
   const Seconds to_completion = solver_.NextCompletionIn();
   solver_.Advance(fluid_at_ + to_completion <= t ? to_completion : t - fluid_at_);
   fluid_at_ = std::max(fluid_at_, t);
+  // The flows that finished at the last step have been seen by everyone that reads them then.
+  for (FlowId f : to_retire_) {
+    flows_.Retire(f);
+    active_pos_.Retire(f);
+    solver_.Retire(f);
+  }
+  to_retire_.clear();
   finished_scratch_.clear();
   solver_.PopCompleted(finished_scratch_);
   for (FlowId f : finished_scratch_) {
@@ -71,7 +79,11 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     active_pos_[active_[pos]] = pos;
     active_.pop_back();
     active_pos_[f] = -1;
-    finished_.push_back(f);
+    if (keep_finished_) {
+      finished_.push_back(f);
+    } else {
+      to_retire_.push_back(f);
+    }
     --in_flows_[flows_[f].spec.dst];
     --out_flows_[flows_[f].spec.src];
     policy_.LogEnded(*this, f, fluid_at_);

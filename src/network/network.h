@@ -39,6 +39,9 @@ class Network final : public FlowNetwork, public ClassSink {
   // Logs flow starts (with their first class and rate) and ends, class changes with the
   // policy's reason, and slot-mode switches to `log` (none if null).
   void SetLog(EventLog* log) { policy_.SetLog(log); }
+  // With false (the default is true), a finished flow's records are let go at the next
+  // AdvanceTo, so that memory follows the flows in flight; set before the first flow starts.
+  void KeepFinished(bool keep) { keep_finished_ = keep; }
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }
@@ -60,6 +63,8 @@ class Network final : public FlowNetwork, public ClassSink {
   BytesPerSecond LinkLoad(LinkId l) const override { return solver_.LinkLoad(l); }
   Seconds NextCompletionIn() const override { return solver_.NextCompletionIn(); }
   Seconds NextMarkIn() const override { return solver_.NextMarkIn(); }
+  bool KeepsFinished() const override { return keep_finished_; }
+  Bytes StartedNetworkBytes() const override { return network_bytes_; }
 
   // --- ClassSink ---
   using ClassSink::SetClass;
@@ -77,13 +82,16 @@ class Network final : public FlowNetwork, public ClassSink {
   const Cluster& cluster_;
   PolicyDriver policy_;
   FluidSolver solver_;
-  std::vector<FlowRecord> flows_;
+  ChunkedRecords<FlowRecord> flows_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
-  std::vector<FlowId> finished_;  // in the order they finished
-  std::vector<int32_t> active_pos_;  // position in active_, -1 when not active
+  std::vector<FlowId> finished_;        // in the order they finished (only with keep_finished_)
+  ChunkedRecords<int32_t> active_pos_;  // position in active_, -1 when not active
   std::vector<int> in_flows_, out_flows_;
   std::vector<FlowId> finished_scratch_;
+  std::vector<FlowId> to_retire_;  // finished at the last AdvanceTo, let go at the next
+  bool keep_finished_ = true;
+  Bytes network_bytes_ = 0;
   const Clock& clock_;
   Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced
 };

@@ -74,9 +74,10 @@ class FluidSolver {
   // tolerance), in increasing id order, and clears those marks.
   void TakeMarked(std::vector<FlowId>& out) { events_.TakeMarked(table_, out); }
 
-  bool Active(FlowId f) const {
-    return f < static_cast<FlowId>(table_.flows.size()) && table_.flows[f].group >= 0;
-  }
+  bool Active(FlowId f) const { return table_.flows.Readable(f) && table_.flows[f].group >= 0; }
+  // Flow f has completed and will not be asked about again: its record may be freed (with the
+  // others of its chunk). Only Active() may be asked of it afterwards (false).
+  void Retire(FlowId f) { table_.flows.Retire(f); }
   Bytes Remaining(FlowId f) const { return table_.Remaining(f); }
   BytesPerSecond Rate(FlowId f) const;
   FlowClass Class(FlowId f) const { return table_.flows[f].cls; }

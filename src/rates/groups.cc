@@ -42,7 +42,7 @@ GroupTable::GroupTable(size_t links)
       explicit_on_link(links) {}
 
 void GroupTable::Add(FlowId f, PathId path, Bytes size, FlowClass cls) {
-  if (f >= static_cast<FlowId>(flows.size())) flows.resize(f + 1);
+  flows.Grow(static_cast<size_t>(f) + 1);
   Flow& fl = flows[f];
   if (fl.group >= 0) throw std::logic_error("FluidSolver::Add: flow already active");
   fl.path = path;
@@ -323,7 +323,7 @@ void GroupTable::MoveGroup(int32_t from, int32_t to) {
   groups[from] = Group{};
   Group& grp = groups[to];
   for (const HeapEntry& e : grp.heap) {
-    if (flows[e.flow].group == from) flows[e.flow].group = to;
+    if (flows.Readable(e.flow) && flows[e.flow].group == from) flows[e.flow].group = to;
   }
   count[to] = count[from];
   SetRate(to, rate[from]);  // a dead slot, rate 0 (keeps moving_in_block right)
@@ -367,6 +367,7 @@ void GroupTable::ClearSlot(int32_t g) {
 
 void GroupTable::RefreshTop(int32_t g) {
   const HeapEntry* top = ValidTop(groups[g].heap, [&](const HeapEntry& e) {
+    if (!flows.Readable(e.flow)) return false;
     const Flow& fl = flows[e.flow];
     return fl.group == g && fl.target == e.target;
   });
@@ -376,6 +377,7 @@ void GroupTable::RefreshTop(int32_t g) {
 
 void GroupTable::RefreshMarkTop(int32_t g) {
   const HeapEntry* top = ValidTop(groups[g].marks, [&](const HeapEntry& e) {
+    if (!flows.Readable(e.flow)) return false;
     const Flow& fl = flows[e.flow];
     return fl.group == g && fl.mark_gap >= 0 && fl.mark_target == e.target;
   });

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/chunked_records.h"
 #include "common/ids.h"
 #include "common/units.h"
 #include "rates/class_state.h"
@@ -122,7 +123,9 @@ class GroupTable {
   }
 
   PathTable paths;
-  std::vector<Flow> flows;
+  // Indexed by flow id; a flow's record may be retired once it has completed (FluidSolver::
+  // Retire), so a stale heap entry's flow is checked with Readable before it is read.
+  ChunkedRecords<Flow> flows;
   std::vector<Group> groups;
   int active_flows = 0;
 

@@ -264,10 +264,8 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosse
   fs.macroflow_bytes = task.spec->input;
   fs.crosses_source_disk = crosses_disk;
   const FlowId f = network_.StartFlow(fs);
-  if (flow_task_.size() <= static_cast<size_t>(f)) flow_task_.resize(f + 1);
-  flow_task_[f] = t;
-  if (flow_open_.size() <= static_cast<size_t>(f)) flow_open_.resize(f + 1, 0);
-  flow_open_[f] = 1;
+  flow_owner_.Grow(static_cast<size_t>(f) + 1);
+  flow_owner_[f] = FlowOwner{.task = t, .open = true};
   ++task.pending_flows;
   if (src != task.server) task.network_bytes += bytes;
   return f;
@@ -337,9 +335,14 @@ void TaskLifecycle::StartRead(TaskId t) {
 }
 
 void TaskLifecycle::OnFlowDone(FlowId f) {
-  if (!flow_open_[f]) return;  // cancelled when its server was lost
-  flow_open_[f] = 0;
-  const TaskId t = flow_task_[f];
+  if (!flow_owner_.Readable(f) || flow_owner_[f].retired) return;  // told twice
+  FlowOwner& owner = flow_owner_[f];
+  const bool open = owner.open;
+  const TaskId t = owner.task;
+  owner.open = false;
+  owner.retired = true;
+  flow_owner_.Retire(f);
+  if (!open) return;  // cancelled when its server was lost
   TaskRuntime& task = s_.tasks_[t];
   if (--task.pending_flows > 0) return;
   if (task.state == TaskState::kWriting) {

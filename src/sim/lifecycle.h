@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
+#include "common/chunked_records.h"
 #include "common/event_log.h"
 #include "common/random.h"
 #include "common/why.h"
@@ -101,9 +102,17 @@ class TaskLifecycle {
   Engine* engine_;  // null: compute completions come from the caller
   SimState& s_;
   int32_t compute_done_kind_;
-  std::vector<TaskId> flow_task_;  // the task each flow belongs to
-  std::vector<char> flow_open_;    // per flow: started and neither done nor cancelled
-  std::vector<Bytes> output_;      // per task, the bytes it writes (only when disks are modelled)
+  // Per flow: the task it belongs to; open while started and neither done nor cancelled;
+  // retired once its end has been handled (its chunk is freed when all of it is).
+  struct FlowOwner {
+    TaskId task{-1};
+    bool open = false;
+    bool retired = false;
+  };
+  ChunkedRecords<FlowOwner> flow_owner_;
+  // Whether flow f is open (false once its record is gone).
+  bool FlowOpen(FlowId f) const { return flow_owner_.Readable(f) && flow_owner_[f].open; }
+  std::vector<Bytes> output_;  // per task, the bytes it writes (only when disks are modelled)
   int unfinished_jobs_ = 0;
   double busy_slot_seconds_ = 0;
   int64_t tasks_rerun_ = 0;

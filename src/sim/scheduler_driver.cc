@@ -187,11 +187,7 @@ RunSummary SummarizeRun(const std::vector<JobResult>& jobs, const Cluster& clust
   s.slot_utilisation = slot_capacity > 0 && std::isfinite(slot_capacity)
                            ? lifecycle.busy_slot_seconds() / slot_capacity
                            : 0;
-  Bytes net = 0;
-  for (FlowId f{0}; f < network.FlowCount(); ++f) {
-    const FlowSpec& fs = network.flow(f).spec;
-    if (fs.src != fs.dst) net += fs.size;
-  }
+  const Bytes net = network.StartedNetworkBytes();
   s.network_bytes = net;
   s.flows = network.FlowCount();
   BytesPerSecond down = 0;

@@ -30,8 +30,8 @@ std::vector<char> TaskLifecycle::TasksToReset(ServerId s) const {
       }
     }
   }
-  for (FlowId f{0}; f < static_cast<FlowId>(flow_open_.size()); ++f) {
-    if (flow_open_[f] && network_.flow(f).spec.src == s) reset[flow_task_[f]] = 1;
+  for (FlowId f{0}; f < static_cast<FlowId>(flow_owner_.size()); ++f) {
+    if (FlowOpen(f) && network_.flow(f).spec.src == s) reset[flow_owner_[f].task] = 1;
   }
   auto needed = [&](const JobRuntime& job, const StageRuntime& sr) {
     for (int c : sr.children) {
@@ -111,9 +111,9 @@ void TaskLifecycle::ResetTask(TaskId t, ServerLoss& loss) {
   JobRuntime& job = s_.jobs_[task.job];
   const ServerId at = task.server;
   loss.reset.emplace_back(t, at);
-  for (FlowId f{0}; f < static_cast<FlowId>(flow_open_.size()); ++f) {
-    if (!flow_open_[f] || flow_task_[f] != t) continue;
-    flow_open_[f] = 0;
+  for (FlowId f{0}; f < static_cast<FlowId>(flow_owner_.size()); ++f) {
+    if (!FlowOpen(f) || flow_owner_[f].task != t) continue;
+    flow_owner_[f].open = false;
     loss.cancelled.push_back(f);
   }
   if (task.root && task.spec->input > 0) --(task.local_read ? job.local_reads : job.remote_reads);

@@ -57,6 +57,9 @@ class TaskScheduler {
   virtual void AddStats(std::vector<std::pair<std::string, double>>& /*out*/) const {}
   // The mode signal for compute-aware network policies (Duopoly §3); nullopt = no opinion.
   virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
+  // Whether it reads flows after the step they finished in (FlowView::finished_flows, or the
+  // records of flows it has not looked at yet): the network then keeps them all.
+  virtual bool ReadsFinishedFlows() const { return false; }
 };
 
 using TaskSchedulerRegistry = Registry<TaskScheduler>;

@@ -40,9 +40,11 @@ class FakeView : public FlowView {
   BytesPerSecond LinkLoad(LinkId) const override { return load_; }
   Seconds NextCompletionIn() const override { return kForever; }
   Seconds NextMarkIn() const override { return kForever; }
+  bool KeepsFinished() const override { return true; }
+  Bytes StartedNetworkBytes() const override { return 2; }
 
  private:
-  std::vector<FlowRecord> records_;
+  ChunkedRecords<FlowRecord> records_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_, finished_;
   std::vector<LinkId> links_{LinkId{0}};

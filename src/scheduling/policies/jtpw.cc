@@ -178,6 +178,9 @@ class JtpwScheduler : public TaskScheduler {
     Refresh(state);
     return {};
   }
+  // The node meter reads the bytes of every flow started since its last reading.
+  bool ReadsFinishedFlows() const override { return true; }
+
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
     int io = 0, cpu = 0, changes = 0;
     for (const JobType& t : types_) {

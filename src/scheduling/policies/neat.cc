@@ -130,6 +130,9 @@ class NeatScheduler : public TaskScheduler {
         near_rack_(args.settings.Choice<bool>("near_input", {{"any", false}, {"rack", true}})),
         tie_(args.settings, args.seed, kSeedSalt) {}
 
+  // The daemons read the flows that started or finished since they last looked.
+  bool ReadsFinishedFlows() const override { return true; }
+
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
     if (!agreement_) return;
     out.emplace_back("compressed_decisions", static_cast<double>(decisions_));
