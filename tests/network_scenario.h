@@ -40,7 +40,7 @@ struct NetworkScenario {
   SlotMode initial_mode = SlotMode::kSufficient;
   std::vector<std::pair<Seconds, SlotMode>> mode_switches;
   // Network::KeepFinished; after Run, how many flows' records the network still keeps.
-  bool keep_finished = true;
+  FinishedFlows keep_finished = FinishedFlows::kRecords;
   mutable int kept_at_end = -1;
 
   // Finish time of every flow, in the order of `flows`. Flow starts and mode switches are

@@ -41,4 +41,8 @@ struct FlowRecord {
 // The task scheduler's view of the bottleneck (Duopoly §3): cans switches priorities on it.
 enum class SlotMode { kSufficient, kInsufficient };
 
+// What a network keeps of a flow after the step it finished in: nothing (memory follows the
+// flows in flight), its id in FlowView::finished_flows(), or that and its records.
+enum class FinishedFlows { kNone, kIds, kRecords };
+
 }  // namespace slotflow

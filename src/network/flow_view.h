@@ -32,9 +32,9 @@ class FlowView {
   int FlowCount() const { return static_cast<int>(flows_->size()); }
   // Flows started and not finished, in no particular order.
   const std::vector<FlowId>& active_flows() const { return *active_; }
-  // With KeepsFinished, every flow that has finished, in the order they finished (so a reader
-  // can keep a cursor and see only what finished since it last looked); else empty. Flows
-  // start in id order.
+  // Every flow that has finished, in the order they finished (so a reader can keep a cursor
+  // and see only what finished since it last looked), when the network keeps finished flows'
+  // ids (FinishedFlows); else empty. Flows start in id order.
   const std::vector<FlowId>& finished_flows() const { return *finished_; }
   // Whether finished flows' records stay readable and are listed in finished_flows().
   virtual bool KeepsFinished() const = 0;

@@ -79,11 +79,8 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     active_pos_[active_[pos]] = pos;
     active_.pop_back();
     active_pos_[f] = -1;
-    if (keep_finished_) {
-      finished_.push_back(f);
-    } else {
-      to_retire_.push_back(f);
-    }
+    if (keep_finished_ != FinishedFlows::kNone) finished_.push_back(f);
+    if (keep_finished_ != FinishedFlows::kRecords) to_retire_.push_back(f);
     --in_flows_[flows_[f].spec.dst];
     --out_flows_[flows_[f].spec.src];
     policy_.LogEnded(*this, f, fluid_at_);

@@ -39,9 +39,9 @@ class Network final : public FlowNetwork, public ClassSink {
   // Logs flow starts (with their first class and rate) and ends, class changes with the
   // policy's reason, and slot-mode switches to `log` (none if null).
   void SetLog(EventLog* log) { policy_.SetLog(log); }
-  // With false (the default is true), a finished flow's records are let go at the next
-  // AdvanceTo, so that memory follows the flows in flight; set before the first flow starts.
-  void KeepFinished(bool keep) { keep_finished_ = keep; }
+  // What is kept of finished flows (default: everything). Unless kRecords, a finished flow's
+  // records are let go at the next AdvanceTo. Set before the first flow starts.
+  void KeepFinished(FinishedFlows keep) { keep_finished_ = keep; }
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }
@@ -63,7 +63,7 @@ class Network final : public FlowNetwork, public ClassSink {
   BytesPerSecond LinkLoad(LinkId l) const override { return solver_.LinkLoad(l); }
   Seconds NextCompletionIn() const override { return solver_.NextCompletionIn(); }
   Seconds NextMarkIn() const override { return solver_.NextMarkIn(); }
-  bool KeepsFinished() const override { return keep_finished_; }
+  bool KeepsFinished() const override { return keep_finished_ == FinishedFlows::kRecords; }
   Bytes StartedNetworkBytes() const override { return network_bytes_; }
 
   // --- ClassSink ---
@@ -85,12 +85,12 @@ class Network final : public FlowNetwork, public ClassSink {
   ChunkedRecords<FlowRecord> flows_;
   std::vector<Coflow> coflows_;
   std::vector<FlowId> active_;
-  std::vector<FlowId> finished_;        // in the order they finished (only with keep_finished_)
+  std::vector<FlowId> finished_;  // in the order they finished (unless keep_finished_ is kNone)
   ChunkedRecords<int32_t> active_pos_;  // position in active_, -1 when not active
   std::vector<int> in_flows_, out_flows_;
   std::vector<FlowId> finished_scratch_;
   std::vector<FlowId> to_retire_;  // finished at the last AdvanceTo, let go at the next
-  bool keep_finished_ = true;
+  FinishedFlows keep_finished_ = FinishedFlows::kRecords;
   Bytes network_bytes_ = 0;
   const Clock& clock_;
   Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced

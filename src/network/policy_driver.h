@@ -51,8 +51,7 @@ class PolicyDriver {
 
   // Decision-log lines (each a no-op without a log). A class change of a flow already
   // announced; an ended flow; every flow not yet announced, with its class and rate now.
-  void LogClassChange(const FlowView& net, FlowId f, FlowClass from, FlowClass to,
-                      const Why& why) {
+  void LogClassChange(const FlowView& net, FlowId f, FlowClass from, FlowClass to, const Why& why) {
     if (log_ != nullptr && f < first_unannounced_ && from != to) WriteClass(net, f, from, to, why);
   }
   void LogEnded(const FlowView& net, FlowId f, Seconds at);

@@ -16,40 +16,43 @@ void NeatDaemons::Touch(size_t link) {
 
 void NeatDaemons::Sync(const FlowView& net) {
   const FlowId count{net.FlowCount()};
-  up_pos_.resize(static_cast<size_t>(count), -1);
-  down_pos_.resize(static_cast<size_t>(count), -1);
   // Started: ids not seen yet. A flow that started and finished since the last call is skipped
-  // here and, having no position, when its end is read below.
+  // here (its record may be gone) and, not being tracked, when its end is read below.
   for (FlowId f = next_flow_; f < count; ++f) {
+    if (!net.Active(f)) continue;
     const FlowSpec& spec = net.flow(f).spec;
-    if (spec.src == spec.dst || !net.Active(f)) continue;  // a local read crosses no edge link
+    if (spec.src == spec.dst) continue;  // a local read crosses no edge link
     Link& up = links_[UpLink(spec.src)];
     Link& down = links_[DownLink(spec.dst)];
-    up_pos_[f] = static_cast<int32_t>(up.flows.size());
+    tracked_.emplace(f, Tracked{.up_pos = static_cast<int32_t>(up.flows.size()),
+                                .down_pos = static_cast<int32_t>(down.flows.size()),
+                                .src = spec.src,
+                                .dst = spec.dst});
     up.flows.push_back(f);
-    down_pos_[f] = static_cast<int32_t>(down.flows.size());
     down.flows.push_back(f);
     Touch(UpLink(spec.src));
     Touch(DownLink(spec.dst));
   }
   next_flow_ = count;
-  // Finished: removed from both lists (swap with the last).
+  // Finished: removed from both lists (swap with the last), from what was kept of it when it
+  // started (the network need not keep a finished flow's record).
   const std::vector<FlowId>& finished = net.finished_flows();
   for (; finished_seen_ < finished.size(); ++finished_seen_) {
     const FlowId f = finished[finished_seen_];
-    if (up_pos_[f] < 0) continue;
-    const FlowSpec& spec = net.flow(f).spec;
-    auto remove = [&](size_t link, std::vector<int32_t>& pos) {
+    const auto it = tracked_.find(f);
+    if (it == tracked_.end()) continue;
+    const Tracked gone = it->second;
+    tracked_.erase(it);
+    auto remove = [&](size_t link, int32_t pos, int32_t Tracked::*pos_of) {
       std::vector<FlowId>& flows = links_[link].flows;
       const FlowId last = flows.back();
-      flows[static_cast<size_t>(pos[f])] = last;
-      pos[last] = pos[f];
+      flows[static_cast<size_t>(pos)] = last;
+      if (last != f) tracked_.at(last).*pos_of = pos;
       flows.pop_back();
-      pos[f] = -1;
       Touch(link);
     };
-    remove(UpLink(spec.src), up_pos_);
-    remove(DownLink(spec.dst), down_pos_);
+    remove(UpLink(gone.src), gone.up_pos, &Tracked::up_pos);
+    remove(DownLink(gone.dst), gone.down_pos, &Tracked::down_pos);
   }
   // The touched links' bins are rebuilt when next queried; a downlink's node state is
   // refreshed now (the placement daemon's cache follows every start and end at the node).

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -66,7 +67,12 @@ class NeatDaemons {
 
   NeatPolicy policy_;
   std::vector<Link> links_;
-  std::vector<int32_t> up_pos_, down_pos_;  // per flow: its index in its links' lists
+  // The flows on the links' lists: their index in each list, and their ends.
+  struct Tracked {
+    int32_t up_pos = -1, down_pos = -1;
+    ServerId src = kNoServer, dst = kNoServer;
+  };
+  std::unordered_map<int32_t, Tracked> tracked_;  // by flow id; only looked up, never walked
   std::vector<size_t> dirty_;
   FlowId next_flow_{0};       // flows with lower ids have been seen
   size_t finished_seen_ = 0;  // entries of finished_flows() applied

@@ -57,9 +57,10 @@ class TaskScheduler {
   virtual void AddStats(std::vector<std::pair<std::string, double>>& /*out*/) const {}
   // The mode signal for compute-aware network policies (Duopoly §3); nullopt = no opinion.
   virtual std::optional<SlotMode> mode(const SimState& /*state*/) const { return std::nullopt; }
-  // Whether it reads flows after the step they finished in (FlowView::finished_flows, or the
-  // records of flows it has not looked at yet): the network then keeps them all.
-  virtual bool ReadsFinishedFlows() const { return false; }
+  // What it reads of flows after the step they finished in: their ids (FlowView::
+  // finished_flows), or also their records (of flows it had not looked at yet); the network
+  // keeps that much and lets the rest go.
+  virtual FinishedFlows ReadsFinishedFlows() const { return FinishedFlows::kNone; }
 };
 
 using TaskSchedulerRegistry = Registry<TaskScheduler>;

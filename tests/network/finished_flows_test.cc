@@ -1,4 +1,4 @@
-// A network that lets finished flows go (Network::KeepFinished(false), as a run does unless its
+// A network that lets finished flows go (Network::KeepFinished, as a run does unless its
 // scheduler reads them) gives every flow the same finish time as one that keeps them all, and
 // keeps only the records of the chunks that still hold a flow in flight.
 #include "network_scenario.h"
@@ -6,9 +6,9 @@
 namespace slotflow::testing {
 namespace {
 
-class FinishedFlows : public ::testing::TestWithParam<const char*> {};
+class LettingFinishedFlowsGo : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(FinishedFlows, LettingThemGoChangesNoFinishTime) {
+TEST_P(LettingFinishedFlowsGo, LettingThemGoChangesNoFinishTime) {
   NetworkScenario s;
   s.servers = 6;
   s.policy = GetParam();
@@ -34,18 +34,20 @@ TEST_P(FinishedFlows, LettingThemGoChangesNoFinishTime) {
   }
   const std::vector<double> kept = s.Run();
   EXPECT_EQ(s.kept_at_end, 9000);
-  s.keep_finished = false;
-  const std::vector<double> let_go = s.Run();
-  ASSERT_EQ(kept.size(), let_go.size());
-  for (size_t i = 0; i < kept.size(); ++i) {
-    ASSERT_GE(kept[i], 0) << "flow " << i << " never finished";
-    ASSERT_EQ(kept[i], let_go[i]) << "flow " << i;
+  for (FinishedFlows keep : {FinishedFlows::kIds, FinishedFlows::kNone}) {
+    s.keep_finished = keep;
+    const std::vector<double> let_go = s.Run();
+    ASSERT_EQ(kept.size(), let_go.size());
+    for (size_t i = 0; i < kept.size(); ++i) {
+      ASSERT_GE(kept[i], 0) << "flow " << i << " never finished";
+      ASSERT_EQ(kept[i], let_go[i]) << "flow " << i;
+    }
   }
   // At least the first chunk went (flows ending at the last step are still kept).
   EXPECT_LE(s.kept_at_end, 9000 - static_cast<int>(ChunkedRecords<FlowRecord>::kChunk));
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, FinishedFlows,
+INSTANTIATE_TEST_SUITE_P(Policies, LettingFinishedFlowsGo,
                          ::testing::Values("fair", "las", "srpt", "aalo", "varys", "cans", "tcf"));
 
 }  // namespace

@@ -179,7 +179,7 @@ class JtpwScheduler : public TaskScheduler {
     return {};
   }
   // The node meter reads the bytes of every flow started since its last reading.
-  bool ReadsFinishedFlows() const override { return true; }
+  FinishedFlows ReadsFinishedFlows() const override { return FinishedFlows::kRecords; }
 
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
     int io = 0, cpu = 0, changes = 0;

@@ -130,8 +130,8 @@ class NeatScheduler : public TaskScheduler {
         near_rack_(args.settings.Choice<bool>("near_input", {{"any", false}, {"rack", true}})),
         tie_(args.settings, args.seed, kSeedSalt) {}
 
-  // The daemons read the flows that started or finished since they last looked.
-  bool ReadsFinishedFlows() const override { return true; }
+  // The daemons read the ids of the flows that finished since they last looked.
+  FinishedFlows ReadsFinishedFlows() const override { return FinishedFlows::kIds; }
 
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
     if (!agreement_) return;
