@@ -2,9 +2,12 @@
 // the simulator keeps the run-time state.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -14,13 +17,35 @@ namespace slotflow {
 
 using JobId = int32_t;
 
+// The bytes a task receives from each of its parent tasks, held once for all the tasks that
+// receive the same (a SWIM job's reducers all do: at 10^8 shuffle pairs a copy per task would
+// be gigabytes). Empty: split evenly.
+class ParentBytes {
+ public:
+  ParentBytes() = default;
+  ParentBytes(std::vector<Bytes> bytes)  // NOLINT(google-explicit-constructor): a list reads as one
+      : bytes_(bytes.empty() ? nullptr
+                             : std::make_shared<const std::vector<Bytes>>(std::move(bytes))) {}
+  bool empty() const { return bytes_ == nullptr; }
+  size_t size() const { return bytes_ ? bytes_->size() : 0; }
+  Bytes operator[](size_t k) const { return (*bytes_)[k]; }
+  const Bytes* begin() const { return bytes_ ? bytes_->data() : nullptr; }
+  const Bytes* end() const { return bytes_ ? bytes_->data() + bytes_->size() : nullptr; }
+  friend bool operator==(const ParentBytes& a, const ParentBytes& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  std::shared_ptr<const std::vector<Bytes>> bytes_;
+};
+
 struct TaskSpec {
   // Root-stage task: size of the input block it reads (replicated).
   // Other stages: total bytes it receives from its parent stages' tasks, split evenly across
   // them unless `from` is given.
   Bytes input = 0;
   // Optional exact bytes from each parent task (parents' tasks concatenated in parent order).
-  std::vector<Bytes> from;
+  ParentBytes from;
   // Compute: `compute` seconds (at cpu_speed 1) if >= 0, else `work` bytes at the slot rate,
   // else the input bytes at the slot rate.
   Seconds compute = -1;

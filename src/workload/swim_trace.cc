@@ -68,15 +68,19 @@ JobSpec MakeJob(std::string name, Seconds submit, Bytes input, Bytes shuffle, By
   if (reduces == 0) return job;
   StageSpec reduce{"reduce", {0}, std::vector<TaskSpec>(static_cast<size_t>(reduces))};
   const Bytes per_reduce = shuffle / static_cast<double>(reduces);
+  // Every reducer receives the same from each map: one list for all of them.
+  ParentBytes from;
+  if (maps > 1) {
+    std::vector<Bytes> bytes(static_cast<size_t>(maps));
+    for (int64_t k = 0; k < maps; ++k) {
+      bytes[static_cast<size_t>(k)] = per_reduce * share[static_cast<size_t>(k)];
+    }
+    from = ParentBytes(std::move(bytes));
+  }
   for (TaskSpec& t : reduce.tasks) {
     t.input = per_reduce;
     t.output = output / static_cast<double>(reduces);
-    if (maps > 1) {
-      t.from.resize(static_cast<size_t>(maps));
-      for (int64_t k = 0; k < maps; ++k) {
-        t.from[static_cast<size_t>(k)] = per_reduce * share[static_cast<size_t>(k)];
-      }
-    }
+    t.from = from;
   }
   job.stages.push_back(std::move(reduce));
   return job;
