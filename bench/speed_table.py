@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""The speed table: whole runs, one at a time, each measured the same way.
+
+    bench/speed_table.py [--slotflow ./build/slotflow] [--trace FB2010-1Hr-150-0.txt]
+                         [--quick] [--day]
+
+Runs every network policy on the FB coflow trace in network mode, the FB trace as jobs under
+duopoly, neat and aalo (50 servers x 4 slots, the default cluster), and 20,000 synthetic jobs
+on 1,000 servers under the same systems; with --day also SWIM's FB-2010 day on 300 servers under
+duopoly, neat and greedy (minutes each). Prints a Markdown table: CPU time (user + system, GNU
+time), events, microseconds of CPU per event, peak RSS, and for the network-mode rows the CPU
+time against fair's. --quick runs the FB trace's first 20 coflows and 200 synthetic jobs on
+100 servers instead (what the test suite runs). Time one thing at a time: run it on an
+otherwise idle machine.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
+NETWORK_POLICIES = ["fair", "fcfs", "las", "srpt", "coflow-fifo", "tcf", "scf", "ncf", "lcf",
+                    "varys", "aalo", "cans"]
+SYSTEMS = ["duopoly", "neat", "aalo"]
+
+
+def measure(slotflow, args, scratch):
+    """CPU seconds, events, peak RSS (MiB) and jobs of one run of `slotflow run ARGS`."""
+    out = os.path.join(scratch, "out")
+    timing = os.path.join(scratch, "time")
+    cmd = ["/usr/bin/time", "-f", "%U %S %M", "-o", timing, slotflow, "run", *args, "--quiet",
+           "--out", out]
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        sys.exit(f"speed_table.py: `{' '.join(cmd[5:])}` failed:\n{done.stderr}")
+    user, system, rss_kb = open(timing).read().split()[-3:]
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    return float(user) + float(system), summary["events"], int(rss_kb) / 1024, summary["jobs"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--slotflow", default=os.path.join(ROOT, "build", "slotflow"))
+    ap.add_argument("--trace", default=os.path.join(TRACES, "FB2010-1Hr-150-0.txt"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--day", action="store_true")
+    a = ap.parse_args()
+    if not os.path.isfile(a.trace):
+        sys.exit(f"speed_table.py: trace not found at {a.trace} (--trace FILE)")
+    if not os.access(a.slotflow, os.X_OK):
+        sys.exit(f"speed_table.py: no slotflow binary at {a.slotflow} (--slotflow PATH)")
+    scratch = tempfile.mkdtemp()
+    trace = a.trace
+    if a.quick:
+        trace = os.path.join(scratch, "fb20.txt")
+        with open(a.trace) as f, open(trace, "w") as g:
+            lines = f.read().splitlines()
+            g.write(f"{lines[0].split()[0]} 20\n" + "\n".join(lines[1:21]) + "\n")
+    jobs, servers = ("200", "100") if a.quick else ("20000", "1000")
+    runs = [(f"FB trace, network mode, {p}", ["--trace", trace, "--mode", "network",
+                                              "--network", p]) for p in NETWORK_POLICIES]
+    runs += [(f"FB trace as jobs, 50 servers, {s}", ["--trace", trace, "--system", s])
+             for s in SYSTEMS]
+    runs += [(f"{jobs} synthetic jobs, {servers} servers, {s}",
+              ["--synthetic-jobs", jobs, "--servers", servers, "--system", s]) for s in SYSTEMS]
+    if a.day:
+        day = ["--trace", os.path.join(TRACES, "SWIM-FB-2010_samples_24_times_1hr_0.tsv"),
+               "--servers", "300", "--set", "workload.block_size=256MiB", "--set",
+               "workload.reduce_bytes=4GiB", "--map-reads", "compute-only"]
+        runs += [(f"SWIM FB-2010 day, 300 servers, {s}",
+                  day + (["--scheduler", "greedy"] if s == "greedy" else ["--system", s]))
+                 for s in ["duopoly", "neat", "greedy"]]
+    print("| run | jobs | CPU | events | µs per event | peak RSS | × fair |")
+    print("|---|---|---|---|---|---|---|")
+    fair = None
+    for name, args in runs:
+        cpu, events, rss, njobs = measure(a.slotflow, args, scratch)
+        if name.endswith("network mode, fair"):
+            fair = cpu
+        ratio = f"{cpu / fair:.1f}" if "network mode" in name and fair else ""
+        per_event = 1e6 * cpu / events if events else 0
+        print(f"| {name} | {njobs:,} | {cpu:.2f} s | {events:,} | {per_event:.0f} | "
+              f"{rss:,.0f} MiB | {ratio} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
