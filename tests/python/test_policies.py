@@ -218,3 +218,31 @@ def test_a_network_policys_reasons_reach_the_decision_log():
     changes = [line for line in r.log if line["event"] == "class"]
     assert changes and all(c["why"]["rule"] == "sibling-ended" and c["to"] == 0
                            for c in changes)
+
+
+def test_a_flow_that_ended_at_an_earlier_step_is_let_go():
+    seen = {}
+
+    @slotflow.register
+    class Remember(slotflow.NetworkPolicy):
+        """reads the first flow to end again at every later end, until it is gone"""
+        name = "py-remember"
+        predictor = "fair"
+
+        def on_flows_finished(self, net, out, flows):
+            if "first" not in seen:
+                seen["first"] = flows[0]
+                seen["size"] = net.flow(flows[0]).size  # readable in the hook that reports it
+                return
+            if "error" in seen:
+                return
+            seen["active"] = net.active(seen["first"])
+            try:
+                net.flow(seen["first"])
+            except IndexError as e:
+                seen["error"] = str(e)
+
+    r = slotflow.run(network="py-remember", workload={"synthetic_jobs": 200})
+    assert r.summary["flows"] > 10000  # more than a chunk of records
+    assert seen["size"] > 0 and seen["active"] is False
+    assert "finished at an earlier step" in seen["error"]
