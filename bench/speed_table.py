@@ -66,7 +66,7 @@ def main():
                                               "--network", p]) for p in NETWORK_POLICIES]
     runs += [(f"FB trace as jobs, 50 servers, {s}", ["--trace", trace, "--system", s])
              for s in SYSTEMS]
-    runs += [(f"{jobs} synthetic jobs, {servers} servers, {s}",
+    runs += [(f"{int(jobs):,} synthetic jobs, {int(servers):,} servers, {s}",
               ["--synthetic-jobs", jobs, "--servers", servers, "--system", s]) for s in SYSTEMS]
     if a.day:
         day = ["--trace", os.path.join(TRACES, "SWIM-FB-2010_samples_24_times_1hr_0.tsv"),
