@@ -36,7 +36,7 @@ class FlowView {
   // and see only what finished since it last looked), when the network keeps finished flows'
   // ids (FinishedFlows); else empty. Flows start in id order.
   const std::vector<FlowId>& finished_flows() const { return *finished_; }
-  // Whether finished flows' records stay readable and are listed in finished_flows().
+  // Whether finished flows' records stay readable (FinishedFlows::kRecords).
   virtual bool KeepsFinished() const = 0;
   // Bytes of all the flows started so far that cross the network (not within one server).
   virtual Bytes StartedNetworkBytes() const = 0;
