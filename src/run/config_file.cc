@@ -56,6 +56,8 @@ void ApplyConfigFile(const std::string& path, RunSpec& spec) {
     const auto upto = text.substr(0, std::min(e.byte, text.size()));
     throw InputError(path, static_cast<int>(std::count(upto.begin(), upto.end(), '\n')) + 1, "",
                      fmt::format("not valid JSON: {}", e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {  // a number no double holds: 1e999
+    throw InputError(path, 0, "", fmt::format("a number out of range: {}", e.what()));
   }
   ApplyConfigTable(SetupFromSummaryJson(summary, path), path, spec);
 }

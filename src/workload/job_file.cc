@@ -663,6 +663,8 @@ size_t ForEachJobLine(std::string_view text, const std::string& name, Visit visi
       j = nlohmann::json::parse(row);
     } catch (const nlohmann::json::parse_error& e) {
       Fail(name, line, "line", fmt::format("not a JSON object: {}", e.what()));
+    } catch (const nlohmann::json::out_of_range& e) {  // a number no double holds: 1e999
+      Fail(name, line, "line", fmt::format("a number out of range: {}", e.what()));
     }
     const std::string prefix = fmt::format("job[{}]", index);
     if (!j.is_object()) Fail(name, line, prefix, "each line must be one JSON object (a job)");

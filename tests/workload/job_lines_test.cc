@@ -101,6 +101,9 @@ TEST(JobLines, ErrorsNameTheLineAndField) {
                        "18446744073709551615}]}\n")
                 .find("x.jsonl:2 job[1].stage[0].input | integer too large"),
             std::string::npos);
+  EXPECT_NE(error(ok + "{\"name\": \"b\", \"stage\": [{\"tasks\": 1, \"input\": 5e555555}]}\n")
+                .find("x.jsonl:2 line | a number out of range"),
+            std::string::npos);
 }
 
 // The workload's bound on tasks holds over all lines, at the line that crosses it.
