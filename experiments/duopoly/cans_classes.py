@@ -8,24 +8,18 @@ sizes are read as MiB, as slotflow reads the trace. Class k < 7 holds sizes belo
 class the rest (cans' defaults: coflows T = 10 MiB, E = 8; macroflows T = 10 MiB, E = 4), and for
 comparison one 10 MiB × 10 scale for both.
 """
+import os
 import sys
 
-MIB = 1 << 20
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from coflow_trace import MIB, reducer_bytes  # noqa: E402
 
 
 def sizes(path):
     coflows, macroflows = [], []
-    with open(path) as f:
-        next(f)
-        for line in f:
-            t = line.split()
-            if not t:
-                continue
-            m = int(t[2])
-            r = int(t[3 + m])
-            reducers = [float(x.split(":")[1]) * MIB for x in t[4 + m:4 + m + r]]
-            coflows.append(sum(reducers))
-            macroflows += reducers
+    for reducers in reducer_bytes(path):
+        coflows.append(sum(reducers))
+        macroflows += reducers
     return coflows, macroflows
 
 

@@ -33,6 +33,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from coflow_trace import reducer_bytes  # noqa: E402
 from confidence import mean_ci  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,7 +43,6 @@ SETUPS = [("fb-coflow-hour", "FB coflow hour, balanced map stage, 150 servers"),
           ("fb2010-hour", "SWIM FB-2010, first hour, 150 servers"),
           ("fb2009-hour", "SWIM FB-2009, 7-8 h, 30 servers")]
 SYSTEMS = ["duopoly", "neat", "aalo", "fifo", "delay", "tcds"]
-MIB = 1 << 20
 
 
 def read_toml(path):
@@ -83,16 +83,9 @@ def coflow_bytes(args, out, setup):
     w = read_toml(os.path.join(HERE, setup + ".toml"))["workload"]
     trace = os.path.join(ROOT, w["trace"])
     shuffle = 0.0
-    with open(trace) as f:
-        next(f)
-        for line in f:
-            parts = line.split()
-            if not parts:
-                continue
-            mappers = int(parts[2])
-            reducers = int(parts[3 + mappers])
-            for r in parts[4 + mappers:4 + mappers + reducers]:
-                shuffle += float(r.split(":")[1]) * MIB
+    for reducers in reducer_bytes(trace):
+        for b in reducers:
+            shuffle += b
     run_dir = os.path.join(out, setup + "-bytes")
     jobs_csv = os.path.join(run_dir, "jobs.csv")
     if not os.path.exists(jobs_csv):
