@@ -63,7 +63,6 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
   BytesPerSecond LinkLoad(LinkId l) const override;
   Seconds NextCompletionIn() const override;
   Seconds NextMarkIn() const override;
-  bool KeepsFinished() const override { return true; }
   Bytes StartedNetworkBytes() const override { return network_bytes_; }
 
   // --- ClassSink ---

@@ -23,7 +23,8 @@ class FlowView {
   virtual Seconds now() const = 0;
   // The records are read in the hottest loops of some schedulers, so these are plain reads.
   // A flow's record can be read while it is active and in the step it finishes; after that only
-  // if the network keeps finished flows (KeepsFinished), as a scheduler that reads them asks.
+  // if the network keeps finished flows' records (FinishedFlows::kRecords), as a scheduler that
+  // reads them asks.
   const FlowRecord& flow(FlowId f) const { return (*flows_)[f]; }
   // Whether flow f's record can still be read (it may be kept a while after it was retired).
   bool Kept(FlowId f) const { return flows_->Readable(f); }
@@ -36,8 +37,6 @@ class FlowView {
   // and see only what finished since it last looked), when the network keeps finished flows'
   // ids (FinishedFlows); else empty. Flows start in id order.
   const std::vector<FlowId>& finished_flows() const { return *finished_; }
-  // Whether finished flows' records stay readable (FinishedFlows::kRecords).
-  virtual bool KeepsFinished() const = 0;
   // Bytes of all the flows started so far that cross the network (not within one server).
   virtual Bytes StartedNetworkBytes() const = 0;
   virtual bool Active(FlowId f) const = 0;

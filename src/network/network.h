@@ -63,7 +63,6 @@ class Network final : public FlowNetwork, public ClassSink {
   BytesPerSecond LinkLoad(LinkId l) const override { return solver_.LinkLoad(l); }
   Seconds NextCompletionIn() const override { return solver_.NextCompletionIn(); }
   Seconds NextMarkIn() const override { return solver_.NextMarkIn(); }
-  bool KeepsFinished() const override { return keep_finished_ == FinishedFlows::kRecords; }
   Bytes StartedNetworkBytes() const override { return network_bytes_; }
 
   // --- ClassSink ---

@@ -40,7 +40,6 @@ class FakeView : public FlowView {
   BytesPerSecond LinkLoad(LinkId) const override { return load_; }
   Seconds NextCompletionIn() const override { return kForever; }
   Seconds NextMarkIn() const override { return kForever; }
-  bool KeepsFinished() const override { return true; }
   Bytes StartedNetworkBytes() const override { return 2; }
 
  private:
