@@ -13,6 +13,24 @@
 
 namespace slotflow::rates {
 
+// What a local water fill (LocalWaterFill) needs of a sparse class's last fill (valid if
+// `valid`), per link, each vector sized to every link once used: the link's level in that
+// fill (kForever: not a bottleneck; 0 for a link listed since, which has none yet), its
+// residual capacity before and after the class; the links the class crossed then or since
+// (listed), those whose groups changed since (seeds, flagged in is_seed) with the use those
+// changes added at the old rates (pending_use), and the groups whose member counts changed
+// (changed; ids as of now, possibly repeated or dead since).
+struct SparseLocal {
+  bool valid = false;
+  int skip = 0, backoff = 0;  // whole fills to do before trying a local one again
+  std::vector<double> level, input, output, pending_use;
+  std::vector<LinkId> links;
+  std::vector<uint8_t> listed;
+  std::vector<LinkId> seeds;
+  std::vector<uint8_t> is_seed;
+  std::vector<int32_t> changed;
+};
+
 // A class's groups, plus what lets a solve skip work: the dense two-link count matrix (see
 // DenseFill) and the residual capacity left after the class was last filled.
 struct ClassState {
@@ -45,6 +63,8 @@ struct ClassState {
   std::vector<uint8_t> is_seed;
   bool has_residual_after = false;
   std::vector<double> residual_after;
+  // A sparse class's last water fill, for a local one.
+  SparseLocal sparse;
 };
 
 // Adds delta members to a cell of a dense state (both matrix copies and the line weights); with

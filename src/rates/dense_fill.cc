@@ -34,6 +34,7 @@ void DenseFill::Build(const GroupTable& t, ClassState& cs, std::span<const int32
     SetCellGroup(cs, cell, g);
   }
   cs.dense = true;
+  cs.sparse.valid = false;
   cs.has_levels = false;
   cs.has_local = false;
   cs.seeds.clear();

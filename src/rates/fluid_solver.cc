@@ -17,6 +17,7 @@ FluidSolver::FluidSolver(std::vector<BytesPerSecond> link_capacities)
       table_(capacity_.size()),
       explicit_(capacity_.size()),
       water_(capacity_.size()),
+      local_water_(capacity_.size()),
       dense_(capacity_.size()) {}
 
 BytesPerSecond FluidSolver::Rate(FlowId f) const {
@@ -31,6 +32,8 @@ FluidSolver::FillStats FluidSolver::fill_stats() const {
   s.dense_fills = dense_.dense_fills();
   s.local_fills = dense_.local().local_fills();
   s.whole_fills = dense_.local().whole_fills();
+  s.local_water_fills = local_water_.local_fills();
+  s.whole_water_fills = local_water_.whole_fills();
   s.continued_backfills = explicit_.continued_backfills();
   return s;
 }
@@ -108,7 +111,14 @@ void FluidSolver::FillGroups(ClassState& cs, std::span<const int32_t> groups, bo
     // A class's fill always goes on from its last one; the backfill only when ExplicitRates
     // found that only explicit flows left since.
     dense_.Fill(table_, residual_, cs, groups, add, !add || explicit_.backfill_continues());
+  } else if (!backfill && local_water_.Wanted(table_, groups.size())) {
+    // A class's fill goes on from its last one, re-filled locally when it can be.
+    if (local_water_.TryFill(table_, residual_, cs)) return;
+    local_water_.BeforeWholeFill(table_, residual_, cs);
+    water_.Fill(table_, residual_, groups, add);
+    local_water_.AfterWholeFill(table_, residual_, water_, cs);
   } else {
+    cs.sparse.valid = false;
     water_.Fill(table_, residual_, groups, add);
   }
 }

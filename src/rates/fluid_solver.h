@@ -13,7 +13,9 @@
 // rates (ExplicitRates, explicit_rates.h), then fills each class, a sparse one with WaterFill
 // (water_fill.h) and one whose groups all cross two links with DenseFill (dense_fill.h), which
 // re-fills only the lines its changes reach when it can (LocalFill, local_fill.h), then
-// backfills the explicit-rate flows; EventSearch (events.h) finds the next completion and mark.
+// backfills the explicit-rate flows. A sparse class of many groups is re-filled only on the links
+// its changes reach when it can (LocalWaterFill, local_water_fill.h). EventSearch (events.h) finds
+// the next completion and mark.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,7 @@
 #include "rates/events.h"
 #include "rates/explicit_rates.h"
 #include "rates/groups.h"
+#include "rates/local_water_fill.h"
 #include "rates/water_fill.h"
 
 namespace slotflow {
@@ -95,6 +98,10 @@ class FluidSolver {
     // its changes reached too far and it was filled whole (whole_fills, in dense_fills too).
     int64_t local_fills = 0;
     int64_t whole_fills = 0;
+    // The same for sparse classes of many groups (LocalWaterFill): filled locally, and tried
+    // but filled whole (in water_fills too).
+    int64_t local_water_fills = 0;
+    int64_t whole_water_fills = 0;
     // Solves whose explicit-rate backfill went on from the last one (only explicit flows had
     // left since), instead of starting again from all the explicit rates.
     int64_t continued_backfills = 0;
@@ -104,7 +111,13 @@ class FluidSolver {
   // hundred a whole fill is cheap enough that a local one does not pay for its bookkeeping
   // (the FB trace as jobs, 100 links: 1.06 s with whole fills only, 1.43 s with local ones; in
   // network mode, 294 links, local fills save 20-40 %). Tests lower it to reach them.
-  void SetLocalFillMinLinks(size_t links) { dense_.SetLocalFillMinLinks(links); }
+  void SetLocalFillMinLinks(size_t links) {
+    dense_.SetLocalFillMinLinks(links);
+    local_water_.SetMinLinks(links);
+  }
+  // A sparse class is filled locally only with at least this many groups (see
+  // kLocalWaterFillMinGroups); tests lower it to reach small ones.
+  void SetLocalWaterFillMinGroups(size_t groups) { local_water_.SetMinGroups(groups); }
   BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
   // Sum of current rates crossing link l (computed by Solve()).
   BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
@@ -122,6 +135,7 @@ class FluidSolver {
   rates::GroupTable table_;
   rates::ExplicitRates explicit_;
   rates::WaterFill water_;
+  rates::LocalWaterFill local_water_;
   rates::DenseFill dense_;
   rates::EventSearch events_;
 };

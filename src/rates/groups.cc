@@ -120,6 +120,64 @@ void GroupTable::ChangeCount(int32_t g, int32_t delta) {
   ClassState& cs = c >= 0 ? class_states[c] : explicit_state;
   if (c >= 0) dirty_from = std::min(dirty_from, cs.key);
   if (cs.dense) AddToCell(cs, CellOf(cs, g), delta);
+  // Its links are where the next local water fill of its class starts.
+  if (c >= 0 && cs.sparse.valid) {
+    SparseLocal& sl = cs.sparse;
+    if (sl.changed.empty() || sl.changed.back() != g) sl.changed.push_back(g);
+    for (LinkId l : GroupLinks(g)) {
+      if (!sl.is_seed[l]) {
+        sl.is_seed[l] = 1;
+        sl.seeds.push_back(l);
+      }
+      sl.pending_use[l] += delta * rate[g];
+      if (!sl.listed[l]) {
+        sl.listed[l] = 1;
+        sl.links.push_back(l);
+        sl.level[l] = 0;  // new to the class: filled in the region
+      }
+    }
+  }
+}
+
+void GroupTable::TrackLinks() {
+  if (links_tracked_) return;
+  links_tracked_ = true;
+  on_link_.assign(explicit_on_link.size(), {});
+  on_link_pos_.assign(groups.size() * kMaxPathLinks, -1);
+  for (int32_t g = 0; g < hi; ++g) {
+    if (groups[g].live && groups[g].explicit_flow < 0) ListOnLinks(g);
+  }
+}
+
+void GroupTable::ListOnLinks(int32_t g) {
+  const auto links = GroupLinks(g);
+  for (size_t k = 0; k < links.size(); ++k) {
+    on_link_pos_[g * kMaxPathLinks + k] = static_cast<int32_t>(on_link_[links[k]].size());
+    on_link_[links[k]].push_back(g);
+  }
+}
+
+void GroupTable::UnlistOnLinks(int32_t g) {
+  const auto links = GroupLinks(g);
+  for (size_t k = 0; k < links.size(); ++k) {
+    std::vector<int32_t>& on = on_link_[links[k]];
+    const int32_t at = on_link_pos_[g * kMaxPathLinks + k];
+    const auto last = static_cast<int32_t>(on.size() - 1);
+    const int32_t moved = on[last];
+    on[at] = moved;
+    on.pop_back();
+    on_link_pos_[g * kMaxPathLinks + k] = -1;
+    if (at == last) continue;
+    // The moved entry's slot: the one of its path's slots on this link that pointed at `last`.
+    const auto moved_links = GroupLinks(moved);
+    for (size_t k2 = 0; k2 < moved_links.size(); ++k2) {
+      int32_t& pos = on_link_pos_[moved * kMaxPathLinks + k2];
+      if (moved_links[k2] == links[k] && pos == last) {
+        pos = at;
+        break;
+      }
+    }
+  }
 }
 
 int32_t GroupTable::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) {
@@ -180,6 +238,7 @@ int32_t GroupTable::TakeGroupId() {
     explicit_link_pos.push_back(-1);
     explicit_link_pos.push_back(-1);
     group_links.resize(group_links.size() + kMaxPathLinks, LinkId{0});
+    if (links_tracked_) on_link_pos_.resize(group_links.size(), -1);
   }
   hi = std::max(hi, g + 1);
   ++live_group_count;
@@ -215,6 +274,7 @@ void GroupTable::ListClassGroup(int32_t g, FlowClass cls, std::span<const LinkId
     cs.groups.clear();
     cs.dense = false;
     cs.has_residual_after = false;
+    cs.sparse.valid = false;
     dirty_from = std::min(dirty_from, cls);
   }
   ClassState& cs = class_states[c->second];
@@ -225,6 +285,7 @@ void GroupTable::ListClassGroup(int32_t g, FlowClass cls, std::span<const LinkId
     SetCellGroup(cs, CellOf(cs, g), g);
     cs.fresh.push_back(g);
   }
+  if (links_tracked_) ListOnLinks(g);
 }
 
 void GroupTable::NoteGroupShape(std::span<const LinkId> links) {
@@ -277,6 +338,7 @@ void GroupTable::DropGroup(int32_t g) {
     class_ids.erase(cs.key);
     dirty_from = std::min(dirty_from, cs.key);
   }
+  if (links_tracked_ && grp.explicit_flow < 0) UnlistOnLinks(g);
   if (GroupLinks(g).size() == 2) --shape.two_link_groups;
   grp.live = false;
   grp.heap.clear();
@@ -348,7 +410,17 @@ void GroupTable::MoveGroup(int32_t from, int32_t to) {
       }
     }
   } else {
+    if (links_tracked_) {
+      const auto links = GroupLinks(to);
+      for (size_t k = 0; k < links.size(); ++k) {
+        const int32_t at = on_link_pos_[from * kMaxPathLinks + k];
+        on_link_[links[k]][at] = to;
+        on_link_pos_[to * kMaxPathLinks + k] = at;
+        on_link_pos_[from * kMaxPathLinks + k] = -1;
+      }
+    }
     ClassState& cs = class_states[c];
+    if (cs.sparse.valid) std::replace(cs.sparse.changed.begin(), cs.sparse.changed.end(), from, to);
     cs.groups[group_pos[to]] = to;
     if (cs.dense) SetCellGroup(cs, CellOf(cs, to), to);
     std::replace(cs.fresh.begin(), cs.fresh.end(), from, to);

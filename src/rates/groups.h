@@ -111,6 +111,14 @@ class GroupTable {
     FreeIdsAboveLive();
   }
 
+  // --- Groups by link (local water fills) ---
+  // From the first TrackLinks() on: the class groups (not the explicit-rate ones) crossing each
+  // link, once per time the path crosses it, kept current as groups come, go and are
+  // renumbered.
+  void TrackLinks();
+  bool links_tracked() const { return links_tracked_; }
+  std::span<const int32_t> GroupsOnLink(LinkId l) const { return on_link_[l]; }
+
   // --- Completions and marks ---
   // Drops stale heap entries and caches the earliest member's target and tolerance.
   void RefreshTop(int32_t g);
@@ -209,12 +217,19 @@ class GroupTable {
   // Makes slot g read as dead to the whole-array passes.
   void ClearSlot(int32_t g);
   void PushMark(FlowId f);
+  // Lists class group g on (or takes it off) the lists of the links it crosses.
+  void ListOnLinks(int32_t g);
+  void UnlistOnLinks(int32_t g);
 
   // Free group ids, a min-heap: reusing the lowest id keeps the live ids packed below hi, the
   // bound of every whole-array loop.
   std::vector<int32_t> free_groups_;
   std::unordered_map<GroupKey, int32_t, GroupKeyHash> group_index_;
   std::vector<int32_t> free_class_ids_;
+  bool links_tracked_ = false;
+  std::vector<std::vector<int32_t>> on_link_;
+  // Per group, kMaxPathLinks slots: its index in on_link_ of the k-th link of its path.
+  std::vector<int32_t> on_link_pos_;
 };
 
 }  // namespace slotflow::rates

@@ -73,6 +73,10 @@ inline constexpr size_t kMaxSavedResiduals = size_t{1} << 22;
 // fill is cheap enough that a local one does not pay for its bookkeeping (FB as jobs, 100
 // links: 1.43 s with local fills, 1.06 s without; network mode, 294 links: 20-40 % saved).
 inline constexpr size_t kLocalFillMinLinks = 200;
+// A sparse class is filled locally (LocalWaterFill) only with at least this many groups: the
+// whole water fill of fewer is cheap, and a local one first pays for listing every group by
+// link (a round number; the 10,000-server runs that it is for have tens of thousands).
+inline constexpr size_t kLocalWaterFillMinGroups = 1024;
 // A local fill gives up once its region holds more than 1 / this of the lines: it would then
 // cost about as much as the whole fill (an estimate; no measurement recorded).
 inline constexpr size_t kLocalRegionMaxFraction = 3;

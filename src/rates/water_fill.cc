@@ -14,7 +14,11 @@
 namespace slotflow::rates {
 
 WaterFill::WaterFill(size_t links)
-    : links_(links), adj_begin_(links, 0), adj_fill_(links, 0), link_dirty_(links, 0) {}
+    : links_(links),
+      adj_begin_(links, 0),
+      adj_fill_(links, 0),
+      link_dirty_(links, 0),
+      level_(links, kForever) {}
 
 void WaterFill::Fill(GroupTable& t, std::vector<double>& residual, std::span<const int32_t> groups,
                      bool add) {
@@ -30,6 +34,7 @@ void WaterFill::Fill(GroupTable& t, std::vector<double>& residual, std::span<con
   }
   int32_t total = 0;
   for (LinkId l : touched) {
+    level_[l] = kForever;
     adj_begin_[l] = total;
     total += adj_fill_[l];
     adj_fill_[l] = adj_begin_[l];
@@ -100,6 +105,7 @@ void WaterFill::FreezeWithMinTree(GroupTable& t, std::vector<double>& residual,
     size_t v = 1;
     while (v < width) v = min_tree_[2 * v] <= min_tree_[2 * v + 1] ? 2 * v : 2 * v + 1;
     const LinkId l = touched[v - width];
+    level_[l] = min_tree_[1];
     FreezeLink(t, residual, l, min_tree_[1], groups, add);
     for (LinkId l2 : dirty_links_) {
       link_dirty_[l2] = 0;
@@ -146,6 +152,7 @@ void WaterFill::FreezeWithScan(GroupTable& t, std::vector<double>& residual,
   while (!links_.open.empty()) {
     const size_t best = ArgMin(links_.share);
     const double share = links_.share[best];
+    level_[links_.open[best]] = share;
     FreezeLink(t, residual, links_.open[best], share, groups, add);
     RefreshOpenLinks(residual);
   }

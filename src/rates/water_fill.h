@@ -24,6 +24,10 @@ class WaterFill {
   void Fill(GroupTable& t, std::vector<double>& residual, std::span<const int32_t> groups,
             bool add);
 
+  // The level of link l in the last fill: the share at which it froze its groups as their
+  // bottleneck, or kForever if it was not one (only for the links that fill's groups cross).
+  double level(LinkId l) const { return level_[l]; }
+
   // Fills done, and how many of them found their bottlenecks with the min-tree.
   int64_t fills() const { return fills_; }
   int64_t min_tree_fills() const { return min_tree_fills_; }
@@ -49,6 +53,7 @@ class WaterFill {
   std::vector<uint8_t> frozen_;  // per index into `groups`
   std::vector<uint8_t> link_dirty_;
   std::vector<LinkId> dirty_links_;
+  std::vector<double> level_;     // per link
   std::vector<double> min_tree_;  // FreezeWithMinTree: shares at the leaves, minima above
   int64_t fills_ = 0, min_tree_fills_ = 0;
 };

@@ -101,23 +101,30 @@ TEST(FluidSolver, ALowClassTakesTheLinkWhenTheHighOneCompletes) {
 namespace slotflow {
 namespace {
 
-// Solve() re-fills only the classes at and below the first one that changed, a dense class is
-// re-filled only on the links its changes reach when that is few of them, only the groups on
-// links whose level moved are re-rated, and dense states are kept up to date between solves.
-// Over a long random history of arrivals, class changes, explicit rates and completions across
-// four classes, then completions until nothing is left (classes turn sparse, groups die and
+// Solve() re-fills only the classes at and below the first one that changed, a class (dense or
+// sparse) is re-filled only on the links its changes reach when that is few of them, only the
+// groups on links whose level moved are re-rated, and dense states are kept up to date between
+// solves. Over a long random history of arrivals, class changes, explicit rates and completions
+// across four classes, then completions until nothing is left (classes turn sparse, groups die and
 // their ids get repacked), every rate must equal what a fresh solver holding the same flows
 // computes from scratch.
-class IncrementalSolveMatchesFreshSolve : public ::testing::TestWithParam<bool> {};
+// Paths: two links each (dense classes); one in eight through one of two middle links as well
+// (sparse); or half of them through a middle link too wide to fill (sparse, with links that
+// are never a bottleneck, as a two-tier cluster's rack links mostly are).
+enum class Paths { kTwoLink, kMixed, kWideMiddle };
+class IncrementalSolveMatchesFreshSolve : public ::testing::TestWithParam<Paths> {};
 
 TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
-  const bool two_link_only = GetParam();
+  const bool two_link_only = GetParam() == Paths::kTwoLink;
+  const bool wide = GetParam() == Paths::kWideMiddle;
   const int servers = 12;
   std::vector<double> capacity;
   Rng rng(7);
   for (int l = 0; l < 2 * servers + 2; ++l) capacity.push_back(50 + rng.UniformInt(100));
+  if (wide) capacity[2 * servers] = capacity[2 * servers + 1] = 1e6;
   FluidSolver s(capacity);
   s.SetLocalFillMinLinks(0);  // 24 links: below the default
+  s.SetLocalWaterFillMinGroups(0);
   std::vector<std::vector<LinkId>> paths;
   std::vector<FlowId> active;
   std::map<FlowId, double> explicit_rate;
@@ -127,7 +134,7 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
       const auto src = static_cast<int32_t>(rng.UniformInt(servers));
       const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
       std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
-      if (!two_link_only && rng.UniformInt(8) == 0)
+      if (!two_link_only && rng.UniformInt(wide ? 2 : 8) == 0)
         p.insert(p.begin() + 1, LinkId{2 * servers + static_cast<int32_t>(rng.UniformInt(2))});
       s.Add(f, s.InternPath(p), 1 + rng.UniformInt(1000), rng.UniformInt(4));
       paths.push_back(p);
@@ -143,7 +150,8 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
     FluidSolver fresh(capacity);
     for (FlowId f : active) {
       fresh.Add(f, fresh.InternPath(paths[f]), s.Remaining(f), s.Class(f));
-      if (auto e = explicit_rate.find(f); e != explicit_rate.end()) fresh.SetExplicitRate(f, e->second);
+      if (auto e = explicit_rate.find(f); e != explicit_rate.end())
+        fresh.SetExplicitRate(f, e->second);
     }
     fresh.Solve();
     for (FlowId f : active) {
@@ -194,11 +202,19 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
     EXPECT_GT(s.fill_stats().local_fills, 500);
     EXPECT_GT(s.fill_stats().whole_fills, 100);
     EXPECT_GT(s.fill_stats().continued_backfills, 300);
+  } else {  // sparse classes: both ways of filling them were taken many times
+    EXPECT_GT(s.fill_stats().local_water_fills, 500);
+    EXPECT_GT(s.fill_stats().whole_water_fills, 100);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, IncrementalSolveMatchesFreshSolve, ::testing::Values(true, false),
-                         [](const auto& info) { return info.param ? "TwoLink" : "Mixed"; });
+INSTANTIATE_TEST_SUITE_P(Paths, IncrementalSolveMatchesFreshSolve,
+                         ::testing::Values(Paths::kTwoLink, Paths::kMixed, Paths::kWideMiddle),
+                         [](const auto& info) {
+                           return info.param == Paths::kTwoLink ? "TwoLink"
+                                  : info.param == Paths::kMixed ? "Mixed"
+                                                                : "WideMiddle";
+                         });
 
 }  // namespace
 }  // namespace slotflow
