@@ -1,6 +1,6 @@
 // One nats decision (TaskScheduler::Next) on a prepared mid-run state (mid_run_state.h) of N
-// servers × 4 slots. Two cases: L0 (the smallest job) in its map stage (SelectTaskServerPair) and in its reduce
-// stage (SelectServerForTask).
+// servers × 4 slots. Two cases: L0 (the smallest job) in its map stage (SelectTaskServerPair) and
+// in its reduce stage (SelectServerForTask).
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -31,8 +31,8 @@ void Run(benchmark::State& bs, bool l0_reducing) {
 
 void BM_NatsNextL0Mapping(benchmark::State& bs) { Run(bs, false); }
 void BM_NatsNextL0Reducing(benchmark::State& bs) { Run(bs, true); }
-BENCHMARK(BM_NatsNextL0Mapping)->Arg(50)->Arg(1000);
-BENCHMARK(BM_NatsNextL0Reducing)->Arg(50)->Arg(1000);
+BENCHMARK(BM_NatsNextL0Mapping)->Arg(160)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_NatsNextL0Reducing)->Arg(160)->Arg(1000)->Arg(10000);
 
 }  // namespace
 }  // namespace slotflow

@@ -16,8 +16,8 @@ namespace {
 void Run(benchmark::State& bs, const std::string& objective, const std::string& state = "exact") {
   const std::unique_ptr<Bench> b = MakeBench(static_cast<int>(bs.range(0)), true);
   auto neat = TaskSchedulerRegistry::Get().Make(
-      "neat",
-      {{"order", "sjf"}, {"objective", objective}, {"state", state}, {"agreement", "off"}}, 1);
+      "neat", {{"order", "sjf"}, {"objective", objective}, {"state", state}, {"agreement", "off"}},
+      1);
   Decision d;
   for (auto _ : bs) {
     d = neat->Next(b->state);
@@ -32,10 +32,10 @@ void BM_NeatNextOwn(benchmark::State& bs) { Run(bs, "own"); }
 void BM_NeatNextFull(benchmark::State& bs) { Run(bs, "full"); }
 void BM_NeatNextOwnCompressed(benchmark::State& bs) { Run(bs, "own", "compressed"); }
 void BM_NeatNextFullCompressed(benchmark::State& bs) { Run(bs, "full", "compressed"); }
-BENCHMARK(BM_NeatNextOwn)->Arg(160)->Arg(1000);
-BENCHMARK(BM_NeatNextFull)->Arg(160)->Arg(1000);
-BENCHMARK(BM_NeatNextOwnCompressed)->Arg(160)->Arg(1000);
-BENCHMARK(BM_NeatNextFullCompressed)->Arg(160)->Arg(1000);
+BENCHMARK(BM_NeatNextOwn)->Arg(160)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_NeatNextFull)->Arg(160)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_NeatNextOwnCompressed)->Arg(160)->Arg(1000)->Arg(10000);
+BENCHMARK(BM_NeatNextFullCompressed)->Arg(160)->Arg(1000)->Arg(10000);
 
 }  // namespace
 }  // namespace slotflow

@@ -48,6 +48,26 @@ void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
   } else if (!had && has) {
     free.insert(std::lower_bound(free.begin(), free.end(), s), s);
   }
+  RefreshIdle(s);
+}
+
+void TaskLifecycle::AddReceiving(ServerId s, int delta) {
+  s_.servers_[s].receiving += delta;
+  RefreshIdle(s);
+}
+
+void TaskLifecycle::RefreshIdle(ServerId s) {
+  if (s_.in_idle_.size() != s_.servers_.size()) s_.in_idle_.assign(s_.servers_.size(), 0);
+  const ServerRuntime& sv = s_.servers_[s];
+  const bool idle = sv.free_slots > 0 && sv.receiving == 0 && !sv.lost;
+  if (idle == static_cast<bool>(s_.in_idle_[s])) return;
+  s_.in_idle_[s] = idle;
+  auto& list = s_.idle_servers_;
+  if (idle) {
+    list.insert(std::lower_bound(list.begin(), list.end(), s), s);
+  } else {
+    list.erase(std::lower_bound(list.begin(), list.end(), s));
+  }
 }
 
 namespace {
@@ -328,7 +348,7 @@ void TaskLifecycle::StartRead(TaskId t) {
     }
   }
   if (task.pending_flows > 0) {
-    ++s_.servers_[dst].receiving;
+    AddReceiving(dst, +1);
   } else {
     StartCompute(t);
   }
@@ -349,7 +369,7 @@ void TaskLifecycle::OnFlowDone(FlowId f) {
     Complete(t);
     return;
   }
-  --s_.servers_[task.server].receiving;
+  AddReceiving(task.server, -1);
   StartCompute(t);
 }
 

@@ -79,6 +79,10 @@ class TaskLifecycle {
 
  private:
   void AddFreeSlots(ServerId s, int delta);
+  // Changes the count of tasks receiving on s.
+  void AddReceiving(ServerId s, int delta);
+  // Lists s in SimState's idle servers (a free slot, none receiving, not lost) or takes it off.
+  void RefreshIdle(ServerId s);
   // Brings server s's busy totals (ServerRuntime::compute_slot_seconds, memory_byte_seconds)
   // up to now; called before its computing count or free memory changes.
   void Accrue(ServerId s);

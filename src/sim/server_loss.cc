@@ -122,7 +122,7 @@ void TaskLifecycle::ResetTask(TaskId t, ServerLoss& loss) {
     if (sr.unfinished_tasks++ == 0) ReopenStage(task.job, task.stage);
     ++job.unfinished_tasks;
   } else {
-    if (task.state == TaskState::kReading && task.pending_flows > 0) --s_.servers_[at].receiving;
+    if (task.state == TaskState::kReading && task.pending_flows > 0) AddReceiving(at, -1);
     if (task.HoldsSlot()) {
       busy_slot_seconds_ += (s_.now() - task.placed_at) * task.spec->cpus;
       Accrue(at);

@@ -44,7 +44,7 @@ struct SimulationConfig {
 
 struct RunResult {
   std::vector<JobResult> jobs;
-  std::vector<TaskResult> tasks;  // only with SimulationConfig::collect_tasks
+  std::vector<TaskResult> tasks;               // only with SimulationConfig::collect_tasks
   std::vector<UtilisationSample> utilisation;  // only with collect_utilisation
   RunSummary summary;
 };
@@ -76,7 +76,7 @@ class Simulator {
   std::vector<FlowId> completed_;  // the flows that ended at the current step
   bool time_limit_hit_ = false;
   std::vector<UtilisationSample> utilisation_;  // every sample so far
-  std::vector<int64_t> last_sample_;             // per server, its latest in utilisation_
+  std::vector<int64_t> last_sample_;            // per server, its latest in utilisation_
 };
 
 }  // namespace slotflow

@@ -132,6 +132,12 @@ class SimState {
   BusyTotals ServerBusyTotals(ServerId s) const;
   // Servers with at least one free slot, in increasing id order.
   const std::vector<ServerId>& servers_with_free_slots() const { return free_servers_; }
+  // Of those, the ones where no task is receiving (ServerRuntime::receiving == 0), in
+  // increasing id order: an index, so that a scheduler looking for such a server need not scan.
+  const std::vector<ServerId>& idle_servers_with_free_slots() const { return idle_servers_; }
+  // True when CanHost(t, s) is just "s has a free slot" for every task: no memory is modelled,
+  // no task avoids a server and none needs more than one slot.
+  bool HostsOnAnyFreeSlot() const { return !memory_limited_ && !avoids_ && !multi_slot_; }
   int free_slots() const { return free_slot_total_; }
 
   // For a task of a non-root stage whose parents are done: the bytes it needs from each server
@@ -151,6 +157,8 @@ class SimState {
   std::vector<TaskRuntime> tasks_;
   std::vector<ServerRuntime> servers_;
   std::vector<ServerId> free_servers_;
+  std::vector<ServerId> idle_servers_;
+  std::vector<uint8_t> in_idle_;  // per server: listed in idle_servers_
   int free_slot_total_ = 0;
   bool memory_limited_ = false;  // some server's memory is modelled
   bool avoids_ = false;          // some task avoids a server

@@ -55,8 +55,12 @@ TEST(ServerLoss, FinishedMapsStillNeededRunAgainBehindTheBarrier) {
   bed.life().Place(m1, ServerId{1});
   bed.Finish(m0);
   bed.Finish(m1);
+  EXPECT_EQ(bed.state().idle_servers_with_free_slots(),
+            (std::vector<ServerId>{ServerId{0}, ServerId{1}}));
   bed.life().Place(r0, ServerId{1});  // fetching its byte from server 0
   ASSERT_EQ(bed.state().task(r0).state, TaskState::kReading);
+  // Server 1 has a free slot but a task receiving: no longer idle.
+  EXPECT_EQ(bed.state().idle_servers_with_free_slots(), std::vector<ServerId>{ServerId{0}});
   const auto loss = bed.life().LoseServer(ServerId{0});
   EXPECT_EQ(loss.reset,
             (std::vector<std::pair<TaskId, ServerId>>{{m0, ServerId{0}}, {r0, ServerId{1}}}));
@@ -69,6 +73,7 @@ TEST(ServerLoss, FinishedMapsStillNeededRunAgainBehindTheBarrier) {
   EXPECT_EQ(s.ready_tasks(), 1);
   EXPECT_EQ(s.server(ServerId{1}).receiving, 0);
   EXPECT_EQ(s.free_slots(), 2);
+  EXPECT_EQ(s.idle_servers_with_free_slots(), std::vector<ServerId>{ServerId{1}});  // 0 is lost
   EXPECT_EQ(s.job(j).stages[1].unfinished_parents, 1);
   bed.life().OnFlowDone(loss.cancelled[0]);  // a late report of a cancelled flow: no effect
   EXPECT_EQ(s.task(r0).state, TaskState::kWaiting);

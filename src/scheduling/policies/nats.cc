@@ -414,21 +414,27 @@ class NatsScheduler : public TaskScheduler {
   // else on a server where this task's unit would rank first (l. 16: by class, or by size), the
   // one with the fewest receiving tasks; else nothing (the slot stays reserved).
   ServerId SelectServerForTask(const SimState& state, TaskId t, bool insufficient, Why& why) {
-    idle_.clear();
-    for (ServerId s : state.servers_with_free_slots()) {
-      if (!state.CanHost(t, s) || state.server(s).receiving != 0) continue;
-      if (!random_idle_ && !idle_.empty()) {
-        if (state.server(s).running >= state.server(idle_.front()).running) continue;
-        idle_.clear();
+    // The free servers with no task receiving: the state's index when any free slot can host
+    // t, else a scan.
+    const std::vector<ServerId>* idle = &state.idle_servers_with_free_slots();
+    if (!random_idle_ || !state.HostsOnAnyFreeSlot()) {
+      idle_.clear();
+      for (ServerId s : state.servers_with_free_slots()) {
+        if (!state.CanHost(t, s) || state.server(s).receiving != 0) continue;
+        if (!random_idle_ && !idle_.empty()) {
+          if (state.server(s).running >= state.server(idle_.front()).running) continue;
+          idle_.clear();
+        }
+        idle_.push_back(s);
       }
-      idle_.push_back(s);
+      idle = &idle_;
     }
-    if (!idle_.empty()) {
-      why.Add("server_rule", "idle").Add("idle_servers", idle_.size());
+    if (!idle->empty()) {
+      why.Add("server_rule", "idle").Add("idle_servers", idle->size());
       // Alg. 2 l. 22: any one of them.
-      return idle_.size() == 1
-                 ? idle_.front()
-                 : idle_[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(idle_.size())))];
+      return idle->size() == 1 ? idle->front()
+                               : (*idle)[static_cast<size_t>(
+                                     rng_.UniformInt(static_cast<int64_t>(idle->size())))];
     }
     const std::optional<FlowClass> mine_class =
         by_class_ ? state.flows().ExpectedClass(UnitSpec(state, t)) : std::nullopt;
