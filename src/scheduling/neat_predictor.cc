@@ -277,9 +277,11 @@ Bytes EdgeLoads::down_min_remaining(ServerId s) const {
 // DelayedBytes(t, {s0, 1}).
 void EdgeLoads::AddDelay(std::vector<double>& factor, ServerId s, int64_t key,
                          const LinkTransfer& t, bool up) {
+  // A key below 0 is one flow's own (a flow policy, or a flow outside any coflow): counted once
+  // on each link without looking.
   const uint64_t id = (static_cast<uint64_t>(s) << 33) | (static_cast<uint64_t>(up) << 32) |
                       static_cast<uint32_t>(key);
-  if (!seen_.insert(id).second) return;
+  if (key >= 0 && !seen_.insert(id).second) return;
   factor[s] += DelayedBytes(policy_, t, LinkTransfer{new_size_, 1});
 }
 
