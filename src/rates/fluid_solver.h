@@ -79,14 +79,20 @@ class FluidSolver {
 
   bool Active(FlowId f) const { return table_.flows.Readable(f) && table_.flows[f].group >= 0; }
   // Flow f has completed and will not be asked about again: its record may be freed (with the
-  // others of its chunk). Only Active() may be asked of it afterwards (false).
-  void Retire(FlowId f) { table_.flows.Retire(f); }
+  // others of its chunk), and its path forgotten if no other flow holds it. Only Active() may
+  // be asked of it afterwards (false).
+  void Retire(FlowId f) {
+    table_.paths.Release(table_.flows[f].path);
+    table_.flows.Retire(f);
+  }
   Bytes Remaining(FlowId f) const { return table_.Remaining(f); }
   BytesPerSecond Rate(FlowId f) const;
   FlowClass Class(FlowId f) const { return table_.flows[f].cls; }
   PathId FlowPath(FlowId f) const { return table_.flows[f].path; }
   int ActiveFlowCount() const { return table_.active_flows; }
   int ActiveGroupCount() const { return table_.live_group_count; }
+  // Paths interned and not forgotten.
+  size_t PathCount() const { return table_.paths.size(); }
   int LinkCount() const { return static_cast<int>(capacity_.size()); }
 
   // How the classes were filled, counted since the solver was made.

@@ -46,6 +46,7 @@ void GroupTable::Add(FlowId f, PathId path, Bytes size, FlowClass cls) {
   Flow& fl = flows[f];
   if (fl.group >= 0) throw std::logic_error("FluidSolver::Add: flow already active");
   fl.path = path;
+  paths.Hold(path);
   fl.size = size;
   fl.cls = cls;
   fl.explicit_rate = -1;

@@ -30,15 +30,27 @@ class PathTable {
   // kMaxPathLinks links or more, or a link id out of range.
   PathId Intern(std::span<const LinkId> links);
   std::span<const LinkId> Links(PathId p) const {
-    return {links_.data() + begin_[p], links_.data() + begin_[p + 1]};
+    const LinkId* slot = &links_[static_cast<size_t>(p) * kMaxPathLinks];
+    return {slot + 1, static_cast<size_t>(slot[0])};
   }
   int LinkCount() const { return link_count_; }
 
+  // Flows hold their path: a path that some flow held once and none holds now is forgotten,
+  // and its id used again, so a long run keeps the paths in use, not every one it has seen
+  // (on 10,000 servers the pairs of servers that ever exchanged a flow run to tens of
+  // millions). A path interned but never held is kept.
+  void Hold(PathId p) { ++holders_[p]; }
+  void Release(PathId p);
+  size_t size() const { return holders_.size() - free_.size(); }
+
  private:
+  static uint64_t Hash(std::span<const LinkId> links);
+
   int link_count_;
-  // Every path's links, one after another: path p's are [begin_[p], begin_[p + 1]).
+  // kMaxPathLinks per path id: [n, l0, ..., l4].
   std::vector<LinkId> links_;
-  std::vector<int32_t> begin_;
+  std::vector<int32_t> holders_;  // per path id: flows holding it
+  std::vector<PathId> free_;      // ids forgotten, used again last in, first out
   // Paths by the hash of their links.
   std::unordered_map<uint64_t, std::vector<PathId>> index_;
 };

@@ -43,5 +43,37 @@ TEST(Paths, TooLongPathsAndUnknownLinksAreRefused) {
   EXPECT_THROW(s.InternPath(negative), std::logic_error);
 }
 
+// A path is kept while a flow holds it (from Add until Retire); then it is forgotten and its id
+// goes to the next new path. One interned and never held stays.
+TEST(Paths, APathNoFlowHoldsIsForgottenAndItsIdUsedAgain) {
+  FluidSolver s({1.0, 1.0, 1.0});
+  const PathId kept = s.InternPath(LinkIds({2}));
+  const PathId p = s.InternPath(LinkIds({0, 1}));
+  s.Add(FlowId{0}, p, 1, 0);
+  s.Add(FlowId{1}, p, 2, 0);
+  EXPECT_EQ(s.PathCount(), 2u);
+  std::vector<FlowId> done;
+  s.Solve();
+  s.Advance(s.NextCompletionIn());  // flow 0: 1 byte at 0.5 each
+  s.PopCompleted(done);
+  ASSERT_EQ(done, testing::FlowIds({0}));
+  s.Retire(FlowId{0});
+  EXPECT_EQ(s.PathCount(), 2u);  // flow 1 still holds it
+  EXPECT_EQ(s.InternPath(LinkIds({0, 1})), p);
+  s.Solve();
+  s.Advance(s.NextCompletionIn());
+  done.clear();
+  s.PopCompleted(done);
+  ASSERT_EQ(done, testing::FlowIds({1}));
+  s.Retire(FlowId{1});
+  EXPECT_EQ(s.PathCount(), 1u);
+  const PathId next = s.InternPath(LinkIds({1, 0}));
+  EXPECT_EQ(next, p);  // the forgotten id, with other links
+  EXPECT_EQ(std::vector<LinkId>(s.PathLinks(next).begin(), s.PathLinks(next).end()),
+            LinkIds({1, 0}));
+  EXPECT_EQ(s.InternPath(LinkIds({2})), kept);
+  EXPECT_NE(s.InternPath(LinkIds({0, 1})), p);  // new again
+}
+
 }  // namespace
 }  // namespace slotflow
