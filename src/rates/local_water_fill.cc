@@ -22,6 +22,7 @@ namespace slotflow::rates {
 
 LocalWaterFill::LocalWaterFill(size_t links)
     : min_links_(kLocalFillMinLinks),
+      min_network_links_(kLocalWaterFillMinNetworkLinks),
       min_groups_(kLocalWaterFillMinGroups),
       in_region_(links, 0),
       closed_(links, 0),
@@ -34,7 +35,7 @@ LocalWaterFill::LocalWaterFill(size_t links)
       extra_use_flag_(links, 0) {}
 
 bool LocalWaterFill::Wanted(const GroupTable& t, size_t groups) const {
-  return groups >= min_groups_ && groups > 0 &&
+  return groups >= min_groups_ && groups > 0 && in_region_.size() >= min_network_links_ &&
          t.class_ids.size() * in_region_.size() <= kMaxSavedResiduals;
 }
 

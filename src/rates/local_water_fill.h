@@ -23,7 +23,8 @@ class LocalWaterFill {
 
   // Whether the fills of a sparse class with `groups` live groups keep what a local fill
   // needs: classes of many groups (kLocalWaterFillMinGroups; over enough links, checked after
-  // the whole fill), while the per-link state of all classes stays within kMaxSavedResiduals.
+  // the whole fill) on a large network (kLocalWaterFillMinNetworkLinks), while the per-link
+  // state of all classes stays within kMaxSavedResiduals.
   bool Wanted(const GroupTable& t, size_t groups) const;
   // Fills cs locally from what its last fill left in it, unless that is not kept or it is
   // backing off after local fills that reached too far; false (nothing done) if not filled.
@@ -36,7 +37,8 @@ class LocalWaterFill {
   void AfterWholeFill(const GroupTable& t, const std::vector<double>& residual,
                       const WaterFill& fill, ClassState& cs);
 
-  void SetMinLinks(size_t links) { min_links_ = links; }
+  // The least links a class must cross, and (kLocalWaterFillMinNetworkLinks) the network have.
+  void SetMinLinks(size_t links) { min_links_ = min_network_links_ = links; }
   void SetMinGroups(size_t groups) { min_groups_ = groups; }
 
   // Local fills done, and those given up for a whole fill as the region grew too large.
@@ -69,7 +71,7 @@ class LocalWaterFill {
   // Takes the new rates, levels and residuals into the table, cs and residual.
   void Keep(GroupTable& t, std::vector<double>& residual, SparseLocal& sl);
 
-  size_t min_links_, min_groups_;
+  size_t min_links_, min_network_links_, min_groups_;
   // Per link.
   std::vector<LinkId> region_;
   std::vector<uint8_t> in_region_, closed_;
