@@ -270,16 +270,19 @@ void LocalWaterFill::Freeze(const GroupTable& t, size_t i, double rate) {
   }
 }
 
+void LocalWaterFill::AddExtraUse(LinkId l, double use) {
+  if (!extra_use_flag_[l]) {
+    extra_use_flag_[l] = 1;
+    extra_use_[l] = 0;
+    unsaturated_.push_back(l);
+  }
+  extra_use_[l] += use;
+}
+
 void LocalWaterFill::JoinReachedLinks(const GroupTable& t, const SparseLocal& sl) {
   unsaturated_.clear();
   for (const auto& [l, extra] : watched_) {
-    if (in_region_[l]) continue;
-    if (!extra_use_flag_[l]) {
-      extra_use_flag_[l] = 1;
-      extra_use_[l] = 0;
-      unsaturated_.push_back(l);
-    }
-    extra_use_[l] += extra;
+    if (!in_region_[l]) AddExtraUse(l, extra);
   }
   for (size_t i = 0; i < gr_.size(); ++i) {
     const int32_t g = gr_[i];
@@ -289,14 +292,9 @@ void LocalWaterFill::JoinReachedLinks(const GroupTable& t, const SparseLocal& sl
       if (in_region_[l]) continue;
       if (sl.level[l] < kForever) {
         JoinRegion(l);
-        continue;
+      } else {
+        AddExtraUse(l, (now - was) * static_cast<double>(t.count[g]));
       }
-      if (!extra_use_flag_[l]) {
-        extra_use_flag_[l] = 1;
-        extra_use_[l] = 0;
-        unsaturated_.push_back(l);
-      }
-      extra_use_[l] += (now - was) * static_cast<double>(t.count[g]);
     }
   }
   for (LinkId l : unsaturated_) {

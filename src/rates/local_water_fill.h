@@ -65,6 +65,8 @@ class LocalWaterFill {
                   const std::vector<double>& residual);
   // Freezes the region group at gr_[i] at `rate`, charging its links in the region.
   void Freeze(const GroupTable& t, size_t i, double rate);
+  // Adds `use` to what the changes add to unsaturated link l (listing it in unsaturated_).
+  void AddExtraUse(LinkId l, double use);
   // Adds to the region the links outside it that the new rates reach: a saturated one that
   // carries a group whose rate changed, an unsaturated one that the changes overload.
   void JoinReachedLinks(const GroupTable& t, const SparseLocal& sl);

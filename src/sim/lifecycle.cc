@@ -18,6 +18,7 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimSt
     : cluster_(cluster), network_(network), engine_(nullptr), s_(state) {
   compute_done_kind_ = -1;
   s_.servers_.resize(cluster_.size());
+  s_.in_idle_.assign(cluster_.size(), 0);
   s_.ready_replicas_.assign(cluster_.size(), 0);
   for (const Server& sv : cluster_.servers()) {
     AddFreeSlots(sv.id, sv.slots);
@@ -57,7 +58,6 @@ void TaskLifecycle::AddReceiving(ServerId s, int delta) {
 }
 
 void TaskLifecycle::RefreshIdle(ServerId s) {
-  if (s_.in_idle_.size() != s_.servers_.size()) s_.in_idle_.assign(s_.servers_.size(), 0);
   const ServerRuntime& sv = s_.servers_[s];
   const bool idle = sv.free_slots > 0 && sv.receiving == 0 && !sv.lost;
   if (idle == static_cast<bool>(s_.in_idle_[s])) return;
