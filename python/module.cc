@@ -179,6 +179,8 @@ py::dict Live(const py::dict& setup, const std::string& config, const std::strin
         settings.keep_testbed = v.cast<bool>();
       } else if (key == "testbed_prefix") {
         settings.prefix = v.cast<std::string>();
+      } else if (key == "block_reads") {
+        settings.block_reads = v.cast<std::string>();
       } else if (key == "agent") {
         settings.agent_program = v.cast<std::string>();
       } else {

@@ -198,13 +198,13 @@ def load_plugin(path) -> None:
 def live(system=None, *, scheduler=None, network=None, cluster=None, workload=None, trace=None,
          jobs=None, seed=None, set=None, config=None, log=False, out=None, hosts=None,
          rate=None, deadline="300s", agent_timeout="5s", journal=None, keep_testbed=False,
-         testbed_prefix="sf", agent=None) -> Result:
+         testbed_prefix="sf", block_reads="memory", agent=None) -> Result:
     """Runs the set-up on live mode's testbed (docs/live.md; needs root) and returns its
     measured Result, as `slotflow live` does: the scheduler and network policy, Python ones
     included, run in this process as the master; one agent per host moves real TCP bytes.
 
     The set-up's arguments are run()'s; hosts, rate, deadline, agent_timeout, journal,
-    keep_testbed and testbed_prefix are `slotflow live`'s flags. agent: the slotflow executable
+    keep_testbed, testbed_prefix and block_reads are `slotflow live`'s flags. agent: the slotflow executable
     the agents run (default: the one built or installed with this package).
     """
     source = "slotflow.live()"
@@ -219,7 +219,8 @@ def live(system=None, *, scheduler=None, network=None, cluster=None, workload=No
                                             f"{(version.stdout or version.stderr).strip()}")
     settings = dict(hosts=hosts, rate=rate, deadline=deadline, agent_timeout=agent_timeout,
                     journal=os.fspath(journal) if journal is not None else None,
-                    keep_testbed=keep_testbed, testbed_prefix=testbed_prefix, agent=program)
+                    keep_testbed=keep_testbed, testbed_prefix=testbed_prefix,
+                    block_reads=block_reads, agent=program)
     setup = dict(system=system, scheduler=scheduler, network=network, cluster=cluster,
                  workload=workload, trace=trace, jobs=jobs, seed=seed, set=set)
     files = _execute("live", setup, config, out, dict(hosts=hosts, rate=rate),

@@ -39,6 +39,10 @@ void AddLiveFlags(CLI::App& cmd, LiveSettings& o) {
                  "SQLite file recording each completed job; started again with it, a run skips "
                  "the jobs it records");
   cmd.add_flag("--keep-testbed", o.keep_testbed, "leave a testbed this run brought up");
+  cmd.add_option("--block-reads", o.block_reads,
+                 "memory (default: an agent holds a local block in memory, so reading it costs "
+                 "nothing, as in the simulator without --disk) or file (read from a scratch "
+                 "file of its size)");
   cmd.add_option("--testbed-prefix", o.prefix,
                  "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
 }

@@ -41,6 +41,14 @@ void SetClusterFlags(const RunFlags& f, ClusterOverrides& o) {
   if (!f.disk.empty()) o.disk = ParseRate(f.disk, "--disk");
   if (!f.slot_rate.empty())
     o.slot_rate = positive(ParseRate(f.slot_rate, "--slot-rate"), "--slot-rate");
+  if (const auto& e = f.payload_efficiency; e && !(*e > 0 && *e <= 1)) {
+    throw InputError("", 0, "--payload-efficiency", fmt::format("must be in (0, 1], got {}", *e));
+  }
+  o.payload_efficiency = f.payload_efficiency;
+  if (!f.task_launch_latency.empty())
+    o.task_launch_latency = ParseSeconds(f.task_launch_latency, "--task-launch-latency");
+  if (!f.flow_start_latency.empty())
+    o.flow_start_latency = ParseSeconds(f.flow_start_latency, "--flow-start-latency");
 }
 
 }  // namespace
@@ -82,6 +90,14 @@ void AddRunFlags(CLI::App& cmd, RunFlags& f) {
   cmd.add_option("--map-reads", f.map_reads,
                  "how a map task away from its block reads it: network (default) or "
                  "compute-only (Duopoly §2.1: no network use)");
+  cmd.add_option("--payload-efficiency", f.payload_efficiency,
+                 "share of a network link's rate that carries payload, in (0, 1] (default 1; "
+                 "TCP/IP headers take the rest: `slotflow testbed calibrate` measures it)");
+  cmd.add_option("--task-launch-latency", f.task_launch_latency,
+                 "time from a task's placement to the start of its reads, e.g. 5ms (default 0)");
+  cmd.add_option("--flow-start-latency", f.flow_start_latency,
+                 "more time before a task's network flows move bytes (connection set-up), "
+                 "e.g. 2ms (default 0)");
   cmd.add_option("--servers-per-rack", f.servers_per_rack, "servers per rack (default 10)");
   cmd.add_option("--oversubscription", f.oversubscription,
                  "two-tier rack uplink oversubscription (default 1)");

@@ -16,7 +16,8 @@ struct RunFlags {
   std::string command_line;  // how slotflow was invoked, for summary.json
   std::string config, mode, order, queues, nic, disk, slot_rate, topology, map_reads, out, log;
   std::optional<int> servers, slots, replicas, servers_per_rack;
-  std::optional<double> cpu_speed, oversubscription;
+  std::optional<double> cpu_speed, oversubscription, payload_efficiency;
+  std::string task_launch_latency, flow_start_latency;
   std::string seed;
   std::vector<std::string> set;
   std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs, generator, tcds_group;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "common/error.h"
 
@@ -55,6 +56,16 @@ void ClusterSpec::Validate() const {
   if (!(rack_link >= 0) || !std::isfinite(rack_link))
     throw InputError("", 0, "cluster.rack_link", "must be finite and non-negative");
   if (replicas <= 0) throw InputError("", 0, "cluster.replicas", "must be at least 1");
+  if (!(payload_efficiency > 0 && payload_efficiency <= 1)) {
+    throw InputError("", 0, "cluster.payload_efficiency",
+                     fmt::format("must be in (0, 1], got {}", payload_efficiency));
+  }
+  for (const auto& [field, v] : {std::pair{"cluster.task_launch_latency", task_launch_latency},
+                                 std::pair{"cluster.flow_start_latency", flow_start_latency}}) {
+    if (!(v >= 0) || !std::isfinite(v)) {
+      throw InputError("", 0, field, fmt::format("must be finite and non-negative, got {}", v));
+    }
+  }
 }
 
 Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
@@ -64,8 +75,8 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
       servers_.push_back(Server{id, id / spec.servers_per_rack, c.slots, c.cpu_speed, c.nic, c.disk,
                                 c.memory, c.name});
       total_slots_ += c.slots;
-      link_capacity_.push_back(c.nic);  // uplink
-      link_capacity_.push_back(c.nic);  // downlink
+      link_capacity_.push_back(c.nic * spec.payload_efficiency);  // uplink
+      link_capacity_.push_back(c.nic * spec.payload_efficiency);  // downlink
     }
   }
   racks_ = (size() + spec.servers_per_rack - 1) / spec.servers_per_rack;
@@ -75,7 +86,9 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_(spec) {
       BytesPerSecond sum = 0;
       for (const auto& s : servers_)
         if (s.rack == r) sum += s.nic;
-      const BytesPerSecond cap = spec.rack_link > 0 ? spec.rack_link : sum / spec.oversubscription;
+      const BytesPerSecond cap =
+          (spec.rack_link > 0 ? spec.rack_link : sum / spec.oversubscription) *
+          spec.payload_efficiency;
       link_capacity_.push_back(cap);  // rack uplink
       link_capacity_.push_back(cap);  // rack downlink
     }

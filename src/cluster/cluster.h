@@ -45,6 +45,15 @@ struct ClusterSpec {
   BytesPerSecond slot_rate = 1e9;  // compute speed of one slot, bytes of input per second
   int replicas = 3;                // input block replicas on distinct servers
   MapReads map_reads = MapReads::kNetwork;
+  // What a real cluster's transport and task launch add to the fluid model (docs/live.md); the
+  // defaults add nothing. payload_efficiency: the share of a network link's rate that carries
+  // payload (TCP/IP headers take the rest), so every server and rack link's capacity is its rate
+  // times this. task_launch_latency: a placed task holds its slot this long before its reads
+  // start. flow_start_latency: a task whose reads cross the network waits this much more before
+  // its flows move bytes (connection set-up; its flows start together).
+  double payload_efficiency = 1.0;
+  Seconds task_launch_latency = 0;
+  Seconds flow_start_latency = 0;
 
   int ServerCount() const;
   // Throws InputError (field names as in the config file) on impossible clusters.

@@ -247,7 +247,8 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
   CheckKeys(
       t, file, "cluster",
       {"servers", "slots", "cpu_speed", "nic", "disk", "memory", "topology", "servers_per_rack",
-       "oversubscription", "rack_link", "slot_rate", "replicas", "map_reads", "class"});
+       "oversubscription", "rack_link", "slot_rate", "replicas", "map_reads", "payload_efficiency",
+       "task_launch_latency", "flow_start_latency", "class"});
 
   const ServerKeys defaults = ReadServerKeys(t, file, "cluster");
   const toml::node* servers = t.get("servers");
@@ -328,6 +329,19 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
     } catch (const InputError& e) {
       Fail(file, Line(*n), "cluster.map_reads", MessageOf(e));
     }
+  }
+  if (const auto* n = t.get("payload_efficiency")) {
+    spec.payload_efficiency = GetNumber(*n, file, "cluster.payload_efficiency");
+    if (!(spec.payload_efficiency > 0 && spec.payload_efficiency <= 1)) {
+      Fail(file, Line(*n), "cluster.payload_efficiency",
+           fmt::format("must be in (0, 1], got {}", spec.payload_efficiency));
+    }
+  }
+  if (const auto* n = t.get("task_launch_latency")) {
+    spec.task_launch_latency = GetSeconds(*n, file, "cluster.task_launch_latency");
+  }
+  if (const auto* n = t.get("flow_start_latency")) {
+    spec.flow_start_latency = GetSeconds(*n, file, "cluster.flow_start_latency");
   }
 }
 

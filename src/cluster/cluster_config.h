@@ -16,6 +16,9 @@
 //   slot_rate         rate > 0       compute speed of one slot (bytes of input per second)
 //   replicas          int >= 1       input block replicas
 //   map_reads         "network" | "compute-only"   how a non-local map task reads its block
+//   payload_efficiency  float in (0, 1]  share of a network link's rate that carries payload
+//   task_launch_latency  seconds >= 0    placement to the start of a task's reads
+//   flow_start_latency   seconds >= 0    then to its network flows' first byte
 //   [[cluster.class]] heterogeneous clusters: each entry has `count` (int >= 1, required) and
 //                     optional name, slots, cpu_speed, nic, disk, memory. The list replaces
 //                     the spec's classes; server ids are assigned class by class in list order.

@@ -23,6 +23,7 @@ LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
       driver_(
           cluster, state_, lifecycle_, std::move(scheduler),
           [this](SlotMode mode) { flows_.SetSlotMode(mode); }, config.log) {
+  read_blocks_ = config.read_blocks;
   lifecycle_.log = config.log;
   flows_.SetLog(config.log);
   jobs_ = driver_.AddJobs(workload, config.seed, config.estimate_error);
@@ -150,7 +151,9 @@ void LiveRun::LaunchPlaced() {
         if (launched_[t] || task.server == kNoServer) continue;
         launched_[t] = 1;
         Launch l{t, 0, lifecycle_.ComputeSeconds(t), std::move(fetches[t])};
-        if (task.root && task.local_read) l.local_bytes = static_cast<int64_t>(task.spec->input);
+        if (read_blocks_ && task.root && task.local_read) {
+          l.local_bytes = static_cast<int64_t>(task.spec->input);
+        }
         agents_.Send(task.server, l);
       }
     }

@@ -44,6 +44,9 @@ struct LiveRunConfig {
   // An SQLite file of completed jobs (master/journal.h); the jobs it records are not run.
   std::string journal;
   EventLog* log = nullptr;  // the decision log, or none; must outlive the run
+  // Whether agents read a local block from a scratch file of its size; false: the block is in
+  // memory, and a local read costs nothing, as in the simulator without disks.
+  bool read_blocks = false;
 };
 
 class LiveRun {
@@ -98,6 +101,7 @@ class LiveRun {
   std::vector<int> rank_;       // per flow: its class's rank among the flows in flight
   std::vector<int> marked_;     // per flow: the rank its sockets were last told
   std::vector<ServerId> lost_hosts_;
+  bool read_blocks_;  // LiveRunConfig::read_blocks
 };
 
 }  // namespace slotflow

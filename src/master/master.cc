@@ -42,7 +42,7 @@ struct Master::Impl final : public DriverClock, public AgentLink {
         agent_address(c.size()),
         data_port(c.size(), 0),
         run(c, w, std::move(s), std::move(n),
-            LiveRunConfig{cfg.seed, cfg.estimate_error, cfg.journal, cfg.log}, *this, *this) {}
+            LiveRunConfig{cfg.seed, cfg.estimate_error, cfg.journal, cfg.log, cfg.read_blocks}, *this, *this) {}
 
   // --- DriverClock: the time of the event being handled, read once per event so that all it
   // causes happens at one instant, as in the simulator; timers are asio's.

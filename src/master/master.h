@@ -49,6 +49,7 @@ struct MasterConfig {
   uint64_t seed = 1;          // block replicas, as in the simulator
   double estimate_error = 0;  // SimulationConfig::estimate_error, drawn as the simulator does
   EventLog* log = nullptr;    // the decision log (docs/decision-log.md), or none
+  bool read_blocks = false;   // LiveRunConfig::read_blocks
 };
 
 class Master {

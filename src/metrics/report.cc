@@ -117,6 +117,8 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
     j["lost_hosts"] = s.lost_hosts;
     j["tasks_rerun"] = s.tasks_rerun;
     j["jobs_from_journal"] = s.jobs_from_journal;
+    j["block_reads"] = s.block_reads;
+    j["load_average"] = {{"start", s.load_start}, {"end", s.load_end}};
   }
   if (include_wall_time) j["wall_s"] = s.wall_s;
   out << j.dump(2) << "\n";

@@ -79,6 +79,10 @@ struct RunSummary {
   std::vector<int> lost_hosts;
   int64_t tasks_rerun = 0;
   int jobs_from_journal = 0;  // completed in an earlier run, as the journal recorded them
+  std::string block_reads;    // how agents read local blocks: memory or file (run/live.h)
+  // The machine's 1-minute load average (/proc/loadavg) as the run started and as it ended;
+  // -1 where it could not be read.
+  double load_start = -1, load_end = -1;
 };
 
 // Duopoly groups jobs by size into 7 bins; we use decades of total bytes starting at 10 MiB:

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "live/machine_load.h"
 #include "master/journal.h"
 #include "master/live_session.h"
 #include "run/execute.h"
@@ -53,6 +54,18 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
         "slotflow live needs root: it brings up the testbed (network namespaces, "
         "veth pairs, tc) and runs agents inside it");
   }
+  const ClusterSpec& c = run.cluster.spec();
+  for (const auto& [key, modelled] :
+       {std::pair{"payload-efficiency", c.payload_efficiency != 1},
+        std::pair{"task-launch-latency", c.task_launch_latency != 0},
+        std::pair{"flow-start-latency", c.flow_start_latency != 0}}) {
+    if (modelled) {
+      throw InputError("", 0, s.Field(key),
+                       "models what a real transport and task launch cost; live mode has the real "
+                       "ones (leave it at its default here, and give `run` the values `slotflow "
+                       "testbed calibrate` measures)");
+    }
+  }
   LiveRunOptions lo;
   lo.master.deadline = ParseSeconds(s.deadline, s.Field("deadline"));
   if (!(lo.master.deadline > 0)) throw InputError("", 0, s.Field("deadline"), "must be positive");
@@ -70,6 +83,11 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
     // refused without touching the machine.
     const Journal check(s.journal, run.workload, spec.simulation.seed);
   }
+  if (s.block_reads != "memory" && s.block_reads != "file") {
+    throw InputError("", 0, s.Field("block-reads"),
+                     fmt::format("expected memory or file, got '{}'", s.block_reads));
+  }
+  lo.master.read_blocks = s.block_reads == "file";
   lo.master.journal = s.journal;
   lo.master.seed = spec.simulation.seed;
   lo.master.estimate_error = spec.simulation.estimate_error;
@@ -78,8 +96,12 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
   lo.agent_program = s.agent_program;
   const TestbedConfig config = TestbedFor(run.cluster, s.prefix);
   BuiltPolicies policies = BuildPolicies(spec);
+  const double load_start = LoadAverage();
   RunResult result = RunOnTestbed(config, run.cluster, run.workload, std::move(policies.scheduler),
                                   std::move(policies.network), lo);
+  result.summary.block_reads = s.block_reads;
+  result.summary.load_start = load_start;
+  result.summary.load_end = LoadAverage();
   Describe(spec, run, std::move(policies.in_force), result.summary);
   return result;
 }

@@ -21,6 +21,9 @@ struct LiveSettings {
   bool keep_testbed = false;
   std::string prefix = "sf";  // the testbed's namespace names (docs/testbed.md)
   std::string agent_program;  // the slotflow executable the agents run; empty: this program
+  // "memory" (a local block is in the agent's memory: its read costs nothing, as in the
+  // simulator without disks) or "file" (read from a scratch file of its size).
+  std::string block_reads = "memory";
   // How errors name a setting: as a flag ("--agent-timeout"), or as a keyword ("agent_timeout").
   bool flag_names = true;
 

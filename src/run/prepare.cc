@@ -45,6 +45,9 @@ void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
   if (o.slot_rate) c.slot_rate = *o.slot_rate;
   if (o.topology) c.topology = *o.topology;
   if (o.map_reads) c.map_reads = *o.map_reads;
+  if (o.payload_efficiency) c.payload_efficiency = *o.payload_efficiency;
+  if (o.task_launch_latency) c.task_launch_latency = *o.task_launch_latency;
+  if (o.flow_start_latency) c.flow_start_latency = *o.flow_start_latency;
 }
 
 // A task that fits no server (its cpus and its memory on one server) would wait for ever:

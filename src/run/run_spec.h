@@ -31,8 +31,9 @@ inline constexpr const char* kDefaultGenerator = "synthetic";
 // Cluster settings given on the command line; they override the config file and a job file.
 struct ClusterOverrides {
   std::optional<int> servers, slots, replicas, servers_per_rack;
-  std::optional<double> cpu_speed, oversubscription;
+  std::optional<double> cpu_speed, oversubscription, payload_efficiency;
   std::optional<BytesPerSecond> nic, disk, slot_rate;
+  std::optional<Seconds> task_launch_latency, flow_start_latency;
   std::optional<TopologyKind> topology;
   std::optional<MapReads> map_reads;
 };

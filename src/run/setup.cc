@@ -22,6 +22,9 @@ toml::table ClusterTable(const ClusterSpec& c) {
   t.insert("slot_rate", c.slot_rate);
   t.insert("replicas", c.replicas);
   t.insert("map_reads", MapReadsName(c.map_reads));
+  t.insert("payload_efficiency", c.payload_efficiency);
+  t.insert("task_launch_latency", c.task_launch_latency);
+  t.insert("flow_start_latency", c.flow_start_latency);
   toml::array classes;
   for (const ServerClass& sc : c.classes) {
     classes.push_back(toml::table{{"name", sc.name},

@@ -12,11 +12,13 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, Engin
     : TaskLifecycle(cluster, network, state) {
   engine_ = &engine;
   compute_done_kind_ = engine.AddKind([this](int64_t t) { OnComputeDone(static_cast<TaskId>(t)); });
+  launched_kind_ = engine.AddKind([this](int64_t t) { OnLaunched(static_cast<TaskId>(t)); });
 }
 
 TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimState& state)
     : cluster_(cluster), network_(network), engine_(nullptr), s_(state) {
   compute_done_kind_ = -1;
+  launched_kind_ = -1;
   s_.servers_.resize(cluster_.size());
   s_.in_idle_.assign(cluster_.size(), 0);
   s_.ready_replicas_.assign(cluster_.size(), 0);
@@ -213,6 +215,35 @@ void TaskLifecycle::MakeReady(TaskId t) {
 void TaskLifecycle::Place(TaskId t, ServerId s, const Why& why) {
   Occupy(t, s);
   if (log != nullptr) LogPlace(t, why);
+  // Live mode (no engine) has real latencies, not modelled ones.
+  const Seconds delay = engine_ != nullptr ? LaunchDelay(t) : 0;
+  if (delay > 0) {
+    s_.tasks_[t].state = TaskState::kLaunching;
+    engine_->Schedule(s_.now() + delay, launched_kind_, t);
+    return;
+  }
+  StartRead(t);
+}
+
+Seconds TaskLifecycle::LaunchDelay(TaskId t) const {
+  const ClusterSpec& c = cluster_.spec();
+  if (c.flow_start_latency <= 0) return c.task_launch_latency;
+  const TaskRuntime& task = s_.tasks_[t];
+  bool crosses_network = false;  // as StartRead decides which flows cross it
+  if (task.root) {
+    crosses_network = task.spec->input > 0 && c.map_reads == MapReads::kNetwork &&
+                      !task.replicas.empty() &&
+                      std::find(task.replicas.begin(), task.replicas.end(), task.server) ==
+                          task.replicas.end();
+  } else {
+    for (const auto& source : s_.InputSources(t)) crosses_network |= source.first != task.server;
+  }
+  return c.task_launch_latency + (crosses_network ? c.flow_start_latency : 0);
+}
+
+void TaskLifecycle::OnLaunched(TaskId t) {
+  if (s_.tasks_[t].state != TaskState::kLaunching) return;  // reset by a lost server
+  s_.tasks_[t].state = TaskState::kReading;
   StartRead(t);
 }
 

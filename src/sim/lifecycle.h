@@ -89,6 +89,11 @@ class TaskLifecycle {
   void MakeReady(TaskId t);
   void Occupy(TaskId t, ServerId s);
   void LogPlace(TaskId t, const Why& why);
+  // Seconds from t's placement on its server to the start of its reads: the cluster's task
+  // launch latency, plus its flow start latency when a read crosses the network.
+  Seconds LaunchDelay(TaskId t) const;
+  // The launch delay is over (an event): the reads start, unless t was reset meanwhile.
+  void OnLaunched(TaskId t);
   void StartRead(TaskId t);
   // The replica holder a block read on server dst comes from (see StartRead).
   ServerId ReadSource(const std::vector<ServerId>& replicas, ServerId dst) const;
@@ -106,6 +111,7 @@ class TaskLifecycle {
   Engine* engine_;  // null: compute completions come from the caller
   SimState& s_;
   int32_t compute_done_kind_;
+  int32_t launched_kind_;
   // Per flow: the task it belongs to; open while started and neither done nor cancelled;
   // retired once its end has been handled (its chunk is freed when all of it is).
   struct FlowOwner {

@@ -13,6 +13,8 @@ const char* TaskStateName(TaskState s) {
       return "waiting";
     case TaskState::kReady:
       return "ready";
+    case TaskState::kLaunching:
+      return "launching";
     case TaskState::kReading:
       return "reading";
     case TaskState::kComputing:

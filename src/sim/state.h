@@ -16,7 +16,17 @@ namespace slotflow {
 // ready → placed, reading its input → computing → writing its output → done. A task is placed
 // once and never moved, unless its server is lost (TaskLifecycle::LoseServer): then it starts
 // over from waiting.
-enum class TaskState : uint8_t { kWaiting, kReady, kReading, kComputing, kWriting, kDone };
+// kLaunching: placed, waiting out the cluster's task launch and flow start latencies before its
+// reads start (only when they are set).
+enum class TaskState : uint8_t {
+  kWaiting,
+  kReady,
+  kLaunching,
+  kReading,
+  kComputing,
+  kWriting,
+  kDone
+};
 const char* TaskStateName(TaskState s);  // "waiting", "ready", ... "done"
 
 // Where a task that reads an input block read it from, relative to where it ran: its own server
