@@ -26,6 +26,7 @@ struct FlowAt {
   int coflow = -1;  // index into NetworkScenario::coflows, -1 = none
   int32_t macroflow = -1;
   Bytes macroflow_bytes = 0;
+  Seconds hold = 0;  // FlowSpec::hold
 };
 
 struct NetworkScenario {
@@ -67,6 +68,7 @@ struct NetworkScenario {
       fs.coflow = CoflowId{fa.coflow};
       fs.macroflow = fa.macroflow;
       fs.macroflow_bytes = fa.macroflow_bytes;
+      fs.hold = fa.hold;
       index[net.StartFlow(fs)] = static_cast<size_t>(i);
     });
     // At one time, mode switches come before flow starts (scheduling order breaks ties).

@@ -1,6 +1,7 @@
 // `slotflow testbed up|down|status`: the emulated cluster of live mode (live/testbed.h) from the
 // command line.
 #include <fmt/format.h>
+#include <fmt/chrono.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -8,9 +9,16 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+#include <optional>
+
 #include "cli/commands.h"
+#include "common/error.h"
+#include "common/output_file.h"
+#include "common/units.h"
 #include "live/testbed.h"
 #include "live/testbed_status.h"
+#include "run/calibrate.h"
 
 namespace slotflow {
 namespace {
@@ -22,8 +30,13 @@ struct TestbedCommand {
   CLI::App* up = nullptr;
   CLI::App* down = nullptr;
   CLI::App* status = nullptr;
+  CLI::App* calibrate = nullptr;
   int hosts = 0;
   std::string rate = "100mbit";
+  CalibrateSettings calibration;
+  bool no_capacity = false;
+  std::string deadline = "120s";
+  std::string out;
 };
 
 std::string Describe(const ShapingStatus& s) {
@@ -95,11 +108,79 @@ int Down() {
   return 0;
 }
 
+std::string Mbits(BytesPerSecond bytes_per_s) { return fmt::format("{:.1f}", bytes_per_s * 8 / 1e6); }
+
+std::string Ms(const std::vector<double>& seconds) {
+  const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
+  return fmt::format("{:.2f}-{:.2f} ms", *lo * 1e3, *hi * 1e3);
+}
+
+int Calibrate(TestbedCommand c) {
+  CalibrateSettings& s = c.calibration;
+  s.hosts = c.hosts;
+  s.rate = c.rate;
+  s.capacity = !c.no_capacity;
+  s.deadline = ParseSeconds(c.deadline, "--deadline");
+  if (!(s.deadline > 0)) throw InputError("", 0, "--deadline", "must be positive");
+  std::optional<OutputFile> out;
+  if (!c.out.empty()) out.emplace(c.out, "--out");  // an unwritable path fails before the runs
+  const CalibrateReport r = CalibrateTestbed(s);
+  const ProbePlan& p = r.plan;
+  const Calibration& k = r.calibration;
+  const BytesPerSecond payload = p.rate * std::min(1.0, k.payload_efficiency);
+  std::string text = fmt::format(
+      "calibration of {} hosts at {} Mbit/s (testbed {}), load average {:.2f} -> {:.2f}\n"
+      "  task launch latency  {:8.3f} ms   median of {} empty tasks, placement to done ({})\n"
+      "  flow start latency   {:8.3f} ms   {} fetches of {}, less the launch and the bytes ({})\n"
+      "  payload efficiency   {:8.4f}      {} fetches of {} alone ({:.3f}-{:.3f} s)\n"
+      "  all hosts at once    {:8.1f} %    of {} x {} Mbit/s of payload (one flow into and out of "
+      "each host)\n",
+      p.hosts, Mbits(p.rate), s.prefix, r.load_start, r.load_end, k.task_launch_latency * 1e3,
+      k.launch_s.size(), Ms(k.launch_s), k.flow_start_latency * 1e3, k.small_s.size(),
+      FormatBytes(p.small_bytes), Ms(k.small_s), k.payload_efficiency, k.bulk_s.size(),
+      FormatBytes(p.BulkBytes()), *std::min_element(k.bulk_s.begin(), k.bulk_s.end()),
+      *std::max_element(k.bulk_s.begin(), k.bulk_s.end()), k.ring_share * 100, p.hosts,
+      Mbits(payload));
+  if (k.forwarding > 0) {
+    text += fmt::format(
+        "  forwarding capacity  {:8.1f} Mbit/s of payload in all, every host busy (links at "
+        "10 Gbit/s, testbed {}x)\n",
+        k.forwarding * 8 / 1e6, s.prefix);
+  }
+  fmt::print("{}", text);
+  if (k.forwarding > 0 && p.hosts * payload > k.forwarding) {
+    fmt::print(stderr,
+               "warning: {} hosts x {} Mbit/s of payload = {} Mbit/s is more than this machine "
+               "forwards with every host busy ({} Mbit/s): live runs will be slower than their "
+               "links; use at most {} Mbit/s per link or fewer hosts\n",
+               p.hosts, Mbits(payload), Mbits(p.hosts * payload), Mbits(k.forwarding),
+               Mbits(k.forwarding / p.hosts / std::min(1.0, k.payload_efficiency)));
+  } else if (k.ring_share < 0.95) {
+    fmt::print(stderr,
+               "warning: with every host busy the testbed carried {:.1f} % of its links' payload "
+               "rate: live runs with all hosts busy will be slower than their links\n",
+               k.ring_share * 100);
+  }
+  if (out) {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::string comment = fmt::format(
+        "Measured by `slotflow testbed calibrate --hosts {} --rate {}` at {:%Y-%m-%d %H:%M} UTC; "
+        "`slotflow run --config FILE` simulates this testbed.\n",
+        p.hosts, c.rate, fmt::gmtime(now));
+    comment += text;
+    out->stream() << CalibrationToml(p, k, comment);
+    out->Commit();
+    fmt::print("written {}: `slotflow run --config {} ...` simulates this testbed\n", c.out, c.out);
+  }
+  return 0;
+}
+
 // Runs whichever subcommand was parsed. Bad flags and a missing root are InputErrors; a failing
 // `ip` or `tc` is a CommandError.
 int RunTestbedCommand(const TestbedCommand& c) {
   if (c.up->parsed()) return Up(c);
   if (c.down->parsed()) return Down();
+  if (c.calibrate->parsed()) return Calibrate(c);
   RequireRoot();
   const TestbedNames names;
   PrintStatus(ReadTestbedStatus(names, RunProgram), names);
@@ -125,6 +206,22 @@ Subcommand AddTestbedCommand(CLI::App& app) {
       "down", "remove everything the testbed made (also a half-made one); nothing there is fine");
   c.status = c.testbed->add_subcommand(
       "status", "list the testbed's hosts, addresses and qdiscs, and whether it is up");
+  c.calibrate = c.testbed->add_subcommand(
+      "calibrate",
+      "measure what the testbed costs beyond the fluid model (task launch and flow start "
+      "latencies, TCP's payload efficiency) and what this machine forwards with every host busy; "
+      "--out writes them as a config for `slotflow run`");
+  c.calibrate->add_option("--hosts", c.hosts, "number of hosts, 2..254")->required();
+  c.calibrate->add_option("--rate", c.rate, "rate of every link, each direction (default 100mbit)");
+  c.calibrate->add_option("--samples", c.calibration.samples,
+                          "launch and small-fetch probes each (default 10)");
+  c.calibrate->add_option("--testbed-prefix", c.calibration.prefix,
+                          "namespace names of the testbed (default sf; the capacity probe's "
+                          "testbed adds x)");
+  c.calibrate->add_flag("--no-capacity", c.no_capacity,
+                        "skip the capacity probe (a second testbed at 10 Gbit/s)");
+  c.calibrate->add_option("--deadline", c.deadline, "for each probe run (default 120s)");
+  c.calibrate->add_option("--out", c.out, "write the measured values as a [cluster] config");
   return {c.testbed, [command] { return RunTestbedCommand(*command); }};
 }
 

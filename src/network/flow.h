@@ -30,6 +30,10 @@ struct FlowSpec {
   // It also crosses the source server's disk when disks are modelled: a block read, or an
   // output written to the task's own disk (src == dst).
   bool crosses_source_disk = false;
+  // Seconds from its start until its bytes begin to move (the simulator's model of a task's
+  // launch and a connection's set-up, ClusterSpec::task_launch_latency and flow_start_latency).
+  // Until then it is in flight for every view (counted, classified) at rate 0.
+  Seconds hold = 0;
 };
 
 struct FlowRecord {

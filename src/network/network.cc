@@ -31,7 +31,13 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
     links[n++] = cluster_.Disk(spec.src);
   for (LinkId l : cluster_.Path(spec.src, spec.dst)) links[n++] = l;
   const PathId path = solver_.InternPath(std::span<const LinkId>(links.data(), n));
-  solver_.Add(f, path, spec.size, 0);
+  if (spec.hold > 0) {
+    solver_.Add(f, path, spec.size, FluidSolver::kHeldClass);
+    held_.emplace(f, Held{});
+    hold_ends_.emplace(now() + spec.hold, f);
+  } else {
+    solver_.Add(f, path, spec.size, 0);
+  }
   active_pos_.push_back(static_cast<int32_t>(active_.size()));
   active_.push_back(f);
   policy_.Started(f);
@@ -46,15 +52,44 @@ const Why ClassSink::kNoReason;
 
 void Network::SetClass(FlowId f, FlowClass cls, const Why& why) {
   // A new flow's first class is logged with its start, not as a change.
-  policy_.LogClassChange(*this, f, solver_.Class(f), cls, why);
+  policy_.LogClassChange(*this, f, Class(f), cls, why);
+  if (auto it = held_.find(f); it != held_.end()) {
+    it->second.cls = cls;
+    return;
+  }
   solver_.SetClass(f, cls);
 }
-void Network::SetExplicitRate(FlowId f, BytesPerSecond rate) { solver_.SetExplicitRate(f, rate); }
+
+void Network::SetExplicitRate(FlowId f, BytesPerSecond rate) {
+  if (auto it = held_.find(f); it != held_.end()) {
+    it->second.explicit_rate = rate;
+    return;
+  }
+  solver_.SetExplicitRate(f, rate);
+}
+
+Network::Held Network::HeldOr(FlowId f) const {
+  const auto it = held_.find(f);
+  return it != held_.end() ? it->second : Held{solver_.Class(f), -1};
+}
+
+void Network::ReleaseHolds(Seconds t) {
+  while (!hold_ends_.empty() && hold_ends_.top().first <= t) {
+    const FlowId f = hold_ends_.top().second;
+    hold_ends_.pop();
+    const Held h = held_.at(f);
+    held_.erase(f);
+    if (!solver_.Active(f)) continue;  // a flow of no bytes ends at once
+    solver_.SetClass(f, h.cls);
+    if (h.explicit_rate >= 0) solver_.SetExplicitRate(f, h.explicit_rate);
+  }
+}
 
 void Network::SetSlotMode(SlotMode mode) { policy_.SetSlotMode(*this, *this, mode); }
 
 Seconds Network::NextEventTime() const {
-  return std::min(fluid_at_ + solver_.NextCompletionIn(), policy_.reclassify_at());
+  const Seconds hold_end = hold_ends_.empty() ? kForever : hold_ends_.top().first;
+  return std::min({fluid_at_ + solver_.NextCompletionIn(), policy_.reclassify_at(), hold_end});
 }
 
 void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
@@ -86,6 +121,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     policy_.LogEnded(*this, f, fluid_at_);
   }
   policy_.Ended(*this, *this, finished_scratch_);
+  ReleaseHolds(fluid_at_);
   policy_.At(fluid_at_);
   completed.insert(completed.end(), finished_scratch_.begin(), finished_scratch_.end());
 }

@@ -3,7 +3,11 @@
 // events: a flow starts or ends, a class changes, or the policy's re-rank time arrives.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -24,11 +28,14 @@ class Network final : public FlowNetwork, public ClassSink {
   Network(const Cluster& cluster, std::unique_ptr<NetworkPolicy> policy, const Clock& clock);
   ~Network();
 
-  // Starts a flow now; it gets a class and a rate at the next Resolve().
+  // Starts a flow now; it gets a class and a rate at the next Resolve(). A flow with a hold
+  // (FlowSpec::hold) is in flight at once but moves no bytes until the hold is over: the class
+  // its policy gives it meanwhile is kept aside (and is what Class() says) and given to the
+  // solver then.
   FlowId StartFlow(const FlowSpec& spec) override;
   CoflowId AddCoflow(const Coflow& c) override;
 
-  // Time of the next network event: a flow completion or a policy re-rank.
+  // Time of the next network event: a flow completion, a policy re-rank or a hold's end.
   Seconds NextEventTime() const;
   // Moves the fluid to time t (the clock's time, t <= NextEventTime()); appends the flows
   // that completed.
@@ -48,7 +55,9 @@ class Network final : public FlowNetwork, public ClassSink {
   bool Active(FlowId f) const override { return solver_.Active(f); }
   Bytes Remaining(FlowId f) const override;
   BytesPerSecond Rate(FlowId f) const override { return solver_.Rate(f); }
-  FlowClass Class(FlowId f) const override { return solver_.Class(f); }
+  FlowClass Class(FlowId f) const override {
+    return held_.empty() ? solver_.Class(f) : HeldOr(f).cls;
+  }
   std::span<const LinkId> Links(FlowId f) const override {
     return solver_.PathLinks(solver_.FlowPath(f));
   }
@@ -78,6 +87,16 @@ class Network final : public FlowNetwork, public ClassSink {
   const FluidSolver& solver() const { return solver_; }
 
  private:
+  // What the policy asked for a held flow, given to the solver when its hold ends.
+  struct Held {
+    FlowClass cls = 0;
+    BytesPerSecond explicit_rate = -1;
+  };
+  // f's held state, or (for a flow not held) its class in the solver.
+  Held HeldOr(FlowId f) const;
+  // Ends the holds due by `t`.
+  void ReleaseHolds(Seconds t);
+
   const Cluster& cluster_;
   PolicyDriver policy_;
   FluidSolver solver_;
@@ -92,7 +111,12 @@ class Network final : public FlowNetwork, public ClassSink {
   FinishedFlows keep_finished_ = FinishedFlows::kRecords;
   Bytes network_bytes_ = 0;
   const Clock& clock_;
-  Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced
+  Seconds fluid_at_ = 0;
+  std::map<FlowId, Held> held_;
+  // When each held flow's hold ends, earliest first (then by id).
+  std::priority_queue<std::pair<Seconds, FlowId>, std::vector<std::pair<Seconds, FlowId>>,
+                      std::greater<>>
+      hold_ends_;  // the time up to which the fluid has been advanced
 };
 
 }  // namespace slotflow

@@ -61,6 +61,7 @@ void FluidSolver::Solve() {
   explicit_.Serve(table_, residual_);
   // Then each class in priority order, max-min within the class.
   for (auto it = first; it != table_.class_ids.end(); ++it) {
+    if (it->first == kHeldClass) continue;  // the last class: its groups keep rate 0
     ClassState& cs = table_.class_states[it->second];
     FillGroups(cs, cs.groups, /*add=*/false);
     cs.has_residual_after = resumable;

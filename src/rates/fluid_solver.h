@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <span>
 #include <vector>
@@ -37,6 +38,10 @@ namespace slotflow {
 
 class FluidSolver {
  public:
+  // Flows of this class get no rate: a flow that exists but moves no bytes yet (the network's
+  // held flows, network/network.h).
+  static constexpr FlowClass kHeldClass = std::numeric_limits<FlowClass>::max();
+
   explicit FluidSolver(std::vector<BytesPerSecond> link_capacities);
 
   // Interns a list of links; the same list always gets the same id.

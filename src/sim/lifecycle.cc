@@ -215,36 +215,14 @@ void TaskLifecycle::MakeReady(TaskId t) {
 void TaskLifecycle::Place(TaskId t, ServerId s, const Why& why) {
   Occupy(t, s);
   if (log != nullptr) LogPlace(t, why);
-  // Live mode (no engine) has real latencies, not modelled ones.
-  const Seconds delay = engine_ != nullptr ? LaunchDelay(t) : 0;
-  if (delay > 0) {
-    s_.tasks_[t].state = TaskState::kLaunching;
-    engine_->Schedule(s_.now() + delay, launched_kind_, t);
-    return;
-  }
   StartRead(t);
 }
 
-Seconds TaskLifecycle::LaunchDelay(TaskId t) const {
-  const ClusterSpec& c = cluster_.spec();
-  if (c.flow_start_latency <= 0) return c.task_launch_latency;
-  const TaskRuntime& task = s_.tasks_[t];
-  bool crosses_network = false;  // as StartRead decides which flows cross it
-  if (task.root) {
-    crosses_network = task.spec->input > 0 && c.map_reads == MapReads::kNetwork &&
-                      !task.replicas.empty() &&
-                      std::find(task.replicas.begin(), task.replicas.end(), task.server) ==
-                          task.replicas.end();
-  } else {
-    for (const auto& source : s_.InputSources(t)) crosses_network |= source.first != task.server;
-  }
-  return c.task_launch_latency + (crosses_network ? c.flow_start_latency : 0);
-}
-
+// The launch is over for a task with nothing to read (an event): it computes.
 void TaskLifecycle::OnLaunched(TaskId t) {
-  if (s_.tasks_[t].state != TaskState::kLaunching) return;  // reset by a lost server
-  s_.tasks_[t].state = TaskState::kReading;
-  StartRead(t);
+  TaskRuntime& task = s_.tasks_[t];
+  if (task.state != TaskState::kLaunching) return;  // reset by a lost server
+  StartCompute(t);
 }
 
 // Logged before the read starts, so the placement comes before the flows it starts.
@@ -314,6 +292,12 @@ FlowId TaskLifecycle::StartFlow(TaskId t, ServerId src, Bytes bytes, bool crosse
   fs.macroflow = t;
   fs.macroflow_bytes = task.spec->input;
   fs.crosses_source_disk = crosses_disk;
+  // The simulator's model of a task's launch and a connection's set-up (live mode has the real
+  // ones): the flow is in flight from now, and its bytes move once they are over.
+  if (engine_ != nullptr && task.state == TaskState::kReading) {  // reads, not output writes
+    const ClusterSpec& c = cluster_.spec();
+    fs.hold = c.task_launch_latency + (src != fs.dst ? c.flow_start_latency : 0);
+  }
   const FlowId f = network_.StartFlow(fs);
   flow_owner_.Grow(static_cast<size_t>(f) + 1);
   flow_owner_[f] = FlowOwner{.task = t, .open = true};
@@ -378,8 +362,12 @@ void TaskLifecycle::StartRead(TaskId t) {
       if (src != dst) StartFlow(t, src, bytes, false, coflow);
     }
   }
+  const Seconds launch = cluster_.spec().task_launch_latency;
   if (task.pending_flows > 0) {
     AddReceiving(dst, +1);
+  } else if (engine_ != nullptr && launch > 0) {
+    task.state = TaskState::kLaunching;  // nothing to read: it computes once launched
+    engine_->Schedule(s_.now() + launch, launched_kind_, t);
   } else {
     StartCompute(t);
   }

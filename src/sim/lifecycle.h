@@ -89,10 +89,9 @@ class TaskLifecycle {
   void MakeReady(TaskId t);
   void Occupy(TaskId t, ServerId s);
   void LogPlace(TaskId t, const Why& why);
-  // Seconds from t's placement on its server to the start of its reads: the cluster's task
-  // launch latency, plus its flow start latency when a read crosses the network.
-  Seconds LaunchDelay(TaskId t) const;
-  // The launch delay is over (an event): the reads start, unless t was reset meanwhile.
+  // A task with nothing to read has launched (an event, after the cluster's task launch
+  // latency): it computes, unless it was reset meanwhile. (A task that reads launches while its
+  // flows are held: FlowSpec::hold.)
   void OnLaunched(TaskId t);
   void StartRead(TaskId t);
   // The replica holder a block read on server dst comes from (see StartRead).

@@ -16,8 +16,8 @@ namespace slotflow {
 // ready → placed, reading its input → computing → writing its output → done. A task is placed
 // once and never moved, unless its server is lost (TaskLifecycle::LoseServer): then it starts
 // over from waiting.
-// kLaunching: placed, waiting out the cluster's task launch and flow start latencies before its
-// reads start (only when they are set).
+// kLaunching: placed with nothing to read, waiting out the cluster's task launch latency before
+// it computes (only when that is set; a task that reads is kReading meanwhile, its flows held).
 enum class TaskState : uint8_t {
   kWaiting,
   kReady,
