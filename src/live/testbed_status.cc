@@ -47,7 +47,10 @@ ShapingStatus ReadShaping(const CommandRunner& run, const std::string& netns,
   s.qdisc = ParseRootQdisc(Query(run, {"tc", "-j", "-n", netns, "qdisc", "show", "dev", d}));
   if (s.qdisc.empty()) return s;
   ParseHtbClasses(Query(run, {"tc", "-n", netns, "class", "show", "dev", d}), s);
-  s.filters = ParseTosFilters(Query(run, {"tc", "-j", "-n", netns, "filter", "show", "dev", d}));
+  const std::string filters =
+      Query(run, {"tc", "-j", "-n", netns, "filter", "show", "dev", d});
+  s.filters = ParseTosFilters(filters);
+  s.ack_filter = HasAckFilter(filters);
   return s;
 }
 
@@ -89,7 +92,7 @@ void CheckHost(const HostStatus& h, int expected_index, std::vector<std::string>
 
 bool ShapingStatus::Complete() const {
   if (qdisc != "htb" || classes != 1 + kPriorityClasses) return false;
-  if (filters.size() != static_cast<size_t>(kPriorityClasses)) return false;
+  if (!ack_filter || filters.size() != static_cast<size_t>(kPriorityClasses)) return false;
   for (int p = 0; p < kPriorityClasses; ++p) {
     auto it = filters.find(TosOfPriority(p));
     if (it == filters.end() || it->second != PriorityClassId(p)) return false;
@@ -161,6 +164,22 @@ std::map<int, std::string> ParseTosFilters(const std::string& text) {
       filters[static_cast<int>(word >> 16)] = o.value("flowid", "");
     }
     return filters;
+  });
+}
+
+bool HasAckFilter(const std::string& text) {
+  return Guard("tc -j filter show", [&] {
+    for (const json& f : ParseJson(text, "tc -j filter show")) {
+      if (f.value("kind", "") != "u32" || !f.contains("options")) continue;
+      const json& o = f["options"];
+      if (o.value("flowid", "") != PriorityClassId(0) || !o.contains("match")) continue;
+      const json& m = o["match"];
+      if (m.value("off", -1) == 32 && m.value("mask", "") == "ff0000" &&
+          m.value("value", "") == "100000") {
+        return true;
+      }
+    }
+    return false;
   });
 }
 

@@ -18,8 +18,10 @@ struct ShapingStatus {
   std::string rate;   // the rate of HTB class 1:1 as tc prints it ("100Mbit")
   int classes = 0;    // HTB classes, 1:1 and the priority classes
   std::map<int, std::string> filters;  // TOS byte (top three bits) -> the class it selects
+  bool ack_filter = false;  // pure TCP ACKs go to priority 0 (TestbedUpPlan)
 
-  // HTB with 1:1 and its 8 priority classes, and the DSCP filters of TestbedUpPlan.
+  // HTB with 1:1 and its 8 priority classes, the ACK filter and the DSCP filters of
+  // TestbedUpPlan.
   bool Complete() const;
 };
 
@@ -57,6 +59,9 @@ std::string ParseRootQdisc(const std::string& json);
 // rate.
 void ParseHtbClasses(const std::string& text, ShapingStatus& status);
 // `tc -j filter show dev D`: u32 filters matching the TOS byte, as TOS -> class id.
+// Whether that output has the ACK filter of TestbedUpPlan (its last match, on the TCP flags,
+// sending to priority 0's class).
+bool HasAckFilter(const std::string& text);
 std::map<int, std::string> ParseTosFilters(const std::string& json);
 
 }  // namespace slotflow

@@ -59,6 +59,13 @@ TEST(TestbedStatusParsing, NamespacesAddressesQdiscsClassesAndFilters) {
   EXPECT_THROW(ParseNetnsList(R"([{"name":7}])"), CommandError);
   EXPECT_THROW(ParseRootQdisc(R"([{"root":"yes"}])"), CommandError);
   EXPECT_TRUE(ParseTosFilters(FilterJson({{"zz", "1:10"}})).empty());
+  // tc -j shows a u32 filter of several matches by its last: the ACK filter's TCP flags.
+  const std::string ack =
+      R"([{"parent":"1:","kind":"u32","options":{"flowid":"1:10","match":)"
+      R"({"value":"100000","mask":"ff0000","offmask":"","off":32}}}])";
+  EXPECT_TRUE(HasAckFilter(ack));
+  EXPECT_TRUE(ParseTosFilters(ack).empty());
+  EXPECT_FALSE(HasAckFilter(FilterJson({{"e00000", "1:10"}})));
 }
 
 // A stand-in for ip and tc: answers `ip -j netns list` from its set of namespaces, keeps that set
@@ -185,6 +192,8 @@ TEST(ShapingStatus, CompleteOnlyWithAllClassesAndTheMappingOfThePlan) {
   s.qdisc = "htb";
   s.classes = 1 + kPriorityClasses;
   for (int p = 0; p < kPriorityClasses; ++p) s.filters[TosOfPriority(p)] = PriorityClassId(p);
+  EXPECT_FALSE(s.Complete());  // no ACK filter
+  s.ack_filter = true;
   EXPECT_TRUE(s.Complete());
   s.filters[0x00] = "1:10";  // unmarked traffic first: not this testbed's mapping
   EXPECT_FALSE(s.Complete());
