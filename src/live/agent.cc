@@ -36,6 +36,7 @@ struct Agent::Impl {
   struct TaskRun {
     int pending = 0;  // inputs not yet read
     double compute_s = 0;
+    int attempt = 0;  // the launch's, echoed in task_done
     std::unique_ptr<asio::steady_timer> timer;
   };
   struct FetchRun {
@@ -191,6 +192,7 @@ void Agent::Impl::StartTask(const Launch& l) {
   }
   TaskRun& run = tasks[l.task];
   run.compute_s = l.compute_s;
+  run.attempt = l.attempt;
   run.pending = static_cast<int>(l.fetches.size()) + (l.local_bytes > 0 ? 1 : 0);
   if (l.local_bytes > 0) {
     const std::string path =
@@ -342,10 +344,10 @@ void Agent::Impl::InputDone(TaskId t) {
   TaskRun& run = it->second;
   if (--run.pending > 0) return;
   run.timer = std::make_unique<asio::steady_timer>(io, ToDuration(run.compute_s));
-  run.timer->async_wait([this, t](std::error_code e) {
+  run.timer->async_wait([this, t, attempt = run.attempt](std::error_code e) {
     if (e || done) return;
     tasks.erase(t);
-    master->Send(TaskDone{t});
+    master->Send(TaskDone{t, attempt});
   });
 }
 

@@ -32,7 +32,7 @@ json ToJson(const ControlMessage& m) {
             return json{{"type", "flow_done"}, {"flow", d.flow}, {"bytes", d.bytes}};
           },
           [](const TaskDone& d) {
-            return json{{"type", "task_done"}, {"task", d.task}};
+            return json{{"type", "task_done"}, {"task", d.task}, {"attempt", d.attempt}};
           },
           [](const AgentFailure& f) {
             return json{{"type", "failure"}, {"text", f.text}};
@@ -48,6 +48,7 @@ json ToJson(const ControlMessage& m) {
             }
             return json{{"type", "launch"},
                         {"task", l.task},
+                        {"attempt", l.attempt},
                         {"local_bytes", l.local_bytes},
                         {"compute_s", l.compute_s},
                         {"fetches", std::move(fetches)}};
@@ -111,7 +112,8 @@ Fetch FetchFromJson(const json& j) {
 }
 
 Launch LaunchFromJson(const json& j) {
-  Launch l{TaskOf(j), Int(j, "local_bytes", 0, kMaxBytes), 0, {}};
+  Launch l{TaskOf(j), Int(j, "local_bytes", 0, kMaxBytes), 0, {},
+           static_cast<int>(Int(j, "attempt", 0, kMaxId))};
   const auto c = j.find("compute_s");
   if (c == j.end() || !c->is_number() || !(c->get<double>() >= 0) || c->get<double>() > 1e9) {
     throw ProtocolError("field 'compute_s' is missing or not a number of seconds");
@@ -130,7 +132,9 @@ ControlMessage FromJson(const json& j) {
   }
   if (type == "flow_progress") return FlowProgress{FlowOf(j), Int(j, "bytes", 0, kMaxBytes)};
   if (type == "flow_done") return FlowDone{FlowOf(j), Int(j, "bytes", 0, kMaxBytes)};
-  if (type == "task_done") return TaskDone{TaskOf(j)};
+  if (type == "task_done") {
+    return TaskDone{TaskOf(j), static_cast<int>(Int(j, "attempt", 0, kMaxId))};
+  }
   if (type == "failure") return AgentFailure{Text(j, "text")};
   if (type == "launch") return LaunchFromJson(j);
   if (type == "set_class") {

@@ -29,6 +29,7 @@ struct FlowDone {
 };
 struct TaskDone {
   TaskId task{-1};
+  int attempt = 0;  // the launch's: a report of an attempt since cancelled is told apart
 };
 struct AgentFailure {  // the agent cannot go on; the run stops
   std::string text;
@@ -52,6 +53,7 @@ struct Launch {  // run a task: read local_bytes from the local disk, fetch, the
   int64_t local_bytes = 0;
   double compute_s = 0;
   std::vector<Fetch> fetches;
+  int attempt = 0;  // 0 at a task's first launch, one more at each launch after a cancel
 };
 struct SetClass {  // flow `flow` is now in live class `cls`: re-mark its live sockets
   FlowId flow{-1};

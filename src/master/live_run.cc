@@ -32,6 +32,7 @@ LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
     for (const StageRuntime& sr : job.stages) tasks += static_cast<size_t>(sr.task_count);
   }
   launched_.assign(tasks, 0);
+  attempts_.assign(tasks, 0);
   rerun_.assign(tasks, 0);
   OpenJournal(config.journal, config.seed);
 }
@@ -78,6 +79,11 @@ std::string LiveRun::OnReport(ServerId host, const ControlMessage& m) {
     lifecycle_.OnFlowDone(d->flow);
   } else if (const auto* t = std::get_if<TaskDone>(&m)) {
     const bool known = t->task >= 0 && t->task < static_cast<TaskId>(launched_.size());
+    // The end of an attempt cancelled since (its task was launched again): late news.
+    if (known && t->attempt < attempts_[t->task] - 1) return {};
+    if (known && t->attempt >= attempts_[t->task]) {
+      return fmt::format("agent {}: task {} has no attempt {}", host, t->task, t->attempt);
+    }
     if (!known || state_.task(t->task).server != host ||
         state_.task(t->task).state != TaskState::kComputing) {
       if (known && rerun_[t->task]) return {};  // the end of a run that a lost host undid
@@ -102,6 +108,11 @@ std::string LiveRun::LoseHost(ServerId host) {
     if (at != kNoServer) agents_.Send(at, Cancel{t});
   }
   return {};
+}
+
+void LiveRun::RejoinHost(ServerId host) {
+  rejoined_hosts_.push_back(host);
+  lifecycle_.RejoinServer(host);
 }
 
 void LiveRun::Settle() {
@@ -150,7 +161,7 @@ void LiveRun::LaunchPlaced() {
         const TaskRuntime& task = state_.task(t);
         if (launched_[t] || task.server == kNoServer) continue;
         launched_[t] = 1;
-        Launch l{t, 0, lifecycle_.ComputeSeconds(t), std::move(fetches[t])};
+        Launch l{t, 0, lifecycle_.ComputeSeconds(t), std::move(fetches[t]), attempts_[t]++};
         if (read_blocks_ && task.root && task.local_read) {
           l.local_bytes = static_cast<int64_t>(task.spec->input);
         }
@@ -188,6 +199,7 @@ RunResult LiveRun::Collect(int64_t events) const {
   s.events = events;
   s.live = true;
   s.lost_hosts.assign(lost_hosts_.begin(), lost_hosts_.end());
+  s.rejoined_hosts.assign(rejoined_hosts_.begin(), rejoined_hosts_.end());
   s.tasks_rerun = lifecycle_.tasks_rerun();
   s.jobs_from_journal = jobs_from_journal_;
   return r;

@@ -64,6 +64,8 @@ class LiveRun {
   // The host's server is lost: what it undid is cancelled on the agents still running it and
   // placed again at the next step. Returns an error when some task can now run nowhere.
   std::string LoseHost(ServerId host);
+  // The host's server, lost, is back (a new agent for it said hello): it takes tasks again.
+  void RejoinHost(ServerId host);
   // The step after every event, as in the simulator: decisions, the network policy, then the
   // messages they call for (launches, class changes), and the journal's new records.
   void Settle();
@@ -97,10 +99,12 @@ class LiveRun {
   int jobs_from_journal_ = 0;
   std::vector<char> rerun_;     // per task: a lost host undid some run of it
   std::vector<char> launched_;  // per task
+  std::vector<int> attempts_;   // per task: its launches so far
   FlowId launched_flows_{0};    // flows below this one have been sent to their agents
   std::vector<int> rank_;       // per flow: its class's rank among the flows in flight
   std::vector<int> marked_;     // per flow: the rank its sockets were last told
   std::vector<ServerId> lost_hosts_;
+  std::vector<ServerId> rejoined_hosts_;
   bool read_blocks_;  // LiveRunConfig::read_blocks
 };
 

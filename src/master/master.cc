@@ -178,13 +178,18 @@ void Master::Impl::Accept() {
         [this, weak](const ControlMessage& m) {
           const auto h = std::get_if<Hello>(&m);
           if (h == nullptr) {
+            // Once the run has begun, a stray connection is refused, not fatal.
+            if (started) {
+              if (auto c = weak.lock()) c->Close();
+              return;
+            }
             Abort(fmt::format("an agent sent {} before hello", MessageType(m)));
             return;
           }
           if (auto c = weak.lock()) OnHello(c, *h);
         },
         [this](const std::string& why) {
-          if (!why.empty()) Abort("an agent's connection failed before hello: " + why);
+          if (!why.empty() && !started) Abort("an agent's connection failed before hello: " + why);
         });
     Accept();
   });
@@ -197,9 +202,14 @@ void Master::Impl::OnHello(const std::shared_ptr<LineChannel>& channel, const He
     return;
   }
   if (agents[h.host]) {
+    if (started) {  // its host's agent is running: the newcomer is refused
+      channel->Close();
+      return;
+    }
     Abort(fmt::format("two agents say they are host {}", h.host));
     return;
   }
+  const bool rejoins = started;  // a host lost since the run began (only those are missing)
   std::error_code ec;
   agent_address[h.host] = channel->socket().remote_endpoint(ec).address().to_string();
   data_port[h.host] = h.data_port;
@@ -214,12 +224,17 @@ void Master::Impl::OnHello(const std::shared_ptr<LineChannel>& channel, const He
                     Abort(fmt::format("agent {} went away before the run began: {}", host, what));
                   });
   ArmSilence(h.host);
+  if (rejoins) {
+    Advance();
+    run.RejoinHost(ServerId{h.host});
+    Settle();
+    return;
+  }
   if (++joined == cluster.size()) Begin();
 }
 
+// The acceptor stays open: a new agent for a host that is lost rejoins.
 void Master::Impl::Begin() {
-  std::error_code ignored;
-  acceptor.close(ignored);
   join_timer.cancel();
   started = true;
   start = WallClock::now();

@@ -115,6 +115,7 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
   j["events"] = s.events;
   if (s.live) {
     j["lost_hosts"] = s.lost_hosts;
+    j["rejoined_hosts"] = s.rejoined_hosts;
     j["tasks_rerun"] = s.tasks_rerun;
     j["jobs_from_journal"] = s.jobs_from_journal;
     j["block_reads"] = s.block_reads;
@@ -208,8 +209,11 @@ void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
                s.jobs_from_journal, s.jobs - s.jobs_from_journal);
   }
   if (!s.lost_hosts.empty()) {
-    fmt::print(out, "  lost hosts {}   tasks rerun {}\n", fmt::join(s.lost_hosts, ","),
-               s.tasks_rerun);
+    fmt::print(out, "  lost hosts {}   tasks rerun {}{}\n", fmt::join(s.lost_hosts, ","),
+               s.tasks_rerun,
+               s.rejoined_hosts.empty()
+                   ? ""
+                   : fmt::format("   rejoined {}", fmt::join(s.rejoined_hosts, ",")));
   }
 }
 

@@ -77,6 +77,7 @@ struct RunSummary {
   // were lost, and the task runs their loss undid (each such task ran again).
   bool live = false;
   std::vector<int> lost_hosts;
+  std::vector<int> rejoined_hosts;  // lost hosts whose new agent joined again, in that order
   int64_t tasks_rerun = 0;
   int jobs_from_journal = 0;  // completed in an earlier run, as the journal recorded them
   std::string block_reads;    // how agents read local blocks: memory or file (run/live.h)

@@ -65,6 +65,10 @@ class TaskLifecycle {
   // cancelled; a stage that had finished is unfinished again, so its child stages wait for it.
   // s is dropped from the block replicas of root tasks.
   ServerLoss LoseServer(ServerId s);
+  // Server s, lost, is back (live mode: a new agent for its host said hello). It comes back
+  // empty: its slots (and memory) free and no input block on it (its blocks were dropped from
+  // the replica lists when it was lost); schedulers may place tasks on it again.
+  void RejoinServer(ServerId s);
   bool server_lost(ServerId s) const { return s_.servers_[s].lost; }
   int64_t tasks_rerun() const { return tasks_rerun_; }
 

@@ -164,4 +164,16 @@ void TaskLifecycle::ReopenStage(JobIndex j, int stage) {
   }
 }
 
+void TaskLifecycle::RejoinServer(ServerId s) {
+  ServerRuntime& sv = s_.servers_[s];
+  if (!sv.lost) return;
+  Accrue(s);
+  sv.lost = false;
+  const Server& server = cluster_.server(s);
+  if (server.memory > 0) sv.free_memory = server.memory;
+  AddFreeSlots(s, server.slots - sv.free_slots - sv.held_slots);  // also lists it as idle
+  if (log != nullptr) log->Line(s_.now(), "server_rejoined").Int("server", s);
+  schedule_needed = true;
+}
+
 }  // namespace slotflow

@@ -31,6 +31,7 @@ TEST(ControlMessage, EveryMessageSurvivesALine) {
   EXPECT_EQ(std::get<FlowProgress>(Decode(Encode(FlowProgress{FlowId{4}, 123}))).bytes, 123);
   EXPECT_EQ(std::get<FlowDone>(Decode(Encode(FlowDone{FlowId{4}, 9}))).flow, 4);
   EXPECT_EQ(std::get<TaskDone>(Decode(Encode(TaskDone{TaskId{11}}))).task, 11);
+  EXPECT_EQ(std::get<TaskDone>(Decode(Encode(TaskDone{TaskId{11}, 3}))).attempt, 3);
   EXPECT_EQ(std::get<AgentFailure>(Decode(Encode(AgentFailure{"disk \"full\"\n"}))).text,
             "disk \"full\"\n");
   EXPECT_EQ(std::get<SetClass>(Decode(Encode(SetClass{FlowId{5}, 3}))).cls, 3);

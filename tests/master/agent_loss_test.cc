@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -60,7 +61,7 @@ struct PlayedAgent {
         return;
       }
       for (const Fetch& f : l->fetches) peer.Send(FlowDone{f.flow, f.bytes});
-      peer.Send(TaskDone{l->task});
+      peer.Send(TaskDone{l->task, l->attempt});
     }
   }
 };
@@ -105,6 +106,54 @@ TEST(MasterAgentLoss, AHostLostMidShuffleHasItsTasksRunElsewhere) {
   EXPECT_EQ(r.summary.tasks_rerun, 2);
   ASSERT_EQ(r.tasks.size(), 4u);
   for (const TaskResult& t : r.tasks) EXPECT_NE(t.server, lost) << t.stage << " " << t.index;
+}
+
+// A new agent for the lost host says hello while the run goes on (a second job arrives later):
+// the host rejoins, and the summary names it.
+TEST(MasterAgentLoss, ANewAgentForALostHostRejoins) {
+  ClusterSpec spec = UnitCluster(3, 1);
+  spec.classes[0].nic = 12.5e6;
+  spec.replicas = 3;
+  Workload workload;
+  StageSpec maps{"map", {}, std::vector<TaskSpec>(3, Task(1e6))};
+  workload.jobs = {Job("A", 0, {maps, StageSpec{"reduce", {0}, {Task(3e6)}}}),
+                   Job("B", 1.5, {maps, StageSpec{"reduce", {0}, {Task(3e6)}}})};
+  const Cluster cluster(spec);
+  MasterConfig config;
+  config.deadline = 20;
+  config.agent_timeout = 30;
+  Master master(cluster, workload, TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
+                NetworkPolicyRegistry::Get().Make("fair", {}, 1), config);
+  std::atomic<int> lost{-1};
+  std::vector<std::atomic<int>> fds(3);
+  std::vector<std::unique_ptr<PlayedAgent>> agents;
+  std::vector<std::thread> threads;
+  for (int h = 0; h < 3; ++h) {
+    agents.push_back(std::make_unique<PlayedAgent>(PlayedAgent{h, lost, fds, false, ""}));
+    threads.emplace_back([&a = *agents.back(), port = master.port()] { a.Run(port); });
+  }
+  std::unique_ptr<PlayedAgent> again;
+  std::thread rejoin([&, port = master.port()] {
+    while (lost < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the loss is handled
+    again = std::make_unique<PlayedAgent>(PlayedAgent{lost, lost, fds, false, ""});
+    again->Run(port);
+  });
+  RunResult r;
+  std::string error;
+  try {
+    r = master.Run();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  for (auto& t : threads) t.join();
+  rejoin.join();
+  ASSERT_EQ(error, "");
+  ASSERT_GE(lost, 0);
+  EXPECT_TRUE(again->stopped) << "the rejoined agent was not told to stop: " << again->error;
+  EXPECT_EQ(r.summary.unfinished_jobs, 0);
+  EXPECT_EQ(r.summary.lost_hosts, std::vector<int>{lost});
+  EXPECT_EQ(r.summary.rejoined_hosts, std::vector<int>{lost});
 }
 
 // An agent that stays connected but sends nothing (not even heartbeats) for agent_timeout is

@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -33,17 +35,28 @@ class SimulatedAgents final : public AgentLink {
   SimulatedAgents(const Cluster& cluster, Engine& engine)
       : engine_(engine), wire_(cluster, NetworkPolicyRegistry::Get().Make("fair", {}, 1),
                                engine.clock()) {
-    compute_done_ = engine_.AddKind([this](int64_t t) {
-      Report(tasks_.at(static_cast<TaskId>(t)).host, TaskDone{static_cast<TaskId>(t)});
+    compute_done_ = engine_.AddKind([this](int64_t i) {
+      const auto& [host, done] = computes_[static_cast<size_t>(i)];
+      Report(host, done);
     });
   }
   void Attach(LiveRun& run) { run_ = &run; }
+  // Called with every launch before it runs.
+  std::function<void(ServerId, const Launch&)> on_launch;
+  // A relaunched task reports the end of its previous attempt as it starts computing.
+  bool stale_reports = false;
 
   void Send(ServerId host, const ControlMessage& m) override {
+    if (const auto* cancel = std::get_if<Cancel>(&m)) {
+      tasks_[cancel->task].fetches_left = -1;  // its fetches' ends start no compute
+      return;
+    }
     const auto* launch = std::get_if<Launch>(&m);
     if (launch == nullptr) return;  // class marks change nothing under fair sharing
+    if (on_launch) on_launch(host, *launch);
     Running& task = tasks_[launch->task];
-    task = Running{host, launch->compute_s, static_cast<int>(launch->fetches.size())};
+    task = Running{host, launch->compute_s, static_cast<int>(launch->fetches.size()),
+                   launch->attempt};
     for (const Fetch& f : launch->fetches) {
       FlowSpec wire;
       wire.src = ServerId{f.port};  // DataEndpoint's port is the source host
@@ -67,7 +80,9 @@ class SimulatedAgents final : public AgentLink {
                 const FlowSpec& spec = wire_.flow(w).spec;
                 Report(spec.dst, FlowDone{live_flow_[w], static_cast<int64_t>(spec.size)});
                 const TaskId task{spec.macroflow};
-                if (--tasks_.at(task).fetches_left == 0) Compute(task);
+                Running& r = tasks_.at(task);
+                if (wire_attempt_[w] != r.attempt || r.fetches_left <= 0) continue;  // cancelled
+                if (--r.fetches_left == 0) Compute(task);
               }
             }};
   }
@@ -77,6 +92,7 @@ class SimulatedAgents final : public AgentLink {
     run_->Settle();
     for (const auto& [live, wire] : fetches_) {
       live_flow_.push_back(live);
+      wire_attempt_.push_back(tasks_.at(TaskId{wire.macroflow}).attempt);
       wire_.StartFlow(wire);
     }
     fetches_.clear();
@@ -88,8 +104,16 @@ class SimulatedAgents final : public AgentLink {
     ServerId host = kNoServer;
     Seconds compute = 0;
     int fetches_left = 0;
+    int attempt = 0;
   };
-  void Compute(TaskId t) { engine_.Schedule(engine_.now() + tasks_.at(t).compute, compute_done_, t); }
+  void Compute(TaskId t) {
+    const Running& task = tasks_.at(t);
+    // As an agent's report of an earlier attempt, cancelled since, could arrive now.
+    if (stale_reports && task.attempt > 0) Report(task.host, TaskDone{t, task.attempt - 1});
+    computes_.emplace_back(task.host, TaskDone{t, task.attempt});
+    engine_.Schedule(engine_.now() + task.compute, compute_done_,
+                     static_cast<int64_t>(computes_.size() - 1));
+  }
   void Report(ServerId host, const ControlMessage& m) {
     const std::string wrong = run_->OnReport(host, m);
     EXPECT_EQ(wrong, "");
@@ -102,6 +126,8 @@ class SimulatedAgents final : public AgentLink {
   std::map<TaskId, Running> tasks_;
   std::map<FlowId, FlowSpec> fetches_;  // launched since the last step, by live flow
   std::vector<FlowId> live_flow_;       // per wire flow, the live flow it carries
+  std::vector<int> wire_attempt_;       // per wire flow, its task's attempt
+  std::vector<std::pair<ServerId, TaskDone>> computes_;  // each compute's report, by event
 };
 
 // A scheduler with a tick and a slot-mode signal (none of the built-in ones that have them
@@ -244,6 +270,49 @@ TEST_P(OneDriver, LiveRunInSimulatedTimeDecidesAsTheSimulator) {
 INSTANTIATE_TEST_SUITE_P(Schedulers, OneDriver,
                          ::testing::Values("greedy", "capacity", "fifo", "delay", "tcds",
                                            "ticking"));
+
+// A reducer fetching from a host that is lost is cancelled and launched again on the same host
+// (attempt 1); the end of its first attempt, reported as the second computes, is late news: the
+// second attempt still computes its whole second.
+TEST(LiveRunAttempts, TheEndOfACancelledAttemptIsToldApart) {
+  ClusterSpec spec = UnitCluster(2, 1);
+  spec.classes[0].nic = 1e6;
+  const Cluster cluster(spec);
+  Workload w;
+  w.source = "attempts";
+  w.jobs = {Job("A", 0,
+                {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}},
+                 StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
+  Engine engine;
+  EngineClock clock(engine);
+  SimulatedAgents agents(cluster, engine);
+  LiveRun run(cluster, w, MakeScheduler("ticking"),
+              NetworkPolicyRegistry::Get().Make("fair", {}, 3), LiveRunConfig{.seed = 3}, clock,
+              agents);
+  agents.Attach(run);
+  agents.stale_reports = true;
+  const int32_t lose = engine.AddKind([&](int64_t host) {
+    EXPECT_EQ(run.LoseHost(ServerId{static_cast<int32_t>(host)}), "");
+  });
+  std::vector<std::pair<TaskId, int>> launches;
+  agents.on_launch = [&](ServerId host, const Launch& l) {
+    launches.emplace_back(l.task, l.attempt);
+    // The reducer's first launch, on server 0, fetching from server 1: server 1 is lost.
+    if (l.task == TaskId{2} && l.attempt == 0) {
+      EXPECT_EQ(host, ServerId{0});
+      engine.Schedule(engine.now() + 0.1, lose, 1);
+    }
+  };
+  run.Begin();
+  EXPECT_TRUE(engine.Run(agents.Process(), [&] { agents.Settle(); }));
+  EXPECT_EQ(run.unfinished_jobs(), 0);
+  EXPECT_EQ(launches.back(), std::make_pair(TaskId{2}, 1));
+  const RunResult r = run.Collect(0);
+  ASSERT_EQ(r.tasks.size(), 3U);
+  EXPECT_EQ(r.tasks[2].server, 0);
+  EXPECT_DOUBLE_EQ(r.tasks[2].finish - r.tasks[2].read_done, 1);  // not cut short
+  EXPECT_EQ(r.summary.tasks_rerun, 2);  // the map whose output was lost, and the reducer
+}
 
 }  // namespace
 }  // namespace slotflow::testing

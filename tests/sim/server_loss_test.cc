@@ -43,6 +43,33 @@ TEST(ServerLoss, ARunningTaskIsReadyAgainAndTheServerOffersNoSlot) {
   EXPECT_THROW(bed.life().Place(m0, ServerId{0}), std::logic_error);
 }
 
+// A lost server that rejoins comes back empty: its slots free, idle, hosting again; the block
+// replicas dropped at its loss stay dropped.
+TEST(ServerLoss, ARejoinedServerTakesTasksAgain) {
+  Bed bed(2, 2);
+  const JobIndex j = bed.Submit(MapReduce(1), 1);
+  const TaskId m0 = bed.TaskOf(j, 0, 0), m1 = bed.TaskOf(j, 0, 1);
+  bed.life().Place(m0, ServerId{0});
+  bed.life().LoseServer(ServerId{0});
+  ASSERT_TRUE(bed.life().server_lost(ServerId{0}));
+  bed.life().schedule_needed = false;
+  bed.life().RejoinServer(ServerId{0});
+  const SimState& s = bed.state();
+  EXPECT_FALSE(bed.life().server_lost(ServerId{0}));
+  EXPECT_TRUE(bed.life().schedule_needed);
+  EXPECT_EQ(s.server(ServerId{0}).free_slots, 2);
+  EXPECT_EQ(s.free_slots(), 4);
+  EXPECT_EQ(s.servers_with_free_slots(), (std::vector<ServerId>{ServerId{0}, ServerId{1}}));
+  EXPECT_EQ(s.idle_servers_with_free_slots(), (std::vector<ServerId>{ServerId{0}, ServerId{1}}));
+  EXPECT_EQ(s.task(m0).replicas, std::vector<ServerId>{ServerId{1}});
+  EXPECT_TRUE(s.CanHost(m0, ServerId{0}));
+  bed.life().Place(m0, ServerId{0});  // a remote read from server 1 now
+  bed.life().Place(m1, ServerId{0});
+  EXPECT_EQ(s.server(ServerId{0}).free_slots, 0);
+  bed.life().RejoinServer(ServerId{1});  // not lost: nothing changes
+  EXPECT_EQ(s.free_slots(), 2);
+}
+
 // A finished map on the lost server whose output a reducer still needs runs again; a reducer
 // fetching from it starts over; a ready reducer waits for the map stage again. The job then
 // completes on the server left.
