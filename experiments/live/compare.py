@@ -1,29 +1,38 @@
 #!/usr/bin/python3
 """The simulator against the testbed: one slice of the FB trace run live and simulated.
 
-    sudo experiments/live/compare.py [--seeds 5] [--out experiments/live/results]
+    sudo experiments/live/compare.py [--seeds 5] [--lengths 0.25,1,4] [--out DIR]
 
-For each system (duopoly, aalo, fair = greedy scheduler + fair network) and seed, runs
-`slotflow live` on a testbed of its own (namespace prefix --testbed-prefix) and `slotflow run`
-with the same flags and `--nic` at the testbed's rate, then compares their job completion times
-with tools/compare_jct.py's functions. Writes, under --out:
+First `slotflow testbed calibrate` measures the testbed (task launch and flow start latencies,
+TCP's payload efficiency) into calibration.toml. Then for each job length, system (duopoly,
+aalo, fair = greedy scheduler + fair network) and seed, runs `slotflow live` on a testbed of its
+own (namespace prefix --testbed-prefix) and `slotflow run` twice with the same flags: `sim`
+with the calibration (`--config calibration.toml`: the testbed's rate, efficiency and
+latencies) and `sim-plain` with only `--nic` at the testbed's rate; and compares their job
+completion times with tools/compare_jct.py's functions. A job length L stretches the slice:
+bytes × (--traffic-scale × L) and arrivals × (--time-scale × L), so the jobs are L times as long
+and overlap as much. Writes, under --out:
 
-  slice.txt          the workload: the first --coflows coflows of the trace, arrivals × --time-scale
-  SYSTEM/sN/live|sim|sim-disk/   each run's summary.json, jobs.csv, tasks.csv (and its stdout)
-  runs.csv           one line per system and seed: mean and p95 JCT of each run and the errors
-  phases.csv         per system and run kind: task time summed over tasks and averaged over seeds,
-                     by phase (waiting for a slot, map read+compute, shuffle, reduce compute)
-  table.md           mean ± 95 % CI over seeds, per system
+  calibration.toml   the testbed's measured costs (and, in comments, what was measured)
+  slice-L.txt        the workload at length L: the first --coflows coflows of the trace
+  L/SYSTEM/sN/live|sim|sim-plain|sim-disk/   each run's summary.json, jobs.csv, tasks.csv
+  runs.csv           one line per length, system and seed: mean and p95 JCT of each run, the
+                     errors, and the machine's load average as the live run started and ended
+  phases.csv         per length, system and run kind: task time summed over tasks and averaged
+                     over seeds, by phase (waiting for a slot, map read+compute, shuffle, ...)
+  table.md           per length, mean ± 95 % CI over seeds, per system; then the errors by
+                     job length
 
-and the CDF figure (--figure). A run whose jobs.csv is already there is reused (--fresh reruns
-everything). Every live run is bounded by --deadline, and the testbed is taken down at the end,
-also when a run fails or the script is interrupted.
+and the CDF figure (--figure) of the longest length. A run whose jobs.csv is already there is
+reused (--fresh reruns everything). Every live run is bounded by --deadline × L, and the
+testbed is taken down at the end, also when a run fails or the script is interrupted.
 
 Bad input (a missing trace, a malformed trace header, a bad flag) exits with status 2 and a
 message naming its source.
 """
 import argparse
 import csv
+import json
 import math
 import os
 import re
@@ -62,6 +71,8 @@ def parse_args():
     p.add_argument("--hosts", type=int, default=4)
     p.add_argument("--rate", default="100mbit", help="testbed link rate (tc units)")
     p.add_argument("--nic", default="100Mbps", help="the same rate in the simulator's units")
+    p.add_argument("--lengths", default="1",
+                   help="job lengths, comma separated: bytes and arrivals stretched by each")
     p.add_argument("--disk", default="",
                    help="also simulate with --disk RATE (a third column), e.g. 400MB/s")
     p.add_argument("--systems", default="duopoly,aalo,fair")
@@ -82,6 +93,12 @@ def check_args(a):
         raise BadInput("--time-scale: must be positive")
     if a.seeds < 1:
         raise BadInput("--seeds: must be at least 1")
+    try:
+        a.length_list = [float(x) for x in a.lengths.split(",")]
+    except ValueError:
+        raise BadInput(f"--lengths: expected numbers separated by commas, got {a.lengths!r}")
+    if not all(x > 0 and math.isfinite(x) for x in a.length_list):
+        raise BadInput("--lengths: every length must be positive")
     unknown = [s for s in a.systems.split(",") if s not in SYSTEMS]
     if unknown:
         raise BadInput(f"--systems: unknown {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
@@ -117,9 +134,24 @@ def write_slice(trace, coflows, time_scale, out):
         f.write(f"{header[0]} {len(rows)}\n" + "\n".join(rows) + "\n")
 
 
-def workload_flags(a, slice_path, seed):
-    return ["--trace", slice_path, "--traffic-scale", a.traffic_scale, "--map-input-ratio",
-            a.map_input_ratio, "--slot-rate", a.slot_rate, "--seed", str(seed), "--quiet"]
+def workload_flags(a, slice_path, seed, length):
+    return ["--trace", slice_path, "--traffic-scale", f"{float(a.traffic_scale) * length:g}",
+            "--map-input-ratio", a.map_input_ratio, "--slot-rate", a.slot_rate, "--seed",
+            str(seed), "--quiet"]
+
+
+def length_name(length):
+    return f"{length:g}"
+
+
+def calibrate(a):
+    """The testbed's costs, measured once per results directory (--fresh measures again)."""
+    path = os.path.join(a.out, "calibration.toml")
+    if a.fresh or not os.path.exists(path):
+        run_logged([a.slotflow, "testbed", "calibrate", "--hosts", str(a.hosts), "--rate", a.rate,
+                    "--testbed-prefix", a.testbed_prefix, "--out", path],
+                   os.path.join(a.out, "calibration"), 300)
+    return path
 
 
 # ---------------------------------------------------------------- running
@@ -183,14 +215,16 @@ def seconds(text):
     return float(m.group(1))
 
 
-def run_pair(a, system, seed, slice_path):
-    """The live run and the simulated run(s) of one system and seed; returns their dirs."""
-    base = os.path.join(a.out, system, f"s{seed}")
-    flags = SYSTEMS[system] + workload_flags(a, slice_path, seed)
+def run_pair(a, system, seed, length, slice_path, calibration):
+    """The live run and the simulated runs of one system, seed and length; returns their dirs."""
+    base = os.path.join(a.out, length_name(length), system, f"s{seed}")
+    flags = SYSTEMS[system] + workload_flags(a, slice_path, seed, length)
+    deadline = f"{seconds(a.deadline) * max(1.0, length):g}s"
     runs = {
         "live": [a.slotflow, "live", "--hosts", str(a.hosts), "--rate", a.rate, "--deadline",
-                 a.deadline, "--testbed-prefix", a.testbed_prefix] + flags,
-        "sim": [a.slotflow, "run", "--servers", str(a.hosts), "--nic", a.nic] + flags,
+                 deadline, "--testbed-prefix", a.testbed_prefix] + flags,
+        "sim": [a.slotflow, "run", "--servers", str(a.hosts), "--config", calibration] + flags,
+        "sim-plain": [a.slotflow, "run", "--servers", str(a.hosts), "--nic", a.nic] + flags,
     }
     if a.disk:
         runs["sim-disk"] = runs["sim"] + ["--disk", a.disk]
@@ -201,10 +235,11 @@ def run_pair(a, system, seed, slice_path):
         if not a.fresh and os.path.exists(os.path.join(d, "jobs.csv")):
             continue
         t0 = time.time()
-        timeout = seconds(a.deadline) + 60 if kind == "live" else 120
+        timeout = seconds(deadline) + 60 if kind == "live" else 120
         run_logged(cmd + ["--out", d], d, timeout)
         if kind == "live":
-            print(f"  {system} seed {seed}: live {time.time() - t0:.0f} s", flush=True)
+            print(f"  length {length:g} {system} seed {seed}: live {time.time() - t0:.0f} s",
+                  flush=True)
     return dirs
 
 
@@ -249,7 +284,17 @@ def phases(run_dir):
     return sums
 
 
-def analyse(results, kinds):
+def live_load(run_dir):
+    """The machine's load average as the live run started and ended (summary.json)."""
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            load = json.load(f).get("load_average", {})
+    except (OSError, ValueError) as e:
+        raise BadInput(f"{run_dir}/summary.json: cannot read: {e}")
+    return load.get("start", float("nan")), load.get("end", float("nan"))
+
+
+def analyse(results, kinds, length):
     """results: system -> seed -> kind -> run dir. Returns per-seed rows and per-system
     summaries (mean ± CI of each statistic and error; error = (sim − live) / live)."""
     rows, summary = [], {}
@@ -261,15 +306,16 @@ def analyse(results, kinds):
             if differ:
                 raise BadInput(f"{dirs['sim']}: job sets differ from {dirs['live']}'s")
             st = {k: compare_jct.stats(jobs[k].values()) for k in kinds}
-            row = {"system": system, "seed": seed}
+            row = {"length": length, "system": system, "seed": seed}
             for k in kinds:
                 for q in ("mean", "p95"):
                     row[f"{k}_{q}_s"] = st[k][q]
                     if k != "live":
                         row[f"{k}_{q}_err"] = (st[k][q] - st["live"][q]) / st["live"][q]
+            row["load_start"], row["load_end"] = live_load(dirs["live"])
             rows.append(row)
             for key, v in row.items():
-                if key not in ("system", "seed"):
+                if key not in ("length", "system", "seed"):
                     acc.setdefault(key, []).append(v)
         summary[system] = {key: mean_ci(v, single=float("nan")) for key, v in acc.items()}
     return rows, summary
@@ -288,12 +334,13 @@ def fmt_ci(m, ci, pct=False):
     return f"{m:.2f} ± {ci:.2f}" if math.isfinite(ci) else f"{m:.2f}"
 
 
-def table(summary, kinds, seeds):
+def table(summary, kinds, seeds, length):
     sims = [k for k in kinds if k != "live"]
     head = ["system", "live mean JCT (s)"] + [f"{k} mean JCT (s)" for k in sims] + \
         [f"{k} error, mean" for k in sims] + ["live p95 JCT (s)"] + \
         [f"{k} p95 JCT (s)" for k in sims] + [f"{k} error, p95" for k in sims]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines = [f"Job length {length:g}:", "", "| " + " | ".join(head) + " |",
+             "|" + "---|" * len(head)]
     for system, s in summary.items():
         cells = [system, fmt_ci(*s["live_mean_s"])]
         cells += [fmt_ci(*s[f"{k}_mean_s"]) for k in sims]
@@ -307,12 +354,30 @@ def table(summary, kinds, seeds):
     return "\n".join(lines) + "\n"
 
 
-def phase_rows(results, kinds):
+def length_table(summaries, kinds):
+    """The errors of each simulated kind by job length: summaries is length -> system ->
+    statistic -> (mean, CI)."""
+    sims = [k for k in kinds if k != "live"]
+    head = ["system", "job length", "live mean JCT (s)"] + \
+        [f"{k} error, {q}" for k in sims for q in ("mean", "p95")] + ["load average (live)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    systems = next(iter(summaries.values())).keys()
+    for system in systems:
+        for length, summary in summaries.items():
+            s = summary[system]
+            cells = [system, f"{length:g}", fmt_ci(*s["live_mean_s"])]
+            cells += [fmt_ci(*s[f"{k}_{q}_err"], pct=True) for k in sims for q in ("mean", "p95")]
+            cells += [f"{s['load_start'][0]:.2f}"]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def phase_rows(results, kinds, length):
     rows = []
     for system, seeds in results.items():
         for k in kinds:
             per = [phases(dirs[k]) for dirs in seeds.values()]
-            row = {"system": system, "run": k}
+            row = {"length": length, "system": system, "run": k}
             for key in per[0]:
                 row[key] = round(sum(p[key] for p in per) / len(per), 3)
             rows.append(row)
@@ -323,8 +388,9 @@ def plot(results, kinds, out):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    styles = {"live": ("testbed (live)", "-"), "sim": ("simulator", "--"),
-              "sim-disk": ("simulator, --disk", ":")}
+    styles = {"live": ("testbed (live)", "-"), "sim": ("simulator, calibrated", "--"),
+              "sim-plain": ("simulator, uncalibrated", ":"),
+              "sim-disk": ("simulator, calibrated, --disk", "-.")}
     fig, axes = plt.subplots(1, len(results), figsize=(4 * len(results), 3.6), sharey=True)
     axes = axes if len(results) > 1 else [axes]
     for ax, (system, seeds) in zip(axes, results.items()):
@@ -347,12 +413,15 @@ def plot(results, kinds, out):
 
 # ---------------------------------------------------------------- main
 
-def run_all(a, slice_path):
-    results = {s: {} for s in a.systems.split(",")}
+def run_all(a, slices, calibration):
+    """length -> system -> seed -> kind -> run dir."""
+    results = {x: {s: {} for s in a.systems.split(",")} for x in a.length_list}
     # Seeds outermost, so that changes in the machine's load fall on every system alike.
     for seed in range(1, a.seeds + 1):
-        for system in results:
-            results[system][seed] = run_pair(a, system, seed, slice_path)
+        for length in a.length_list:
+            for system in results[length]:
+                results[length][system][seed] = run_pair(a, system, seed, length,
+                                                         slices[length], calibration)
     return results
 
 
@@ -366,23 +435,32 @@ def main():
         if os.geteuid() != 0:
             raise BadInput("must run as root (slotflow live makes network namespaces)")
         os.makedirs(a.out, exist_ok=True)
-        slice_path = os.path.join(a.out, "slice.txt")
-        write_slice(a.trace, a.coflows, a.time_scale, slice_path)
-        kinds = ["live", "sim"] + (["sim-disk"] if a.disk else [])
+        slices = {}
+        for length in a.length_list:
+            slices[length] = os.path.join(a.out, f"slice-{length_name(length)}.txt")
+            write_slice(a.trace, a.coflows, a.time_scale * length, slices[length])
+        kinds = ["live", "sim", "sim-plain"] + (["sim-disk"] if a.disk else [])
         t0 = time.time()
         try:
-            results = run_all(a, slice_path)
+            calibration = calibrate(a)
+            results = run_all(a, slices, calibration)
         finally:
             teardown(a.testbed_prefix)
+            teardown(a.testbed_prefix + "x")
         print(f"runs: {time.time() - t0:.0f} s", flush=True)
-        rows, summary = analyse(results, kinds)
+        rows, phase, summaries, text = [], [], {}, ""
+        for length in a.length_list:
+            r, summaries[length] = analyse(results[length], kinds, length)
+            rows += r
+            phase += phase_rows(results[length], kinds, length)
+            text += table(summaries[length], kinds, a.seeds, length) + "\n"
+        text += "Errors by job length:\n\n" + length_table(summaries, kinds)
         write_csv(os.path.join(a.out, "runs.csv"), rows)
-        write_csv(os.path.join(a.out, "phases.csv"), phase_rows(results, kinds))
-        text = table(summary, kinds, a.seeds)
+        write_csv(os.path.join(a.out, "phases.csv"), phase)
         with open(os.path.join(a.out, "table.md"), "w") as f:
             f.write(text)
         print(text)
-        plot(results, kinds, a.figure)
+        plot(results[max(a.length_list)], kinds, a.figure)
         print(f"figure: {a.figure}")
     except (BadInput, compare_jct.BadInput) as e:
         print(f"compare: error: {e}", file=sys.stderr)

@@ -68,6 +68,19 @@ def test_bad_live_settings_name_their_keyword(kwargs, field):
     assert e.value.field == field
 
 
+def test_bad_block_reads_and_modelled_costs_are_refused_before_the_testbed():
+    if os.geteuid() != 0:
+        pytest.skip("live() refuses to start without root before it reads its settings")
+    with pytest.raises(slotflow.InputError) as e:
+        slotflow.live(system="duopoly", block_reads="disk", testbed_prefix=PREFIX)
+    assert e.value.field == "block_reads"
+    with pytest.raises(slotflow.InputError) as e:
+        slotflow.live(system="duopoly", cluster={"payload_efficiency": 0.95},
+                      testbed_prefix=PREFIX)
+    assert e.value.field == "payload_efficiency"
+    assert not [ns for ns in namespaces() if ns.startswith(PREFIX)]
+
+
 def test_bad_deadline_is_refused_before_the_testbed(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("live() refuses to start without root before it reads the deadline")
