@@ -1,6 +1,7 @@
 // Network: the flows in flight on the cluster's links, their metadata (job, coflow, macroflow)
 // and the network policy that ranks them. Rates come from the FluidSolver and change only at
-// events: a flow starts or ends, a class changes, or the policy's re-rank time arrives.
+// events: a flow starts or ends, a class changes, the policy's re-rank time arrives, or a flow's
+// hold (the modelled launch and connection latencies) ends.
 #pragma once
 
 #include <functional>
@@ -111,12 +112,12 @@ class Network final : public FlowNetwork, public ClassSink {
   FinishedFlows keep_finished_ = FinishedFlows::kRecords;
   Bytes network_bytes_ = 0;
   const Clock& clock_;
-  Seconds fluid_at_ = 0;
+  Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced
   std::map<FlowId, Held> held_;
   // When each held flow's hold ends, earliest first (then by id).
   std::priority_queue<std::pair<Seconds, FlowId>, std::vector<std::pair<Seconds, FlowId>>,
                       std::greater<>>
-      hold_ends_;  // the time up to which the fluid has been advanced
+      hold_ends_;
 };
 
 }  // namespace slotflow

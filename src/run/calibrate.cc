@@ -182,6 +182,10 @@ CalibrateReport CalibrateTestbed(const CalibrateSettings& s) {
   if (s.samples < 1 || s.samples > 1000) {
     throw InputError("", 0, "--samples", fmt::format("must be in 1..1000, got {}", s.samples));
   }
+  if (s.hosts < 2 || s.hosts > kMaxTestbedHosts) {
+    throw InputError("", 0, "--hosts",
+                     fmt::format("calibration needs 2..{} hosts, got {}", kMaxTestbedHosts, s.hosts));
+  }
   TestbedConfig config = MakeTestbedConfig(s.hosts, s.rate);
   config.names = TestbedNames{s.prefix};
   RequireRoot();
