@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -66,94 +67,87 @@ struct PlayedAgent {
   }
 };
 
-TEST(MasterAgentLoss, AHostLostMidShuffleHasItsTasksRunElsewhere) {
-  ClusterSpec spec = UnitCluster(3, 1);
-  spec.classes[0].nic = 12.5e6;
-  spec.replicas = 3;  // every block survives the loss of one host
-  Workload workload;
-  StageSpec maps{"map", {}, std::vector<TaskSpec>(3, Task(1e6))};
-  workload.jobs = {Job("A", 0, {maps, StageSpec{"reduce", {0}, {Task(3e6)}}})};
-  const Cluster cluster(spec);
-  MasterConfig config;
-  config.deadline = 20;
-  config.agent_timeout = 30;  // the played agents send no heartbeats
-  Master master(cluster, workload, TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
-                NetworkPolicyRegistry::Get().Make("fair", {}, 1), config);
-  std::atomic<int> lost{-1};
-  std::vector<std::atomic<int>> fds(3);
-  std::vector<std::unique_ptr<PlayedAgent>> agents;
-  std::vector<std::thread> threads;
-  for (int h = 0; h < 3; ++h) {
-    agents.push_back(std::make_unique<PlayedAgent>(PlayedAgent{h, lost, fds, false, ""}));
-    threads.emplace_back([&a = *agents.back(), port = master.port()] { a.Run(port); });
-  }
-  RunResult r;
+// 3 hosts of 1 slot, every block on all three, played agents; `jobs` MapReduce jobs of 3 maps
+// and a reducer, 1.5 s apart. One host is lost mid-shuffle (PlayedAgent); with `rejoin`, a new
+// played agent for it says hello 0.3 s later.
+struct LossRun {
+  RunResult result;
   std::string error;
-  try {
-    r = master.Run();
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  for (auto& t : threads) t.join();
-  ASSERT_EQ(error, "");
-  ASSERT_GE(lost, 0);
-  for (const auto& a : agents) EXPECT_EQ(a->error, "") << a->host;
+  int lost = -1;
+  std::vector<std::string> agent_errors;
+  bool rejoined_agent_stopped = false;
 
+  LossRun(int jobs, bool rejoin) {
+    ClusterSpec spec = UnitCluster(3, 1);
+    spec.classes[0].nic = 12.5e6;
+    spec.replicas = 3;  // every block survives the loss of one host
+    Workload workload;
+    StageSpec maps{"map", {}, std::vector<TaskSpec>(3, Task(1e6))};
+    for (int j = 0; j < jobs; ++j) {
+      workload.jobs.push_back(Job(std::string(1, static_cast<char>('A' + j)), 1.5 * j,
+                                  {maps, StageSpec{"reduce", {0}, {Task(3e6)}}}));
+    }
+    const Cluster cluster(spec);
+    MasterConfig config;
+    config.deadline = 20;
+    config.agent_timeout = 30;  // the played agents send no heartbeats
+    Master master(cluster, workload, TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
+                  NetworkPolicyRegistry::Get().Make("fair", {}, 1), config);
+    std::atomic<int> lost_host{-1};
+    std::vector<std::atomic<int>> fds(3);
+    std::vector<std::unique_ptr<PlayedAgent>> agents;
+    std::vector<std::thread> threads;
+    for (int h = 0; h < 3; ++h) {
+      agents.push_back(std::make_unique<PlayedAgent>(PlayedAgent{h, lost_host, fds, false, ""}));
+      threads.emplace_back([&a = *agents.back(), port = master.port()] { a.Run(port); });
+    }
+    std::unique_ptr<PlayedAgent> again;
+    if (rejoin) {
+      threads.emplace_back([&, port = master.port()] {
+        while (lost_host < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the loss is handled
+        again = std::make_unique<PlayedAgent>(PlayedAgent{lost_host, lost_host, fds, false, ""});
+        again->Run(port);
+      });
+    }
+    try {
+      result = master.Run();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    for (auto& t : threads) t.join();
+    lost = lost_host;
+    for (const auto& a : agents) agent_errors.push_back(a->error);
+    rejoined_agent_stopped = again && again->stopped;
+  }
+};
+
+TEST(MasterAgentLoss, AHostLostMidShuffleHasItsTasksRunElsewhere) {
+  const LossRun run(1, /*rejoin=*/false);
+  ASSERT_EQ(run.error, "");
+  ASSERT_GE(run.lost, 0);
+  for (const std::string& e : run.agent_errors) EXPECT_EQ(e, "");
+  const RunResult& r = run.result;
   EXPECT_EQ(r.summary.unfinished_jobs, 0);
   ASSERT_EQ(r.jobs.size(), 1u);
-  EXPECT_EQ(r.summary.lost_hosts, std::vector<int>{lost});
+  EXPECT_EQ(r.summary.lost_hosts, std::vector<int>{run.lost});
+  EXPECT_TRUE(r.summary.rejoined_hosts.empty());
   // The lost host's map (its output was still to be fetched) and the reducer fetching it.
   EXPECT_EQ(r.summary.tasks_rerun, 2);
   ASSERT_EQ(r.tasks.size(), 4u);
-  for (const TaskResult& t : r.tasks) EXPECT_NE(t.server, lost) << t.stage << " " << t.index;
+  for (const TaskResult& t : r.tasks) EXPECT_NE(t.server, run.lost) << t.stage << " " << t.index;
 }
 
 // A new agent for the lost host says hello while the run goes on (a second job arrives later):
-// the host rejoins, and the summary names it.
+// the host rejoins, the summary names it, and its agent is told to stop at the end.
 TEST(MasterAgentLoss, ANewAgentForALostHostRejoins) {
-  ClusterSpec spec = UnitCluster(3, 1);
-  spec.classes[0].nic = 12.5e6;
-  spec.replicas = 3;
-  Workload workload;
-  StageSpec maps{"map", {}, std::vector<TaskSpec>(3, Task(1e6))};
-  workload.jobs = {Job("A", 0, {maps, StageSpec{"reduce", {0}, {Task(3e6)}}}),
-                   Job("B", 1.5, {maps, StageSpec{"reduce", {0}, {Task(3e6)}}})};
-  const Cluster cluster(spec);
-  MasterConfig config;
-  config.deadline = 20;
-  config.agent_timeout = 30;
-  Master master(cluster, workload, TaskSchedulerRegistry::Get().Make("greedy", {}, 1),
-                NetworkPolicyRegistry::Get().Make("fair", {}, 1), config);
-  std::atomic<int> lost{-1};
-  std::vector<std::atomic<int>> fds(3);
-  std::vector<std::unique_ptr<PlayedAgent>> agents;
-  std::vector<std::thread> threads;
-  for (int h = 0; h < 3; ++h) {
-    agents.push_back(std::make_unique<PlayedAgent>(PlayedAgent{h, lost, fds, false, ""}));
-    threads.emplace_back([&a = *agents.back(), port = master.port()] { a.Run(port); });
-  }
-  std::unique_ptr<PlayedAgent> again;
-  std::thread rejoin([&, port = master.port()] {
-    while (lost < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the loss is handled
-    again = std::make_unique<PlayedAgent>(PlayedAgent{lost, lost, fds, false, ""});
-    again->Run(port);
-  });
-  RunResult r;
-  std::string error;
-  try {
-    r = master.Run();
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  for (auto& t : threads) t.join();
-  rejoin.join();
-  ASSERT_EQ(error, "");
-  ASSERT_GE(lost, 0);
-  EXPECT_TRUE(again->stopped) << "the rejoined agent was not told to stop: " << again->error;
-  EXPECT_EQ(r.summary.unfinished_jobs, 0);
-  EXPECT_EQ(r.summary.lost_hosts, std::vector<int>{lost});
-  EXPECT_EQ(r.summary.rejoined_hosts, std::vector<int>{lost});
+  const LossRun run(2, /*rejoin=*/true);
+  ASSERT_EQ(run.error, "");
+  ASSERT_GE(run.lost, 0);
+  EXPECT_TRUE(run.rejoined_agent_stopped);
+  EXPECT_EQ(run.result.summary.unfinished_jobs, 0);
+  EXPECT_EQ(run.result.summary.lost_hosts, std::vector<int>{run.lost});
+  EXPECT_EQ(run.result.summary.rejoined_hosts, std::vector<int>{run.lost});
 }
 
 // An agent that stays connected but sends nothing (not even heartbeats) for agent_timeout is
