@@ -64,8 +64,9 @@ def parse_args():
     p.add_argument("--trace", default=os.path.join(REPO, "..", "shared", "traces",
                                                    "FB2010-1Hr-150-0.txt"))
     p.add_argument("--coflows", type=int, default=11, help="first N coflows of the trace")
-    p.add_argument("--time-scale", type=float, default=0.25, help="arrival times multiplied by")
-    p.add_argument("--traffic-scale", default="0.01")
+    p.add_argument("--time-scale", type=float, default=0.25, help="arrival times multiplied by (and by each length)")
+    p.add_argument("--traffic-scale", default="0.01",
+                   help="bytes multiplied by (and by each length)")
     p.add_argument("--map-input-ratio", default="1")
     p.add_argument("--slot-rate", default="20MB/s")
     p.add_argument("--hosts", type=int, default=4)
@@ -74,7 +75,8 @@ def parse_args():
     p.add_argument("--lengths", default="1",
                    help="job lengths, comma separated: bytes and arrivals stretched by each")
     p.add_argument("--disk", default="",
-                   help="also simulate with --disk RATE (a third column), e.g. 400MB/s")
+                   help="also simulate with the calibration and --disk RATE (another column), "
+                        "e.g. 400MB/s")
     p.add_argument("--systems", default="duopoly,aalo,fair")
     p.add_argument("--seeds", type=int, default=5)
     p.add_argument("--deadline", default="120s")
