@@ -1,16 +1,15 @@
 // `slotflow testbed up|down|status`: the emulated cluster of live mode (live/testbed.h) from the
 // command line.
-#include <fmt/format.h>
 #include <fmt/chrono.h>
+#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <chrono>
-#include <optional>
 
 #include "cli/commands.h"
 #include "common/error.h"
@@ -108,7 +107,9 @@ int Down() {
   return 0;
 }
 
-std::string Mbits(BytesPerSecond bytes_per_s) { return fmt::format("{:.1f}", bytes_per_s * 8 / 1e6); }
+std::string Mbits(BytesPerSecond bytes_per_s) {
+  return fmt::format("{:.1f}", bytes_per_s * 8 / 1e6);
+}
 
 std::string Ms(const std::vector<double>& seconds) {
   const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());

@@ -46,12 +46,9 @@ json ToJson(const ControlMessage& m) {
                                  {"bytes", f.bytes},
                                  {"class", f.cls}});
             }
-            return json{{"type", "launch"},
-                        {"task", l.task},
-                        {"attempt", l.attempt},
-                        {"local_bytes", l.local_bytes},
-                        {"compute_s", l.compute_s},
-                        {"fetches", std::move(fetches)}};
+            return json{{"type", "launch"},         {"task", l.task},
+                        {"attempt", l.attempt},     {"local_bytes", l.local_bytes},
+                        {"compute_s", l.compute_s}, {"fetches", std::move(fetches)}};
           },
           [](const SetClass& s) {
             return json{{"type", "set_class"}, {"flow", s.flow}, {"class", s.cls}};
@@ -112,7 +109,10 @@ Fetch FetchFromJson(const json& j) {
 }
 
 Launch LaunchFromJson(const json& j) {
-  Launch l{TaskOf(j), Int(j, "local_bytes", 0, kMaxBytes), 0, {},
+  Launch l{TaskOf(j),
+           Int(j, "local_bytes", 0, kMaxBytes),
+           0,
+           {},
            static_cast<int>(Int(j, "attempt", 0, kMaxId))};
   const auto c = j.find("compute_s");
   if (c == j.end() || !c->is_number() || !(c->get<double>() >= 0) || c->get<double>() > 1e9) {

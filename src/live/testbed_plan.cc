@@ -159,11 +159,19 @@ std::vector<Command> ShapingPlan(std::string_view netns, std::string_view dev, u
   // Pure TCP ACKs (no IP options, under 128 bytes, only the ACK flag) go first, with control
   // traffic: queued behind the data of the other direction they would stretch the round trip
   // that paces a flow's sender (docs/testbed.md). Added before the DSCP filters, so matched first.
-  AddCommand(plan, {"tc",    "-n",    netns,   "filter", "add",   "dev",  dev,     "parent",
-                    "1:",    "protocol", "ip", "prio",   "1",     "u32",  "match", "ip",
-                    "protocol", "6",  "0xff",  "match",  "u8",    "0x05", "0x0f",  "at",
-                    "0",     "match", "u16",   "0x0000", "0xff80", "at",  "2",     "match",
-                    "u8",    "0x10",  "0xff",  "at",     "33",    "flowid", PriorityClassId(0)});
+  AddCommand(plan, {"tc",       "-n",       netns,
+                    "filter",   "add",      "dev",
+                    dev,        "parent",   "1:",
+                    "protocol", "ip",       "prio",
+                    "1",        "u32",      "match",
+                    "ip",       "protocol", "6",
+                    "0xff",     "match",    "u8",
+                    "0x05",     "0x0f",     "at",
+                    "0",        "match",    "u16",
+                    "0x0000",   "0xff80",   "at",
+                    "2",        "match",    "u8",
+                    "0x10",     "0xff",     "at",
+                    "33",       "flowid",   PriorityClassId(0)});
   for (int p = 0; p < kPriorityClasses; ++p) {
     AddCommand(plan, {"tc",       "-n",     netns,
                       "filter",   "add",    "dev",

@@ -47,8 +47,7 @@ ShapingStatus ReadShaping(const CommandRunner& run, const std::string& netns,
   s.qdisc = ParseRootQdisc(Query(run, {"tc", "-j", "-n", netns, "qdisc", "show", "dev", d}));
   if (s.qdisc.empty()) return s;
   ParseHtbClasses(Query(run, {"tc", "-n", netns, "class", "show", "dev", d}), s);
-  const std::string filters =
-      Query(run, {"tc", "-j", "-n", netns, "filter", "show", "dev", d});
+  const std::string filters = Query(run, {"tc", "-j", "-n", netns, "filter", "show", "dev", d});
   s.filters = ParseTosFilters(filters);
   s.ack_filter = HasAckFilter(filters);
   return s;

@@ -18,7 +18,7 @@ struct ShapingStatus {
   std::string rate;   // the rate of HTB class 1:1 as tc prints it ("100Mbit")
   int classes = 0;    // HTB classes, 1:1 and the priority classes
   std::map<int, std::string> filters;  // TOS byte (top three bits) -> the class it selects
-  bool ack_filter = false;  // pure TCP ACKs go to priority 0 (TestbedUpPlan)
+  bool ack_filter = false;             // pure TCP ACKs go to priority 0 (TestbedUpPlan)
 
   // HTB with 1:1 and its 8 priority classes, the ACK filter and the DSCP filters of
   // TestbedUpPlan.

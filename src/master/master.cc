@@ -42,7 +42,8 @@ struct Master::Impl final : public DriverClock, public AgentLink {
         agent_address(c.size()),
         data_port(c.size(), 0),
         run(c, w, std::move(s), std::move(n),
-            LiveRunConfig{cfg.seed, cfg.estimate_error, cfg.journal, cfg.log, cfg.read_blocks}, *this, *this) {}
+            LiveRunConfig{cfg.seed, cfg.estimate_error, cfg.journal, cfg.log, cfg.read_blocks},
+            *this, *this) {}
 
   // --- DriverClock: the time of the event being handled, read once per event so that all it
   // causes happens at one instant, as in the simulator; timers are asio's.
@@ -165,7 +166,7 @@ RunResult Master::Run() {
 
 void Master::Impl::Accept() {
   acceptor.async_accept([this](std::error_code e, tcp::socket socket) {
-    if (ended || !acceptor.is_open()) return;  // closed once every agent has joined
+    if (ended || !acceptor.is_open()) return;  // closed when the run ends
     if (e) {
       Accept();
       return;

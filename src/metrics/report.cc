@@ -209,11 +209,10 @@ void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
                s.jobs_from_journal, s.jobs - s.jobs_from_journal);
   }
   if (!s.lost_hosts.empty()) {
-    fmt::print(out, "  lost hosts {}   tasks rerun {}{}\n", fmt::join(s.lost_hosts, ","),
-               s.tasks_rerun,
-               s.rejoined_hosts.empty()
-                   ? ""
-                   : fmt::format("   rejoined {}", fmt::join(s.rejoined_hosts, ",")));
+    fmt::print(
+        out, "  lost hosts {}   tasks rerun {}{}\n", fmt::join(s.lost_hosts, ","), s.tasks_rerun,
+        s.rejoined_hosts.empty() ? ""
+                                 : fmt::format("   rejoined {}", fmt::join(s.rejoined_hosts, ",")));
   }
 }
 

@@ -37,8 +37,9 @@ JobSpec Job(std::string name, Seconds submit, std::vector<StageSpec> stages) {
 
 // A map with nothing to read on `src` and a reducer on `dst` fetching `bytes` from it.
 JobSpec FetchJob(std::string name, Seconds submit, int src, int dst, Bytes bytes) {
-  return Job(std::move(name), submit,
-             {StageSpec{"map", {}, {Pinned(src, 0)}}, StageSpec{"reduce", {0}, {Pinned(dst, bytes)}}});
+  return Job(
+      std::move(name), submit,
+      {StageSpec{"map", {}, {Pinned(src, 0)}}, StageSpec{"reduce", {0}, {Pinned(dst, bytes)}}});
 }
 
 // Every host's map, and on every host a reducer fetching `bytes` from the previous host's map.
@@ -103,16 +104,16 @@ Workload ProbeWorkload(const ProbePlan& p) {
   w.source = "calibration probes";
   Seconds t = 0;
   for (int k = 0; k < p.samples; ++k, t += kProbeGap) {
-    w.jobs.push_back(Job(fmt::format("launch-{}", k + 1), t,
-                         {StageSpec{"task", {}, {Pinned(k % p.hosts, 0)}}}));
+    w.jobs.push_back(
+        Job(fmt::format("launch-{}", k + 1), t, {StageSpec{"task", {}, {Pinned(k % p.hosts, 0)}}}));
   }
   for (int k = 0; k < p.samples; ++k, t += kProbeGap) {
-    w.jobs.push_back(FetchJob(fmt::format("small-{}", k + 1), t, k % p.hosts, (k + 1) % p.hosts,
-                           p.small_bytes));
+    w.jobs.push_back(
+        FetchJob(fmt::format("small-{}", k + 1), t, k % p.hosts, (k + 1) % p.hosts, p.small_bytes));
   }
   for (int k = 0; k < p.bulk_samples; ++k, t += 1.5 * p.bulk_seconds + 0.5) {
-    w.jobs.push_back(FetchJob(fmt::format("bulk-{}", k + 1), t, k % p.hosts, (k + 1) % p.hosts,
-                           p.BulkBytes()));
+    w.jobs.push_back(
+        FetchJob(fmt::format("bulk-{}", k + 1), t, k % p.hosts, (k + 1) % p.hosts, p.BulkBytes()));
   }
   w.jobs.push_back(Ring("ring", t, p.hosts, p.BulkBytes()));
   return w;
@@ -183,8 +184,9 @@ CalibrateReport CalibrateTestbed(const CalibrateSettings& s) {
     throw InputError("", 0, "--samples", fmt::format("must be in 1..1000, got {}", s.samples));
   }
   if (s.hosts < 2 || s.hosts > kMaxTestbedHosts) {
-    throw InputError("", 0, "--hosts",
-                     fmt::format("calibration needs 2..{} hosts, got {}", kMaxTestbedHosts, s.hosts));
+    throw InputError(
+        "", 0, "--hosts",
+        fmt::format("calibration needs 2..{} hosts, got {}", kMaxTestbedHosts, s.hosts));
   }
   TestbedConfig config = MakeTestbedConfig(s.hosts, s.rate);
   config.names = TestbedNames{s.prefix};

@@ -49,11 +49,11 @@ Workload CapacityWorkload(const ProbePlan& plan);
 struct Calibration {
   Seconds task_launch_latency = 0;
   Seconds flow_start_latency = 0;
-  double payload_efficiency = 1;     // as measured (may exceed 1 by noise)
-  double ring_share = 1;             // all hosts at once: payload rate / (rate × efficiency)
-  BytesPerSecond forwarding = -1;    // capacity probe: payload bytes/s in all; -1 if not run
+  double payload_efficiency = 1;   // as measured (may exceed 1 by noise)
+  double ring_share = 1;           // all hosts at once: payload rate / (rate × efficiency)
+  BytesPerSecond forwarding = -1;  // capacity probe: payload bytes/s in all; -1 if not run
   std::vector<double> launch_s, small_s, bulk_s;  // each probe's placement to done
-  Seconds ring_s = 0;                // the ring's slowest flow, placement to done
+  Seconds ring_s = 0;                             // the ring's slowest flow, placement to done
 };
 
 // The formulas above, from the run of ProbeWorkload (tasks.csv's rows). InputError when a probe

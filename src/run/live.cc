@@ -55,10 +55,9 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
         "veth pairs, tc) and runs agents inside it");
   }
   const ClusterSpec& c = run.cluster.spec();
-  for (const auto& [key, modelled] :
-       {std::pair{"payload-efficiency", c.payload_efficiency != 1},
-        std::pair{"task-launch-latency", c.task_launch_latency != 0},
-        std::pair{"flow-start-latency", c.flow_start_latency != 0}}) {
+  for (const auto& [key, modelled] : {std::pair{"payload-efficiency", c.payload_efficiency != 1},
+                                      std::pair{"task-launch-latency", c.task_launch_latency != 0},
+                                      std::pair{"flow-start-latency", c.flow_start_latency != 0}}) {
     if (modelled) {
       throw InputError("", 0, s.Field(key),
                        "models what a real transport and task launch cost; live mode has the real "

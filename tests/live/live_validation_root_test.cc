@@ -6,13 +6,13 @@
 // testbed prefix of its own, and checks that no namespace is left.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <toml++/toml.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <toml++/toml.h>
 
 #include "root_testbed.h"
 
@@ -47,10 +47,11 @@ TEST(LiveValidation, TheCalibratedSimulatorAgreesWithTheTestbed) {
   fs::remove_all(out);
   fs::create_directories(out);
   const fs::path calibration = out / "calibration.toml";
-  const int calibrated = Slotflow("testbed calibrate --hosts 3 --rate 100mbit --samples 5 --no-capacity"
-                             " --testbed-prefix sfv --deadline 60s --out " +
-                                 calibration.string(),
-                             out / "calibrate.err");
+  const int calibrated = Slotflow(
+      "testbed calibrate --hosts 3 --rate 100mbit --samples 5 --no-capacity"
+      " --testbed-prefix sfv --deadline 60s --out " +
+          calibration.string(),
+      out / "calibrate.err");
   EXPECT_FALSE(testing::AnyNamespaceOf(kNames)) << "calibrate left its testbed up";
   ASSERT_EQ(calibrated, 0) << testing::Slurp(out / "calibrate.err");
   const toml::table cal = toml::parse_file(calibration.string());
@@ -64,21 +65,21 @@ TEST(LiveValidation, TheCalibratedSimulatorAgreesWithTheTestbed) {
                                "/experiments/live/validation.toml --slot-rate 20MB/s"
                                " --scheduler greedy --network fair --seed 1 --quiet --out ";
   const int live = Slotflow("live --hosts 3 --rate 100mbit --deadline 90s --testbed-prefix sfv" +
-                           workload + (out / "live").string(),
-                       out / "live.err");
+                                workload + (out / "live").string(),
+                            out / "live.err");
   EXPECT_FALSE(testing::AnyNamespaceOf(kNames)) << "the live run left its testbed up";
   if (testing::AnyNamespaceOf(kNames)) TestbedDown(kNames);
   ASSERT_EQ(live, 0) << testing::Slurp(out / "live.err");
   ASSERT_EQ(Slotflow("run --servers 3 --config " + calibration.string() + workload +
-                    (out / "sim").string(),
-                out / "sim.err"),
+                         (out / "sim").string(),
+                     out / "sim.err"),
             0)
       << testing::Slurp(out / "sim.err");
 
   const double live_mean = MeanJct(out / "live"), sim_mean = MeanJct(out / "sim");
   const double error = (sim_mean - live_mean) / live_mean;
-  EXPECT_LE(std::abs(error), kBound) << "mean JCT live " << live_mean << " s, simulated "
-                                     << sim_mean << " s";
+  EXPECT_LE(std::abs(error), kBound)
+      << "mean JCT live " << live_mean << " s, simulated " << sim_mean << " s";
   const auto summary = nlohmann::json::parse(testing::Slurp(out / "live" / "summary.json"));
   EXPECT_EQ(summary["jobs"], 6);
   EXPECT_EQ(summary["block_reads"], "memory");

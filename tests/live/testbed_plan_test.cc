@@ -123,15 +123,15 @@ TEST(ShapingPlan, HtbRootWithEightPriorityClassesAndOneFilterEach) {
                               "match",  "ip", "tos",      "0x00",   "0xe0", "flowid", "1:17"}));
   // Pure ACKs (TCP, no IP options, under 128 bytes, flags ACK alone) go to priority 0, and their
   // filter comes before the DSCP filters, which match every packet.
-  const Argv ack = {"tc",    "-n",   "sfh1",   "filter", "add",    "dev",   "eth0",   "parent",
-                    "1:",    "protocol", "ip", "prio",   "1",      "u32",   "match",  "ip",
-                    "protocol", "6",  "0xff",  "match",  "u8",     "0x05",  "0x0f",   "at",
-                    "0",     "match", "u16",   "0x0000", "0xff80", "at",    "2",      "match",
-                    "u8",    "0x10",  "0xff",  "at",     "33",     "flowid", "1:10"};
-  EXPECT_LT(IndexOf(plan, ack), IndexOf(plan, {"tc", "-n", "sfh1", "filter", "add", "dev", "eth0",
-                                               "parent", "1:", "protocol", "ip", "prio", "1",
-                                               "u32", "match", "ip", "tos", "0xe0", "0xe0",
-                                               "flowid", "1:10"}));
+  const Argv ack = {"tc",       "-n",       "sfh1", "filter", "add",    "dev",    "eth0",  "parent",
+                    "1:",       "protocol", "ip",   "prio",   "1",      "u32",    "match", "ip",
+                    "protocol", "6",        "0xff", "match",  "u8",     "0x05",   "0x0f",  "at",
+                    "0",        "match",    "u16",  "0x0000", "0xff80", "at",     "2",     "match",
+                    "u8",       "0x10",     "0xff", "at",     "33",     "flowid", "1:10"};
+  EXPECT_LT(IndexOf(plan, ack),
+            IndexOf(plan, {"tc",     "-n", "sfh1",     "filter", "add",  "dev",    "eth0",
+                           "parent", "1:", "protocol", "ip",     "prio", "1",      "u32",
+                           "match",  "ip", "tos",      "0xe0",   "0xe0", "flowid", "1:10"}));
 }
 
 TEST(TestbedUpPlan, NamespacesFirstThenLinksThenShapingOfBothEnds) {

@@ -60,9 +60,8 @@ TEST(TestbedStatusParsing, NamespacesAddressesQdiscsClassesAndFilters) {
   EXPECT_THROW(ParseRootQdisc(R"([{"root":"yes"}])"), CommandError);
   EXPECT_TRUE(ParseTosFilters(FilterJson({{"zz", "1:10"}})).empty());
   // tc -j shows a u32 filter of several matches by its last: the ACK filter's TCP flags.
-  const std::string ack =
-      R"([{"parent":"1:","kind":"u32","options":{"flowid":"1:10","match":)"
-      R"({"value":"100000","mask":"ff0000","offmask":"","off":32}}}])";
+  const std::string ack = R"([{"parent":"1:","kind":"u32","options":{"flowid":"1:10","match":)"
+                          R"({"value":"100000","mask":"ff0000","offmask":"","off":32}}}])";
   EXPECT_TRUE(HasAckFilter(ack));
   EXPECT_TRUE(ParseTosFilters(ack).empty());
   EXPECT_FALSE(HasAckFilter(FilterJson({{"e00000", "1:10"}})));

@@ -55,8 +55,8 @@ class SimulatedAgents final : public AgentLink {
     if (launch == nullptr) return;  // class marks change nothing under fair sharing
     if (on_launch) on_launch(host, *launch);
     Running& task = tasks_[launch->task];
-    task = Running{host, launch->compute_s, static_cast<int>(launch->fetches.size()),
-                   launch->attempt};
+    task =
+        Running{host, launch->compute_s, static_cast<int>(launch->fetches.size()), launch->attempt};
     for (const Fetch& f : launch->fetches) {
       FlowSpec wire;
       wire.src = ServerId{f.port};  // DataEndpoint's port is the source host
@@ -280,9 +280,9 @@ TEST(LiveRunAttempts, TheEndOfACancelledAttemptIsToldApart) {
   const Cluster cluster(spec);
   Workload w;
   w.source = "attempts";
-  w.jobs = {Job("A", 0,
-                {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}},
-                 StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
+  w.jobs = {Job(
+      "A", 0,
+      {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}}, StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
   Engine engine;
   EngineClock clock(engine);
   SimulatedAgents agents(cluster, engine);
@@ -291,9 +291,8 @@ TEST(LiveRunAttempts, TheEndOfACancelledAttemptIsToldApart) {
               agents);
   agents.Attach(run);
   agents.stale_reports = true;
-  const int32_t lose = engine.AddKind([&](int64_t host) {
-    EXPECT_EQ(run.LoseHost(ServerId{static_cast<int32_t>(host)}), "");
-  });
+  const int32_t lose = engine.AddKind(
+      [&](int64_t host) { EXPECT_EQ(run.LoseHost(ServerId{static_cast<int32_t>(host)}), ""); });
   std::vector<std::pair<TaskId, int>> launches;
   agents.on_launch = [&](ServerId host, const Launch& l) {
     launches.emplace_back(l.task, l.attempt);

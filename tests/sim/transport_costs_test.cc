@@ -19,9 +19,8 @@ Scenario MapThenFetch() {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
   s.workload.source = "transport";
-  s.workload.jobs = {Job("A", 0,
-                         {StageSpec{"map", {}, {Task(0, 1, 0)}},
-                          StageSpec{"reduce", {0}, {Task(2, 1, 1)}}})};
+  s.workload.jobs = {Job(
+      "A", 0, {StageSpec{"map", {}, {Task(0, 1, 0)}}, StageSpec{"reduce", {0}, {Task(2, 1, 1)}}})};
   return s;
 }
 
