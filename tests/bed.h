@@ -40,11 +40,15 @@ class Bed {
 
   // Adds a job and lets it arrive; SJF orders jobs by `estimate`.
   JobIndex Submit(JobSpec spec, double estimate) {
-    spec.size_estimate = estimate;
-    specs_.push_back(std::move(spec));  // a deque keeps earlier specs where tasks point
-    const JobIndex j = life_.AddJob(specs_.back(), nullptr);
+    const JobIndex j = Add(std::move(spec), estimate);
     life_.Arrive(j);
     return j;
+  }
+  // Adds a job that has not arrived.
+  JobIndex Add(JobSpec spec, double estimate) {
+    spec.size_estimate = estimate;
+    specs_.push_back(std::move(spec));  // a deque keeps earlier specs where tasks point
+    return life_.AddJob(specs_.back(), nullptr);
   }
 
   TaskId TaskOf(JobIndex j, int stage, int index) const {

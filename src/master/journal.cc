@@ -15,6 +15,11 @@ constexpr const char* kSchema =
     " job_index INTEGER PRIMARY KEY, name TEXT NOT NULL, submit_s REAL, first_start_s REAL,"
     " finish_s REAL, jct_s REAL, bytes REAL, tasks INTEGER, local_fraction REAL,"
     " size_group INTEGER);"
+    "CREATE TABLE IF NOT EXISTS completed_tasks ("
+    " job_index INTEGER NOT NULL, stage INTEGER NOT NULL, task_index INTEGER NOT NULL,"
+    " server INTEGER NOT NULL, locality INTEGER, network_bytes REAL, ready_s REAL,"
+    " placed_s REAL, compute_s REAL, computed_s REAL, finish_s REAL,"
+    " PRIMARY KEY (job_index, stage, task_index));"
     "CREATE TABLE IF NOT EXISTS run (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 constexpr const char* kSelect =
     "SELECT job_index, name, submit_s, first_start_s, finish_s, jct_s, bytes, tasks,"
@@ -25,6 +30,18 @@ constexpr const char* kInsert =
 constexpr const char* kNumberColumns[] = {"submit_s",       "first_start_s", "finish_s",
                                           "jct_s",          "bytes",         "tasks",
                                           "local_fraction", "size_group"};
+constexpr const char* kSelectTasks =
+    "SELECT job_index, stage, task_index, server, locality, network_bytes, ready_s, placed_s,"
+    " compute_s, computed_s, finish_s FROM completed_tasks ORDER BY job_index, stage, task_index";
+constexpr const char* kTaskColumns[] = {"job_index", "stage",         "task_index", "server",
+                                        "locality",  "network_bytes", "ready_s",    "placed_s",
+                                        "compute_s", "computed_s",    "finish_s"};
+constexpr int kTaskIntegerColumns = 5;  // the first five are integers
+constexpr const char* kInsertTask =
+    "INSERT OR REPLACE INTO completed_tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+constexpr const char* kDeleteTasks = "DELETE FROM completed_tasks WHERE job_index = ?";
+constexpr const char* kDeleteTask =
+    "DELETE FROM completed_tasks WHERE job_index = ? AND stage = ? AND task_index = ?";
 
 // A prepared statement, finalized when it goes.
 struct Statement {
@@ -59,30 +76,56 @@ Journal::Journal(const std::string& path, const Workload& workload, uint64_t see
   }
   try {
     Exec(kSchema);
-    // Both statements name this version's columns: a table of the same name made otherwise
-    // fails to prepare here, before anything runs. The insert is kept for Record.
-    auto prepare = [this](const char* sql, sqlite3_stmt** out) {
-      if (sqlite3_prepare_v2(db_, sql, -1, out, nullptr) != SQLITE_OK) {
-        throw InputError(path_, 0, "--journal",
-                         std::string("not a journal of slotflow live: ") + sqlite3_errmsg(db_));
-      }
-    };
-    Statement select;
-    prepare(kSelect, &select.s);
-    prepare(kInsert, &insert_);
+    // The statements name this version's columns: a table of the same name made otherwise
+    // fails to prepare here, before anything runs. The writes are kept for Record and the rest.
+    Statement select, select_tasks;
+    select.s = Prepare(kSelect);
+    select_tasks.s = Prepare(kSelectTasks);
+    insert_ = Prepare(kInsert);
+    insert_task_ = Prepare(kInsertTask);
+    delete_tasks_ = Prepare(kDeleteTasks);
+    delete_task_ = Prepare(kDeleteTask);
     Load(select.s, workload);
+    LoadTasks(select_tasks.s, workload);
     CheckIdentity(JournalIdentity(workload, seed));
   } catch (...) {
     // The destructor does not run for a constructor that throws.
-    sqlite3_finalize(insert_);
+    for (sqlite3_stmt* s : {insert_, insert_task_, delete_tasks_, delete_task_}) {
+      sqlite3_finalize(s);
+    }
     sqlite3_close(db_);
     throw;
   }
 }
 
 Journal::~Journal() {
-  sqlite3_finalize(insert_);
+  for (sqlite3_stmt* s : {insert_, insert_task_, delete_tasks_, delete_task_}) {
+    sqlite3_finalize(s);
+  }
   sqlite3_close(db_);
+}
+
+sqlite3_stmt* Journal::Prepare(const char* sql) {
+  sqlite3_stmt* out = nullptr;
+  if (sqlite3_prepare_v2(db_, sql, -1, &out, nullptr) != SQLITE_OK) {
+    throw InputError(path_, 0, "--journal",
+                     std::string("not a journal of slotflow live: ") + sqlite3_errmsg(db_));
+  }
+  return out;
+}
+
+void Journal::Write(const char* sql) {
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    throw std::runtime_error(
+        fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
+  }
+}
+
+void Journal::Step(sqlite3_stmt* statement) {
+  if (sqlite3_step(statement) != SQLITE_DONE) {
+    throw std::runtime_error(
+        fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
+  }
 }
 
 void Journal::Exec(const std::string& sql) {
@@ -135,6 +178,55 @@ void Journal::Load(sqlite3_stmt* q, const Workload& workload) {
   }
 }
 
+// Task rows of jobs the journal records as completed are left from a run killed between the two
+// writes of Record's transaction, which cannot be: they are ignored all the same.
+void Journal::LoadTasks(sqlite3_stmt* q, const Workload& workload) {
+  int rc = SQLITE_ROW;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    int v[kTaskIntegerColumns];
+    for (int c = 0; c < 11; ++c) {
+      const int type = sqlite3_column_type(q, c);
+      const bool integer = c < kTaskIntegerColumns;
+      if (type != SQLITE_INTEGER && (integer || type != SQLITE_FLOAT)) {
+        throw InputError(path_, 0, "--journal",
+                         fmt::format("a completed task's {} is not {}", kTaskColumns[c],
+                                     integer ? "an integer" : "a number"));
+      }
+      if (integer) v[c] = sqlite3_column_int(q, c);
+    }
+    JournaledTask t{.job = v[0], .stage = v[1], .index = v[2], .done = {}};
+    const auto& jobs = workload.jobs;
+    if (t.job < 0 || t.job >= static_cast<int>(jobs.size()) || t.stage < 0 ||
+        t.stage >= static_cast<int>(jobs[t.job].stages.size()) || t.index < 0 ||
+        t.index >= static_cast<int>(jobs[t.job].stages[t.stage].tasks.size())) {
+      throw InputError(path_, 0, "--journal",
+                       fmt::format("records task {} of stage {} of job {}, which this workload "
+                                   "does not have: it is the journal of another workload",
+                                   t.index, t.stage, t.job));
+    }
+    const std::string where = fmt::format("task {} of stage {} of job {} ({})", t.index, t.stage,
+                                          t.job, jobs[t.job].name);
+    if (v[3] < 0) {
+      throw InputError(path_, 0, "--journal", where + ": server is negative");
+    }
+    if (v[4] < 0 || v[4] > static_cast<int>(Locality::kOffRack)) {
+      throw InputError(path_, 0, "--journal", where + ": locality is not 0 to 3");
+    }
+    t.done.server = ServerId{v[3]};
+    t.done.locality = static_cast<Locality>(v[4]);
+    t.done.network_bytes = sqlite3_column_double(q, 5);
+    t.done.ready_at = sqlite3_column_double(q, 6);
+    t.done.placed_at = sqlite3_column_double(q, 7);
+    t.done.compute_at = sqlite3_column_double(q, 8);
+    t.done.computed_at = sqlite3_column_double(q, 9);
+    t.done.finish_at = sqlite3_column_double(q, 10);
+    if (completed_.count(t.job) == 0) tasks_.push_back(t);
+  }
+  if (rc != SQLITE_DONE) {
+    throw InputError(path_, 0, "--journal", std::string("cannot read: ") + sqlite3_errmsg(db_));
+  }
+}
+
 // The run a journal belongs to is recorded when it is made; another run's journal is refused.
 void Journal::CheckIdentity(const std::string& identity) {
   Statement q;
@@ -149,7 +241,7 @@ void Journal::CheckIdentity(const std::string& identity) {
     }
     return;
   }
-  if (!completed_.empty()) {
+  if (!completed_.empty() || !tasks_.empty()) {
     throw InputError(path_, 0, "--journal",
                      "records jobs but not the run they belong to (made by an older slotflow?); "
                      "remove it to start afresh");
@@ -164,6 +256,7 @@ void Journal::CheckIdentity(const std::string& identity) {
 
 void Journal::Record(int index, const JobResult& r) {
   if (completed_.count(index) != 0) return;
+  Write("BEGIN");
   sqlite3_reset(insert_);
   sqlite3_bind_int(insert_, 1, index);
   sqlite3_bind_text(insert_, 2, r.name.c_str(), -1, SQLITE_TRANSIENT);
@@ -175,11 +268,43 @@ void Journal::Record(int index, const JobResult& r) {
   sqlite3_bind_int(insert_, 8, r.tasks);
   sqlite3_bind_double(insert_, 9, r.local_fraction);
   sqlite3_bind_int(insert_, 10, r.size_group);
-  if (sqlite3_step(insert_) != SQLITE_DONE) {
-    throw std::runtime_error(
-        fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
-  }
+  Step(insert_);
+  sqlite3_reset(delete_tasks_);
+  sqlite3_bind_int(delete_tasks_, 1, index);
+  Step(delete_tasks_);
+  Write("COMMIT");
   completed_[index] = r;
+  std::erase_if(tasks_, [index](const JournaledTask& t) { return t.job == index; });
+}
+
+void Journal::RecordTasks(const std::vector<JournaledTask>& tasks) {
+  if (tasks.empty()) return;
+  Write("BEGIN");
+  for (const JournaledTask& t : tasks) {
+    sqlite3_stmt* q = insert_task_;
+    sqlite3_reset(q);
+    sqlite3_bind_int(q, 1, t.job);
+    sqlite3_bind_int(q, 2, t.stage);
+    sqlite3_bind_int(q, 3, t.index);
+    sqlite3_bind_int(q, 4, t.done.server);
+    sqlite3_bind_int(q, 5, static_cast<int>(t.done.locality));
+    sqlite3_bind_double(q, 6, t.done.network_bytes);
+    sqlite3_bind_double(q, 7, t.done.ready_at);
+    sqlite3_bind_double(q, 8, t.done.placed_at);
+    sqlite3_bind_double(q, 9, t.done.compute_at);
+    sqlite3_bind_double(q, 10, t.done.computed_at);
+    sqlite3_bind_double(q, 11, t.done.finish_at);
+    Step(q);
+  }
+  Write("COMMIT");
+}
+
+void Journal::ForgetTask(int job, int stage, int index) {
+  sqlite3_reset(delete_task_);
+  sqlite3_bind_int(delete_task_, 1, job);
+  sqlite3_bind_int(delete_task_, 2, stage);
+  sqlite3_bind_int(delete_task_, 3, index);
+  Step(delete_task_);
 }
 
 }  // namespace slotflow

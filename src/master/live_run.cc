@@ -39,9 +39,12 @@ LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
 
 LiveRun::~LiveRun() = default;
 
-// Jobs the journal records as completed never arrive: they count as done.
+// Jobs the journal records as completed never arrive: they count as done. Of the others, a task
+// the journal records as completed is done (its output is where it ran) when its server is one
+// of this run's hosts, and is run again otherwise.
 void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
   journaled_.assign(state_.jobs().size(), 0);
+  journaled_task_.assign(launched_.size(), 0);
   if (path.empty()) return;
   journal_ = std::make_unique<Journal>(path, workload_, seed);
   for (const auto& [j, result] : journal_->completed()) {
@@ -49,14 +52,43 @@ void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
     journaled_[j] = 1;
     ++jobs_from_journal_;
   }
+  for (const JournaledTask& jt : journal_->completed_tasks()) {
+    const TaskId t{state_.job(JobIndex{jt.job}).stages[jt.stage].first_task + jt.index};
+    const ServerId pinned = state_.task(t).spec->pinned;
+    if (jt.done.server >= cluster_.size() || (pinned != kNoServer && jt.done.server != pinned)) {
+      continue;
+    }
+    lifecycle_.RestoreTask(t, jt.done);
+    launched_[t] = 1;  // as far as the agents are concerned: it is not launched again
+    journaled_task_[t] = 1;
+    ++tasks_from_journal_;
+  }
 }
 
 void LiveRun::Begin() {
   driver_.Start(clock_, workload_, jobs_, [this](JobIndex j) { return journaled_[j] == 0; });
 }
 
+// Tasks completed since the last step (of jobs still running) in one transaction, then the jobs
+// completed, each in its own.
 void LiveRun::RecordCompleted() {
   if (!journal_) return;
+  std::vector<JournaledTask> tasks;
+  for (TaskId t : done_tasks_) {
+    const TaskRuntime& task = state_.task(t);
+    if (task.state != TaskState::kDone || journaled_task_[t] || state_.job(task.job).finished) {
+      continue;
+    }
+    journaled_task_[t] = 1;
+    tasks.push_back(JournaledTask{
+        .job = task.job,
+        .stage = task.stage,
+        .index = task.index,
+        .done = FinishedTask{task.server, task.locality, task.network_bytes, task.ready_at,
+                             task.placed_at, task.compute_at, task.computed_at, task.finish_at}});
+  }
+  done_tasks_.clear();
+  journal_->RecordTasks(tasks);
   for (const JobRuntime& job : state_.jobs()) {
     if (!job.finished || journaled_[job.index]) continue;
     journal_->Record(job.index, JobResultOf(job));
@@ -77,6 +109,7 @@ std::string LiveRun::OnReport(ServerId host, const ControlMessage& m) {
     }
     flows_.OnFinished(d->flow);
     lifecycle_.OnFlowDone(d->flow);
+    done_tasks_.push_back(static_cast<TaskId>(flows_.flow(d->flow).spec.macroflow));
   } else if (const auto* t = std::get_if<TaskDone>(&m)) {
     const bool known = t->task >= 0 && t->task < static_cast<TaskId>(launched_.size());
     // The end of an attempt cancelled since (its task was launched again): late news.
@@ -90,6 +123,7 @@ std::string LiveRun::OnReport(ServerId host, const ControlMessage& m) {
       return fmt::format("agent {}: task {} is not computing", host, t->task);
     }
     lifecycle_.OnComputeDone(t->task);
+    done_tasks_.push_back(t->task);
   } else {
     return fmt::format("agent {} sent {}, which the run does not take", host, MessageType(m));
   }
@@ -103,6 +137,11 @@ std::string LiveRun::LoseHost(ServerId host) {
   for (FlowId f : loss.cancelled) flows_.Cancel(f);
   for (const auto& [t, at] : loss.reset) {
     rerun_[t] = 1;
+    if (journaled_task_[t]) {  // its output was on the lost host
+      journaled_task_[t] = 0;
+      const TaskRuntime& task = state_.task(t);
+      journal_->ForgetTask(task.job, task.stage, task.index);
+    }
     if (!launched_[t]) continue;
     launched_[t] = 0;
     if (at != kNoServer) agents_.Send(at, Cancel{t});
@@ -202,6 +241,7 @@ RunResult LiveRun::Collect(int64_t events) const {
   s.rejoined_hosts.assign(rejoined_hosts_.begin(), rejoined_hosts_.end());
   s.tasks_rerun = lifecycle_.tasks_rerun();
   s.jobs_from_journal = jobs_from_journal_;
+  s.tasks_from_journal = tasks_from_journal_;
   return r;
 }
 

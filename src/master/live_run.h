@@ -41,7 +41,8 @@ class AgentLink {
 struct LiveRunConfig {
   uint64_t seed = 1;          // block replicas, as in the simulator
   double estimate_error = 0;  // SimulationConfig::estimate_error
-  // An SQLite file of completed jobs (master/journal.h); the jobs it records are not run.
+  // An SQLite file of completed jobs and tasks (master/journal.h); what it records is not run
+  // again.
   std::string journal;
   EventLog* log = nullptr;  // the decision log, or none; must outlive the run
   // Whether agents read a local block from a scratch file of its size; false: the block is in
@@ -97,6 +98,9 @@ class LiveRun {
   std::unique_ptr<Journal> journal_;
   std::vector<char> journaled_;  // per job: recorded in the journal (this run or an earlier one)
   int jobs_from_journal_ = 0;
+  int tasks_from_journal_ = 0;        // tasks of unfinished jobs restored from the journal
+  std::vector<char> journaled_task_;  // per task: recorded in the journal as completed
+  std::vector<TaskId> done_tasks_;    // tasks completed since the journal's last record
   std::vector<char> rerun_;     // per task: a lost host undid some run of it
   std::vector<char> launched_;  // per task
   std::vector<int> attempts_;   // per task: its launches so far

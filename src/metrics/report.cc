@@ -118,6 +118,7 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
     j["rejoined_hosts"] = s.rejoined_hosts;
     j["tasks_rerun"] = s.tasks_rerun;
     j["jobs_from_journal"] = s.jobs_from_journal;
+    j["tasks_from_journal"] = s.tasks_from_journal;
     j["block_reads"] = s.block_reads;
     j["load_average"] = {{"start", s.load_start}, {"end", s.load_end}};
   }
@@ -204,9 +205,11 @@ void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
              FormatBytes(s.network_bytes),
              s.network_mode ? "" : fmt::format("   reservations {}", s.reservations), s.events,
              s.wall_s);
-  if (s.jobs_from_journal > 0) {
-    fmt::print(out, "  jobs from the journal {} (completed by an earlier run; run now {})\n",
-               s.jobs_from_journal, s.jobs - s.jobs_from_journal);
+  if (s.jobs_from_journal > 0 || s.tasks_from_journal > 0) {
+    fmt::print(out,
+               "  jobs from the journal {} (completed by an earlier run; run now {})"
+               "   tasks of the others from it {}\n",
+               s.jobs_from_journal, s.jobs - s.jobs_from_journal, s.tasks_from_journal);
   }
   if (!s.lost_hosts.empty()) {
     fmt::print(

@@ -80,6 +80,8 @@ struct RunSummary {
   std::vector<int> rejoined_hosts;  // lost hosts whose new agent joined again, in that order
   int64_t tasks_rerun = 0;
   int jobs_from_journal = 0;  // completed in an earlier run, as the journal recorded them
+  // Tasks of the other jobs completed in an earlier run (the journal recorded them), not run.
+  int tasks_from_journal = 0;
   std::string block_reads;    // how agents read local blocks: memory or file (run/live.h)
   // The machine's 1-minute load average (/proc/loadavg) as the run started and as it ended;
   // -1 where it could not be read.

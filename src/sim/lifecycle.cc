@@ -185,9 +185,44 @@ void TaskLifecycle::Arrive(JobIndex j) {
   s_.active_jobs_.push_back(j);
   for (const StageRuntime& sr : job.stages) {
     if (sr.unfinished_parents != 0) continue;
-    for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) MakeReady(t);
+    for (TaskId t = sr.first_task; t < sr.first_task + sr.task_count; ++t) {
+      if (s_.tasks_[t].state == TaskState::kWaiting) MakeReady(t);  // not one restored as done
+    }
   }
+  if (job.unfinished_tasks == 0) FinishJob(job);  // every task restored
   schedule_needed = true;
+}
+
+void TaskLifecycle::RestoreTask(TaskId t, const FinishedTask& done) {
+  TaskRuntime& task = s_.tasks_[t];
+  JobRuntime& job = s_.jobs_[task.job];
+  if (job.arrived || task.state != TaskState::kWaiting) {
+    throw std::logic_error(fmt::format("task {} restored after its job arrived", t));
+  }
+  task.state = TaskState::kDone;
+  task.server = done.server;
+  task.locality = done.locality;
+  task.local_read = done.locality == Locality::kNode;
+  task.network_bytes = done.network_bytes;
+  task.ready_at = done.ready_at;
+  task.placed_at = done.placed_at;
+  task.compute_at = done.compute_at;
+  task.computed_at = done.computed_at;
+  task.finish_at = done.finish_at;
+  if (task.root && task.spec->input > 0) ++(task.local_read ? job.local_reads : job.remote_reads);
+  --job.unfinished_tasks;
+  StageRuntime& sr = job.stages[task.stage];
+  if (--sr.unfinished_tasks == 0) {
+    for (int c : sr.children) --job.stages[c].unfinished_parents;
+  }
+  if (log != nullptr) {
+    log->Line(s_.now(), "task_restored")
+        .Int("task", t)
+        .Int("job", task.job)
+        .Int("stage", task.stage)
+        .Int("index", task.index)
+        .Int("server", task.server);
+  }
 }
 
 void TaskLifecycle::MakeReady(TaskId t) {
@@ -461,19 +496,21 @@ void TaskLifecycle::Complete(TaskId t) {
       }
     }
   }
-  if (--job.unfinished_tasks == 0) {
-    job.finished = true;
-    job.finish = s_.now();
-    if (log != nullptr) {
-      log->Line(s_.now(), "job_done")
-          .Int("job", task.job)
-          .Num("jct_s", job.finish - job.spec->submit);
-    }
-    auto& active = s_.active_jobs_;
-    active.erase(std::find(active.begin(), active.end(), job.index));
-    --unfinished_jobs_;
-  }
+  if (--job.unfinished_tasks == 0) FinishJob(job);
   for (TaskId ct : now_ready) MakeReady(ct);
+}
+
+void TaskLifecycle::FinishJob(JobRuntime& job) {
+  job.finished = true;
+  job.finish = s_.now();
+  if (log != nullptr) {
+    log->Line(s_.now(), "job_done")
+        .Int("job", job.index)
+        .Num("jct_s", job.finish - job.spec->submit);
+  }
+  auto& active = s_.active_jobs_;
+  active.erase(std::find(active.begin(), active.end(), job.index));
+  --unfinished_jobs_;
 }
 
 }  // namespace slotflow

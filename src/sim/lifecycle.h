@@ -40,6 +40,13 @@ class TaskLifecycle {
   // The job completed in an earlier run (live mode's journal): it never arrives, and counts as
   // done in unfinished_jobs(); its state keeps its tasks waiting.
   void Skip(JobIndex /*j*/) { --unfinished_jobs_; }
+  // Task t, of a job that has not arrived, completed in an earlier run (live mode's journal) on
+  // done.server, which holds its output: it is done, and is not run again. When the job arrives,
+  // only its other tasks run, each as its stage's parents allow (a stage whose every task was
+  // restored is done, and its child stages do not wait for it); a job whose every task was
+  // restored completes at its arrival. Throws std::logic_error if the job has arrived or t is
+  // not waiting.
+  void RestoreTask(TaskId t, const FinishedTask& done);
   // A ready task takes server s (and a slot there, unless pinned) and starts reading its input;
   // `why` is the scheduler's reason, for the log. Throws std::logic_error if the placement is
   // not allowed (a scheduler bug).
@@ -102,6 +109,8 @@ class TaskLifecycle {
   ServerId ReadSource(const std::vector<ServerId>& replicas, ServerId dst) const;
   void StartCompute(TaskId t);
   void Complete(TaskId t);
+  // Every task of the job is done: it is finished now.
+  void FinishJob(JobRuntime& job);
   void SetOutputs(JobIndex j);
   std::vector<char> TasksToReset(ServerId s) const;
   void ResetTask(TaskId t, ServerLoss& loss);

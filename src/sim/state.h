@@ -56,6 +56,16 @@ struct TaskRuntime {
   bool HoldsSlot() const { return spec->pinned == kNoServer; }
 };
 
+// A task an earlier run completed, as live mode's journal records it (TaskLifecycle::RestoreTask):
+// the server it ran on, which holds its output, how it read its input, and its times on that
+// run's clock.
+struct FinishedTask {
+  ServerId server = kNoServer;
+  Locality locality = Locality::kNone;
+  Bytes network_bytes = 0;
+  Seconds ready_at = -1, placed_at = -1, compute_at = -1, computed_at = -1, finish_at = -1;
+};
+
 struct StageRuntime {
   TaskId first_task{0};
   int task_count = 0;

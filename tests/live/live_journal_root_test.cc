@@ -1,6 +1,7 @@
 // `slotflow live --journal` end to end on a real 3-host testbed: the master is killed (SIGKILL)
 // mid-run and started again with the same journal; the second run skips the jobs the first
-// completed, and its jobs.csv has every job exactly once. Root only where `ip netns` works
+// completed and the tasks of the others it completed, and its jobs.csv has every job exactly
+// once. Root only where `ip netns` works
 // (skipped otherwise); a testbed prefix of its own, taken down at the end (a killed run leaves
 // it up); bounded by the runs' deadlines.
 #include <gtest/gtest.h>
@@ -28,15 +29,15 @@ const TestbedNames kNames{"sfj"};
 
 const std::vector<std::string> kJobs = {"job-1", "job-2", "job-3", "job-4", "job-5"};
 
-// Jobs the journal records, or -1 while it cannot be read (opened read-only: the master writes
-// it meanwhile).
-int Recorded(const fs::path& journal) {
+// Rows of the journal's `table`, or -1 while it cannot be read (opened read-only: the master
+// writes it meanwhile).
+int Recorded(const fs::path& journal, const std::string& table = "completed_jobs") {
   if (!fs::exists(journal)) return -1;
   sqlite3* db = nullptr;
   int count = -1;
   if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
     sqlite3_exec(
-        db, "SELECT COUNT(*) FROM completed_jobs",
+        db, ("SELECT COUNT(*) FROM " + table).c_str(),
         [](void* out, int, char** values, char**) {
           *static_cast<int*>(out) = values[0] != nullptr ? std::atoi(values[0]) : -1;
           return 0;
@@ -77,6 +78,7 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
   if (master > 0) kill(master, SIGKILL);
   run.join();
   recorded = Recorded(journal);
+  const int recorded_tasks = Recorded(journal, "completed_tasks");
 
   const std::string second =
       live + " --out " + (dir / "second").string() + " 2>" + (dir / "second.err").string();
@@ -94,12 +96,14 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
   EXPECT_EQ(summary["jobs"], 5);
   EXPECT_EQ(summary["unfinished_jobs"], 0);
   EXPECT_EQ(summary["jobs_from_journal"], recorded);
+  EXPECT_EQ(summary["tasks_from_journal"], recorded_tasks);  // every host is in the new run
   const auto lines = testing::Lines(testing::Slurp(dir / "second" / "jobs.csv"));
   ASSERT_EQ(lines.size(), 6u);
   for (size_t k = 1; k < lines.size(); ++k) {
     EXPECT_EQ(lines[k].rfind(kJobs[k - 1] + ",", 0), 0u) << lines[k];
   }
   EXPECT_EQ(Recorded(journal), 5);
+  EXPECT_EQ(Recorded(journal, "completed_tasks"), 0);
 
   // The same journal under another seed is another run's: refused before any testbed is up.
   const int other = std::system((live + " --seed 2 2>" + (dir / "other.err").string()).c_str());

@@ -6,8 +6,10 @@
 #include "master/live_run.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -271,18 +273,27 @@ INSTANTIATE_TEST_SUITE_P(Schedulers, OneDriver,
                          ::testing::Values("greedy", "capacity", "fifo", "delay", "tcds",
                                            "ticking"));
 
+// Two servers of one slot at 1 MB/s; one job of two 1-s maps and a reducer reading 2 MB.
+ClusterSpec LossCluster() {
+  ClusterSpec spec = UnitCluster(2, 1);
+  spec.classes[0].nic = 1e6;
+  return spec;
+}
+Workload LossWorkload() {
+  Workload w;
+  w.source = "loss";
+  w.jobs = {Job(
+      "A", 0,
+      {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}}, StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
+  return w;
+}
+
 // A reducer fetching from a host that is lost is cancelled and launched again on the same host
 // (attempt 1); the end of its first attempt, reported as the second computes, is late news: the
 // second attempt still computes its whole second.
 TEST(LiveRunAttempts, TheEndOfACancelledAttemptIsToldApart) {
-  ClusterSpec spec = UnitCluster(2, 1);
-  spec.classes[0].nic = 1e6;
-  const Cluster cluster(spec);
-  Workload w;
-  w.source = "attempts";
-  w.jobs = {Job(
-      "A", 0,
-      {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}}, StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
+  const Cluster cluster(LossCluster());
+  const Workload w = LossWorkload();
   Engine engine;
   EngineClock clock(engine);
   SimulatedAgents agents(cluster, engine);
@@ -311,6 +322,50 @@ TEST(LiveRunAttempts, TheEndOfACancelledAttemptIsToldApart) {
   EXPECT_EQ(r.tasks[2].server, 0);
   EXPECT_DOUBLE_EQ(r.tasks[2].finish - r.tasks[2].read_done, 1);  // not cut short
   EXPECT_EQ(r.summary.tasks_rerun, 2);  // the map whose output was lost, and the reducer
+}
+
+// The journal records a task when it completes and forgets it when a lost host takes its output:
+// a master started after the loss would run that map again, not take its output as there.
+TEST(LiveRunJournal, ALostHostsOutputsLeaveTheJournal) {
+  const std::filesystem::path file = std::filesystem::path(::testing::TempDir()) /
+                                     ("slotflow_live_run_journal_" + std::to_string(getpid()));
+  std::filesystem::remove(file);
+  const Cluster cluster(LossCluster());
+  const Workload w = LossWorkload();
+  Engine engine;
+  EngineClock clock(engine);
+  SimulatedAgents agents(cluster, engine);
+  LiveRun run(cluster, w, MakeScheduler("ticking"),
+              NetworkPolicyRegistry::Get().Make("fair", {}, 3),
+              LiveRunConfig{.seed = 3, .journal = file.string()}, clock, agents);
+  agents.Attach(run);
+  // What the journal records, as "stage/index@server", read from the file.
+  auto recorded = [&] {
+    const Journal journal(file.string(), w, 3);
+    std::vector<std::string> tasks;
+    for (const JournaledTask& t : journal.completed_tasks()) {
+      tasks.push_back(fmt::format("{}/{}@{}", t.stage, t.index, t.done.server));
+    }
+    return tasks;
+  };
+  std::vector<std::vector<std::string>> seen;  // before and after the loss
+  const int32_t lose = engine.AddKind([&](int64_t host) {
+    seen.push_back(recorded());
+    EXPECT_EQ(run.LoseHost(ServerId{static_cast<int32_t>(host)}), "");
+    seen.push_back(recorded());
+  });
+  agents.on_launch = [&](ServerId, const Launch& l) {
+    if (l.task == TaskId{2} && l.attempt == 0) engine.Schedule(engine.now() + 0.1, lose, 1);
+  };
+  run.Begin();
+  EXPECT_TRUE(engine.Run(agents.Process(), [&] { agents.Settle(); }));
+  EXPECT_EQ(run.unfinished_jobs(), 0);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0], (std::vector<std::string>{"0/0@0", "0/1@1"}));
+  EXPECT_EQ(seen[1], std::vector<std::string>{"0/0@0"});
+  EXPECT_TRUE(recorded().empty());  // the job's record replaced its tasks'
+  EXPECT_EQ(Journal(file.string(), w, 3).completed().size(), 1u);
+  std::filesystem::remove(file);
 }
 
 }  // namespace
