@@ -9,6 +9,10 @@
 
 namespace slotflow {
 
+namespace {
+const std::vector<JournaledTask> kNoTasks;
+}  // namespace
+
 LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
                  std::unique_ptr<TaskScheduler> scheduler,
                  std::unique_ptr<NetworkPolicy> network_policy, const LiveRunConfig& config,
@@ -39,9 +43,7 @@ LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
 
 LiveRun::~LiveRun() = default;
 
-// Jobs the journal records as completed never arrive: they count as done. Of the others, a task
-// the journal records as completed is done (its output is where it ran) when its server is one
-// of this run's hosts, and is run again otherwise.
+// Jobs the journal records as completed never arrive: they count as done.
 void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
   journaled_.assign(state_.jobs().size(), 0);
   journaled_task_.assign(launched_.size(), 0);
@@ -52,7 +54,13 @@ void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
     journaled_[j] = 1;
     ++jobs_from_journal_;
   }
-  for (const JournaledTask& jt : journal_->completed_tasks()) {
+}
+
+// Of the other jobs, a task the journal records as completed is done (its output is where it
+// ran) when its server is one of this run's hosts, and is run again otherwise. Restored as the
+// run begins, at its time 0 (the decision log's task_restored).
+void LiveRun::Begin() {
+  for (const JournaledTask& jt : journal_ ? journal_->completed_tasks() : kNoTasks) {
     const TaskId t{state_.job(JobIndex{jt.job}).stages[jt.stage].first_task + jt.index};
     const ServerId pinned = state_.task(t).spec->pinned;
     if (jt.done.server >= cluster_.size() || (pinned != kNoServer && jt.done.server != pinned)) {
@@ -63,9 +71,6 @@ void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
     journaled_task_[t] = 1;
     ++tasks_from_journal_;
   }
-}
-
-void LiveRun::Begin() {
   driver_.Start(clock_, workload_, jobs_, [this](JobIndex j) { return journaled_[j] == 0; });
 }
 

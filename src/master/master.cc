@@ -89,10 +89,10 @@ struct Master::Impl final : public DriverClock, public AgentLink {
   std::vector<std::shared_ptr<LineChannel>> agents;              // by host
   std::vector<std::string> agent_address;
   std::vector<uint16_t> data_port;
+  Seconds now_s = 0;  // before run, which reads the clock as it is made
   LiveRun run;
   int joined = 0;
   bool started = false, ended = false;
-  Seconds now_s = 0;
   WallClock::time_point start, run_start;
   std::string error;
   int64_t messages = 0;

@@ -75,7 +75,10 @@ struct JournalRun {
       const std::string task =
           fmt::format("{}/{}/{}", l.value("job", -1), l.value("stage", -1), l.value("index", -1));
       if (placed != nullptr && l["event"] == "place") placed->insert(task);
-      if (restored != nullptr && l["event"] == "task_restored") restored->insert(task);
+      if (restored != nullptr && l["event"] == "task_restored") {
+        restored->insert(task);
+        EXPECT_EQ(l["t"], 0) << line;  // as the run begins
+      }
     }
     return error;
   }
