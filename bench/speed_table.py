@@ -2,14 +2,16 @@
 """The speed table: whole runs, one at a time, each measured the same way.
 
     bench/speed_table.py [--slotflow ./build/slotflow] [--trace FB2010-1Hr-150-0.txt]
-                         [--quick] [--day]
+                         [--quick] [--day] [--solver]
 
 Runs every network policy on the FB coflow trace in network mode, the FB trace as jobs under
 duopoly, neat and aalo (50 servers x 4 slots, the default cluster), and 20,000 synthetic jobs
 on 1,000 servers under the same systems; with --day also SWIM's FB-2010 day on 300 servers under
 duopoly, neat and greedy (minutes each). Prints a Markdown table: CPU time (user + system, GNU
 time), events, microseconds of CPU per event, peak RSS, and for the network-mode rows the CPU
-time against fair's. --quick runs the FB trace's first 20 coflows and 200 synthetic jobs on
+time against fair's. --solver adds a second table for the network-mode rows: how the rate
+allocator worked (summary.json's rate_solver: solves, classes filled, whole and local dense
+fills), each against fair's. --quick runs the FB trace's first 20 coflows and 200 synthetic jobs on
 100 servers instead (what the test suite runs). Time one thing at a time: run it on an
 otherwise idle machine.
 """
@@ -29,7 +31,7 @@ SYSTEMS = ["duopoly", "neat", "aalo"]
 
 
 def measure(slotflow, args, scratch):
-    """CPU seconds, events, peak RSS (MiB) and jobs of one run of `slotflow run ARGS`."""
+    """CPU seconds, peak RSS (MiB) and summary.json of one run of `slotflow run ARGS`."""
     out = os.path.join(scratch, "out")
     timing = os.path.join(scratch, "time")
     cmd = ["/usr/bin/time", "-f", "%U %S %M", "-o", timing, slotflow, "run", *args, "--quiet",
@@ -40,7 +42,7 @@ def measure(slotflow, args, scratch):
     user, system, rss_kb = open(timing).read().split()[-3:]
     with open(os.path.join(out, "summary.json")) as f:
         summary = json.load(f)
-    return float(user) + float(system), summary["events"], int(rss_kb) / 1024, summary["jobs"]
+    return float(user) + float(system), int(rss_kb) / 1024, summary
 
 
 def main():
@@ -49,6 +51,7 @@ def main():
     ap.add_argument("--trace", default=os.path.join(TRACES, "FB2010-1Hr-150-0.txt"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--day", action="store_true")
+    ap.add_argument("--solver", action="store_true")
     a = ap.parse_args()
     if not os.path.isfile(a.trace):
         sys.exit(f"speed_table.py: trace not found at {a.trace} (--trace FILE)")
@@ -78,14 +81,36 @@ def main():
     print("| run | jobs | CPU | events | µs per event | peak RSS | × fair |")
     print("|---|---|---|---|---|---|---|")
     fair = None
+    solver_rows = []
     for name, args in runs:
-        cpu, events, rss, njobs = measure(a.slotflow, args, scratch)
+        cpu, rss, summary = measure(a.slotflow, args, scratch)
+        events = summary["events"]
         if name.endswith("network mode, fair"):
             fair = cpu
         ratio = f"{cpu / fair:.1f}" if "network mode" in name and fair else ""
         per_event = 1e6 * cpu / events if events else 0
-        print(f"| {name} | {njobs:,} | {cpu:.2f} s | {events:,} | {per_event:.0f} | "
+        print(f"| {name} | {summary['jobs']:,} | {cpu:.2f} s | {events:,} | {per_event:.0f} | "
               f"{rss:,.0f} MiB | {ratio} |", flush=True)
+        if "network mode" in name:
+            solver_rows.append((name.rsplit(", ", 1)[1], events, summary["rate_solver"]))
+    if a.solver:
+        print_solver_table(solver_rows)
+
+
+def print_solver_table(rows):
+    """The rate allocator's work per network policy, each count also against fair's."""
+    base = next(r for p, _, r in rows if p == "fair")
+    def against(r, key):
+        return f"{r[key]:,} ({r[key] / base[key]:.1f})" if base[key] else f"{r[key]:,}"
+    print()
+    print("| policy | events | solves | class fills (× fair) | per solve | whole dense fills (× fair)"
+          " | local dense fills |")
+    print("|---|---|---|---|---|---|---|")
+    for policy, events, r in rows:
+        per_solve = r["class_fills"] / r["solves"] if r["solves"] else 0
+        print(f"| {policy} | {events:,} | {r['solves']:,} | {against(r, 'class_fills')} | "
+              f"{per_solve:.2f} | {against(r, 'dense_fills_whole')} | "
+              f"{r['dense_fills_local']:,} |", flush=True)
 
 
 if __name__ == "__main__":

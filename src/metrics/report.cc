@@ -113,6 +113,11 @@ void WriteSummaryJson(const RunSummary& s, std::ostream& out, bool include_wall_
     j["scheduler_stats"] = stats;
   }
   j["events"] = s.events;
+  if (!s.rate_solver.empty()) {
+    nlohmann::ordered_json solver = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : s.rate_solver) solver[key] = value;
+    j["rate_solver"] = solver;
+  }
   if (s.live) {
     j["lost_hosts"] = s.lost_hosts;
     j["rejoined_hosts"] = s.rejoined_hosts;

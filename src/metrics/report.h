@@ -71,6 +71,9 @@ struct RunSummary {
   // of monitoring ticks with the congestion flag set) and, for schedulers with a slot mode,
   // the time spent in each mode and the number of switches.
   std::vector<std::pair<std::string, double>> scheduler_stats;
+  // How the rate allocator worked (simulations): solves, classes filled, and by which fill;
+  // empty in live mode.
+  std::vector<std::pair<std::string, int64_t>> rate_solver;
   int64_t events = 0;
   double wall_s = 0;
   // Live mode only (written only when `live`): hosts whose agents were lost, in the order they

@@ -50,6 +50,8 @@ class Network final : public FlowNetwork, public ClassSink {
   // What is kept of finished flows (default: everything). Unless kRecords, a finished flow's
   // records are let go at the next AdvanceTo. Set before the first flow starts.
   void KeepFinished(FinishedFlows keep) { keep_finished_ = keep; }
+  // How the rate allocator filled the classes so far (summary.json's rate_solver).
+  FluidSolver::FillStats fill_stats() const { return solver_.fill_stats(); }
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }

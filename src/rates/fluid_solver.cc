@@ -27,6 +27,8 @@ BytesPerSecond FluidSolver::Rate(FlowId f) const {
 
 FluidSolver::FillStats FluidSolver::fill_stats() const {
   FillStats s;
+  s.solves = solves_;
+  s.class_fills = class_fills_;
   s.water_fills = water_.fills();
   s.min_tree_fills = water_.min_tree_fills();
   s.dense_fills = dense_.dense_fills();
@@ -60,8 +62,10 @@ void FluidSolver::Solve() {
   // Explicit rates first (Varys MADD).
   explicit_.Serve(table_, residual_);
   // Then each class in priority order, max-min within the class.
+  ++solves_;
   for (auto it = first; it != table_.class_ids.end(); ++it) {
     if (it->first == kHeldClass) continue;  // the last class: its groups keep rate 0
+    ++class_fills_;
     ClassState& cs = table_.class_states[it->second];
     FillGroups(cs, cs.groups, /*add=*/false);
     cs.has_residual_after = resumable;

@@ -102,6 +102,8 @@ class FluidSolver {
 
   // How the classes were filled, counted since the solver was made.
   struct FillStats {
+    int64_t solves = 0;          // Solve() calls that re-filled something
+    int64_t class_fills = 0;     // classes filled: per solve, the first changed one and all below
     int64_t water_fills = 0;     // by WaterFill
     int64_t min_tree_fills = 0;  // of those, with the min-tree
     int64_t dense_fills = 0;     // of a dense class done whole
@@ -149,6 +151,7 @@ class FluidSolver {
   rates::LocalWaterFill local_water_;
   rates::DenseFill dense_;
   rates::EventSearch events_;
+  int64_t solves_ = 0, class_fills_ = 0;
 };
 
 }  // namespace slotflow

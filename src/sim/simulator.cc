@@ -104,6 +104,13 @@ RunResult Simulator::Collect(double wall_s) {
   r.summary = SummarizeRun(r.jobs, cluster_, state_, lifecycle_, network_, driver_);
   r.summary.time_limit_hit = time_limit_hit_;
   r.summary.events = engine_.steps();
+  const FluidSolver::FillStats f = network_.fill_stats();
+  r.summary.rate_solver = {{"solves", f.solves},
+                           {"class_fills", f.class_fills},
+                           {"dense_fills_whole", f.dense_fills},
+                           {"dense_fills_local", f.local_fills},
+                           {"water_fills_whole", f.water_fills},
+                           {"water_fills_local", f.local_water_fills}};
   r.summary.wall_s = wall_s;
   if (config_.collect_tasks) r.tasks = TaskResults(state_);
   r.utilisation = std::move(utilisation_);

@@ -43,6 +43,13 @@ TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 6);
 }
 
+// The solver's water fills, solves that filled something, and classes filled so far.
+void ExpectFills(const FluidSolver& s, int64_t water_fills, int64_t solves, int64_t class_fills) {
+  EXPECT_EQ(s.fill_stats().water_fills, water_fills);
+  EXPECT_EQ(s.fill_stats().solves, solves);
+  EXPECT_EQ(s.fill_stats().class_fills, class_fills);
+}
+
 // Classes above the first one that changed keep their rates: a solve fills again only that
 // class and the ones below it (each class here is one group, a water fill), and nothing when
 // nothing changed. With explicit rates, whose backfill comes after every class, it fills all.
@@ -54,30 +61,30 @@ TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
   s.Add(FlowId{1}, pa, 100, 1);
   s.Add(FlowId{2}, pa, 100, 2);
   s.Solve();
-  EXPECT_EQ(s.fill_stats().water_fills, 3);
+  ExpectFills(s, 3, 1, 3);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 10);
   s.Solve();
-  EXPECT_EQ(s.fill_stats().water_fills, 3);
+  ExpectFills(s, 3, 1, 3);
   s.SetClass(FlowId{2}, 3);  // class 2 goes, class 3 comes: only class 3 is filled
   s.Solve();
-  EXPECT_EQ(s.fill_stats().water_fills, 4);
+  ExpectFills(s, 4, 2, 4);
   s.Add(FlowId{3}, pb, 100, 1);  // classes 1 and 3
   s.Solve();
-  EXPECT_EQ(s.fill_stats().water_fills, 6);
+  ExpectFills(s, 6, 3, 6);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 0);
   s.SetClass(FlowId{0}, 1);  // class 0 goes: all of them, now classes 1 and 3
   s.Solve();
-  EXPECT_EQ(s.fill_stats().water_fills, 8);
+  ExpectFills(s, 8, 4, 8);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{2}), 0);
   s.SetExplicitRate(FlowId{3}, 1);
   s.Solve();  // the explicit rate, classes 1 and 3, and the backfill
-  EXPECT_EQ(s.fill_stats().water_fills, 11);
+  ExpectFills(s, 11, 5, 10);
   s.SetClass(FlowId{2}, 4);
   s.Solve();
-  EXPECT_EQ(s.fill_stats().water_fills, 14);
+  ExpectFills(s, 14, 6, 12);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
 }
 
