@@ -1,9 +1,9 @@
 // `slotflow live --journal` end to end on a real 3-host testbed: the master is killed (SIGKILL)
-// mid-run and started again with the same journal; the second run skips the jobs the first
-// completed and the tasks of the others it completed, and its jobs.csv has every job exactly
-// once. Root only where `ip netns` works
-// (skipped otherwise); a testbed prefix of its own, taken down at the end (a killed run leaves
-// it up); bounded by the runs' deadlines.
+// once a job and a task of another are recorded, and started again with the same journal; the
+// second run skips the jobs the first completed and restores the tasks of the others it completed
+// (placing none of them), and its jobs.csv has every job exactly once. Root only where `ip netns`
+// works (skipped otherwise); a testbed prefix of its own, taken down at the end (a killed run
+// leaves it up); bounded by the runs' deadlines.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -13,7 +13,9 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -48,6 +50,23 @@ int Recorded(const fs::path& journal, const std::string& table = "completed_jobs
   return count;
 }
 
+// The tasks the journal records as completed, as "job/stage/index".
+std::set<std::string> RecordedTasks(const fs::path& journal) {
+  std::set<std::string> tasks;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_exec(
+        db, "SELECT job_index || '/' || stage || '/' || task_index FROM completed_tasks",
+        [](void* out, int, char** values, char**) {
+          static_cast<std::set<std::string>*>(out)->insert(values[0]);
+          return 0;
+        },
+        &tasks, nullptr);
+  }
+  sqlite3_close(db);
+  return tasks;
+}
+
 TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
   if (const std::string why = testing::TestbedUnavailable(kNames); !why.empty()) {
     GTEST_SKIP() << why;
@@ -68,20 +87,24 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
                             (dir / "first").string() + "' 2>" + (dir / "first.err").string();
   int first_status = -1;
   std::thread run([&] { first_status = std::system(first.c_str()); });
-  int recorded = -1;
+  // Killed once the journal records a job and a task of a job not complete: at the latest when
+  // the last job's maps are recorded (about 7 s in, four jobs done), before its reducers end
+  // (about 1 s later).
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < until && (recorded = Recorded(journal)) < 1) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  while (std::chrono::steady_clock::now() < until &&
+         (Recorded(journal) < 1 || Recorded(journal, "completed_tasks") < 1)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  std::this_thread::sleep_for(std::chrono::seconds(2));
   const pid_t master = static_cast<pid_t>(std::stol("0" + testing::Slurp(pid_file)));
   if (master > 0) kill(master, SIGKILL);
   run.join();
-  recorded = Recorded(journal);
+  const int recorded = Recorded(journal);
   const int recorded_tasks = Recorded(journal, "completed_tasks");
+  const std::set<std::string> restored = RecordedTasks(journal);
+  std::cout << "the journal at the kill: " << recorded << " jobs, " << recorded_tasks << " tasks\n";
 
-  const std::string second =
-      live + " --out " + (dir / "second").string() + " 2>" + (dir / "second.err").string();
+  const std::string second = live + " --out " + (dir / "second").string() + " --log " +
+                             (dir / "second.log").string() + " 2>" + (dir / "second.err").string();
   const int status = std::system(second.c_str());
   const std::string err = testing::Slurp(dir / "second.err");
   TestbedDown(kNames);  // the killed run left it up, and the second one used it
@@ -96,7 +119,19 @@ TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {
   EXPECT_EQ(summary["jobs"], 5);
   EXPECT_EQ(summary["unfinished_jobs"], 0);
   EXPECT_EQ(summary["jobs_from_journal"], recorded);
+  ASSERT_GE(recorded_tasks, 1);
   EXPECT_EQ(summary["tasks_from_journal"], recorded_tasks);  // every host is in the new run
+  // The second master placed none of the tasks the first had recorded, and restored each.
+  std::set<std::string> placed, restored_now;
+  for (const std::string& line : testing::Lines(testing::Slurp(dir / "second.log"))) {
+    const auto l = nlohmann::json::parse(line);
+    if (l["event"] != "place" && l["event"] != "task_restored") continue;
+    const std::string task =
+        fmt::format("{}/{}/{}", l["job"].get<int>(), l["stage"].get<int>(), l["index"].get<int>());
+    (l["event"] == "place" ? placed : restored_now).insert(task);
+  }
+  EXPECT_EQ(restored_now, restored);
+  for (const std::string& task : restored) EXPECT_EQ(placed.count(task), 0u) << task;
   const auto lines = testing::Lines(testing::Slurp(dir / "second" / "jobs.csv"));
   ASSERT_EQ(lines.size(), 6u);
   for (size_t k = 1; k < lines.size(); ++k) {
