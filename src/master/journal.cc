@@ -178,8 +178,8 @@ void Journal::Load(sqlite3_stmt* q, const Workload& workload) {
   }
 }
 
-// Task rows of jobs the journal records as completed are left from a run killed between the two
-// writes of Record's transaction, which cannot be: they are ignored all the same.
+// Task rows of a job the journal records as completed are ignored (Record deletes them in the
+// transaction that records the job, so only a file edited by hand has them).
 void Journal::LoadTasks(sqlite3_stmt* q, const Workload& workload) {
   int rc = SQLITE_ROW;
   while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

@@ -189,7 +189,10 @@ void TaskLifecycle::Arrive(JobIndex j) {
       if (s_.tasks_[t].state == TaskState::kWaiting) MakeReady(t);  // not one restored as done
     }
   }
-  if (job.unfinished_tasks == 0) FinishJob(job);  // every task restored
+  if (job.unfinished_tasks == 0) {  // every task restored: it starts and ends now
+    job.first_start = s_.now();
+    FinishJob(job);
+  }
   schedule_needed = true;
 }
 

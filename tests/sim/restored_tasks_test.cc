@@ -84,6 +84,7 @@ TEST(RestoredTasks, AJobWhoseEveryTaskIsRestoredCompletesAtArrival) {
   bed.life().Arrive(j);
   EXPECT_TRUE(bed.state().job(j).finished);
   EXPECT_EQ(bed.state().job(j).finish, 0);
+  EXPECT_EQ(bed.state().job(j).first_start, 0);
   EXPECT_TRUE(bed.state().active_jobs().empty());
   EXPECT_EQ(bed.life().unfinished_jobs(), 0);
 }
