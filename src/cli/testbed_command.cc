@@ -32,6 +32,7 @@ struct TestbedCommand {
   CLI::App* calibrate = nullptr;
   int hosts = 0;
   std::string rate = "100mbit";
+  std::string prefix = "sf";  // up, down and status (calibrate has its own in `calibration`)
   CalibrateSettings calibration;
   bool no_capacity = false;
   std::string deadline = "120s";
@@ -64,8 +65,8 @@ void PrintStatus(const TestbedStatus& st, const TestbedNames& names) {
     fmt::print("testbed: up, {} hosts on switch namespace {} (bridge {})\n", st.hosts.size(),
                names.Switch(), kBridge);
   } else {
-    fmt::print("testbed: half made ({}); `slotflow testbed down` removes it\n",
-               Summarise(st.problems));
+    fmt::print("testbed: half made ({}); `{}` removes it\n", Summarise(st.problems),
+               names.DownCommand());
   }
   if (st.hosts.empty()) return;
   fmt::print("{:<5} {:<10} {:<16} {:<30} {}\n", "host", "namespace", "address", "uplink (eth0)",
@@ -81,7 +82,8 @@ void PrintStatus(const TestbedStatus& st, const TestbedNames& names) {
 }
 
 int Up(const TestbedCommand& c) {
-  const TestbedConfig config = MakeTestbedConfig(c.hosts, c.rate);
+  TestbedConfig config = MakeTestbedConfig(c.hosts, c.rate);
+  config.names = MakeTestbedNames(c.prefix, "--testbed-prefix");
   RequireRoot();
   TestbedUp(config);
   const int last = config.hosts - 1;
@@ -92,9 +94,10 @@ int Up(const TestbedCommand& c) {
   return 0;
 }
 
-int Down() {
+int Down(const TestbedCommand& c) {
+  const TestbedNames names = MakeTestbedNames(c.prefix, "--testbed-prefix");
   RequireRoot();
-  const TestbedDownReport report = TestbedDown(TestbedNames{});
+  const TestbedDownReport report = TestbedDown(names);
   if (report.processes_ended > 0) {
     fmt::print("testbed down: ended {} process{} still running in it\n", report.processes_ended,
                report.processes_ended == 1 ? "" : "es");
@@ -180,10 +183,10 @@ int Calibrate(TestbedCommand c) {
 // `ip` or `tc` is a CommandError.
 int RunTestbedCommand(const TestbedCommand& c) {
   if (c.up->parsed()) return Up(c);
-  if (c.down->parsed()) return Down();
+  if (c.down->parsed()) return Down(c);
   if (c.calibrate->parsed()) return Calibrate(c);
+  const TestbedNames names = MakeTestbedNames(c.prefix, "--testbed-prefix");
   RequireRoot();
-  const TestbedNames names;
   PrintStatus(ReadTestbedStatus(names, RunProgram), names);
   return 0;
 }
@@ -207,6 +210,10 @@ Subcommand AddTestbedCommand(CLI::App& app) {
       "down", "remove everything the testbed made (also a half-made one); nothing there is fine");
   c.status = c.testbed->add_subcommand(
       "status", "list the testbed's hosts, addresses and qdiscs, and whether it is up");
+  for (CLI::App* sub : {c.up, c.down, c.status}) {
+    sub->add_option("--testbed-prefix", c.prefix,
+                    "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
+  }
   c.calibrate = c.testbed->add_subcommand(
       "calibrate",
       "measure what the testbed costs beyond the fluid model (task launch and flow start "

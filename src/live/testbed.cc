@@ -71,8 +71,8 @@ void TestbedUp(const TestbedConfig& config, const CommandRunner& run) {
     std::string names = fmt::format(
         "{}", fmt::join(present.begin(), present.begin() + static_cast<ptrdiff_t>(shown), ", "));
     if (present.size() > shown) names += fmt::format(" and {} more", present.size() - shown);
-    throw InputError(fmt::format(
-        "a testbed is already there (namespaces {}); `slotflow testbed down` removes it", names));
+    throw InputError(fmt::format("a testbed is already there (namespaces {}); `{}` removes it",
+                                 names, config.names.DownCommand()));
   }
   try {
     for (const Command& c : TestbedUpPlan(config)) RunOrThrow(run, c.argv);

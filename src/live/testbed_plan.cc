@@ -80,6 +80,12 @@ std::string TestbedNames::Switch() const { return prefix + "sw"; }
 std::string TestbedNames::Host(int i) const { return fmt::format("{}h{}", prefix, i); }
 std::string TestbedNames::Port(int i) { return fmt::format("port{}", i); }
 
+std::string TestbedNames::DownCommand() const {
+  return prefix == TestbedNames{}.prefix
+             ? "slotflow testbed down"
+             : fmt::format("slotflow testbed down --testbed-prefix {}", prefix);
+}
+
 bool TestbedNames::Owns(std::string_view netns) const {
   if (!netns.starts_with(prefix)) return false;
   const std::string_view rest = netns.substr(prefix.size());
@@ -105,6 +111,19 @@ uint64_t ParseLinkRate(std::string_view text, std::string_view field) {
                      fmt::format("a link rate must be 1mbit..10gbit, got '{}'", text));
   }
   return static_cast<uint64_t>(std::llround(bits));
+}
+
+TestbedNames MakeTestbedNames(std::string_view prefix, std::string_view field) {
+  const bool valid = !prefix.empty() && prefix.size() <= kMaxTestbedPrefix &&
+                     std::all_of(prefix.begin(), prefix.end(), [](char c) {
+                       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+                     });
+  if (!valid) {
+    throw InputError("", 0, std::string(field),
+                     fmt::format("must be 1 to {} lowercase letters or digits, got '{}'",
+                                 kMaxTestbedPrefix, prefix));
+  }
+  return TestbedNames{std::string(prefix)};
 }
 
 TestbedConfig MakeTestbedConfig(int hosts, std::string_view rate) {

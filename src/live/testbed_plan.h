@@ -14,6 +14,7 @@
 namespace slotflow {
 
 inline constexpr int kMaxTestbedHosts = 254;              // one /24 of 198.18.0.0/15
+inline constexpr size_t kMaxTestbedPrefix = 12;           // characters of a testbed's prefix
 inline constexpr int kPriorityClasses = 8;                // HTB's priorities 0 (first) .. 7
 inline constexpr uint64_t kMinLinkRate = 1'000'000;       // bit/s
 inline constexpr uint64_t kMaxLinkRate = 10'000'000'000;  // bit/s
@@ -28,10 +29,18 @@ struct TestbedNames {
   static std::string Port(int i);  // the switch's end of host i's link
   // True for the switch's and any host's namespace name (of any index) under this prefix.
   bool Owns(std::string_view netns) const;
+  // The command that takes this testbed down: `slotflow testbed down`, with --testbed-prefix
+  // when the prefix is not the default.
+  std::string DownCommand() const;
 };
 
 inline constexpr std::string_view kBridge = "br0";
 inline constexpr std::string_view kHostInterface = "eth0";
+
+// The names under `prefix`, which must be 1 to 12 lowercase letters or digits (InputError
+// naming `field` otherwise): a namespace name is a file name, and the capacity probe of
+// `testbed calibrate` adds a letter.
+TestbedNames MakeTestbedNames(std::string_view prefix, std::string_view field);
 
 struct TestbedConfig {
   int hosts = 0;

@@ -42,11 +42,12 @@ bool EnsureTestbed(const TestbedConfig& config) {
   if (!same) {
     throw InputError("", 0, "--hosts",
                      fmt::format("a testbed other than the {} hosts at {} Mbit/s asked for is "
-                                 "there ({}); `slotflow testbed down` first",
+                                 "there ({}); `{}` first",
                                  config.hosts, static_cast<double>(config.rate) / 1e6,
                                  st.Up() ? fmt::format("{} hosts at {}", st.hosts.size(),
                                                        st.hosts.front().uplink.rate)
-                                         : "half made"));
+                                         : "half made",
+                                 config.names.DownCommand()));
   }
   return false;
 }
@@ -70,7 +71,7 @@ TestbedConfig TestbedFor(const Cluster& cluster, const std::string& prefix) {
   const uint64_t bits =
       static_cast<uint64_t>(cluster.LinkCapacity(cluster.Uplink(ServerId{0})) * 8 + 0.5);
   TestbedConfig config = MakeTestbedConfig(cluster.size(), fmt::format("{}bit", bits));
-  config.names = TestbedNames{prefix};
+  config.names = MakeTestbedNames(prefix, "--testbed-prefix");
   CheckCluster(cluster, config);
   return config;
 }

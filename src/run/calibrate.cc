@@ -189,7 +189,7 @@ CalibrateReport CalibrateTestbed(const CalibrateSettings& s) {
         fmt::format("calibration needs 2..{} hosts, got {}", kMaxTestbedHosts, s.hosts));
   }
   TestbedConfig config = MakeTestbedConfig(s.hosts, s.rate);
-  config.names = TestbedNames{s.prefix};
+  config.names = MakeTestbedNames(s.prefix, "--testbed-prefix");
   RequireRoot();
   CalibrateReport report;
   ProbePlan& p = report.plan;

@@ -411,6 +411,16 @@ std::vector<BadInput> BadInputs() {
       {"TestbedBadRate", "testbed up --hosts 3 --rate fast", {"--rate", "fast"}},
       {"TestbedRateTooHigh", "testbed up --hosts 3 --rate 100gbit", {"--rate", "10gbit"}},
       {"TestbedNoAction", "testbed", {"subcommand"}},
+      {"TestbedPrefixWithASlash",
+       "testbed down --testbed-prefix a/b",
+       {"--testbed-prefix", "lowercase letters or digits", "'a/b'"}},
+      {"TestbedPrefixInCapitals",
+       "testbed status --testbed-prefix SF",
+       {"--testbed-prefix", "'SF'"}},
+      {"TestbedPrefixTooLong",
+       "testbed up --hosts 2 --testbed-prefix abcdefghijklm",
+       {"--testbed-prefix", "1 to 12"}},
+      {"LivePrefixEmpty", "live --hosts 2 --testbed-prefix ''", {"--testbed-prefix"}},
   };
 }
 
