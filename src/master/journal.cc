@@ -115,17 +115,16 @@ sqlite3_stmt* Journal::Prepare(const char* sql) {
 }
 
 void Journal::Write(const char* sql) {
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
-    throw std::runtime_error(
-        fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
-  }
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) WriteFailed();
 }
 
 void Journal::Step(sqlite3_stmt* statement) {
-  if (sqlite3_step(statement) != SQLITE_DONE) {
-    throw std::runtime_error(
-        fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
-  }
+  if (sqlite3_step(statement) != SQLITE_DONE) WriteFailed();
+}
+
+void Journal::WriteFailed() const {
+  throw std::runtime_error(
+      fmt::format("cannot write the journal {}: {}", path_, sqlite3_errmsg(db_)));
 }
 
 void Journal::Exec(const std::string& sql) {
@@ -274,7 +273,6 @@ void Journal::Record(int index, const JobResult& r) {
   Step(delete_tasks_);
   Write("COMMIT");
   completed_[index] = r;
-  std::erase_if(tasks_, [index](const JournaledTask& t) { return t.job == index; });
 }
 
 void Journal::RecordTasks(const std::vector<JournaledTask>& tasks) {

@@ -45,7 +45,8 @@ class Journal {
 
   // The jobs recorded as completed, by job index.
   const std::map<int, JobResult>& completed() const { return completed_; }
-  // The tasks recorded as completed, of jobs not recorded as completed, in workload order.
+  // The tasks the journal recorded as completed when it was opened, of jobs it did not record
+  // as completed then, in workload order (what a master starting again restores).
   const std::vector<JournaledTask>& completed_tasks() const { return tasks_; }
   // Records job `index` as completed with result r (a job already recorded is left as it was),
   // and forgets its tasks' records.
@@ -63,6 +64,7 @@ class Journal {
   // Run a prepared write, or a statement (BEGIN, COMMIT); std::runtime_error if it fails.
   void Step(sqlite3_stmt* statement);
   void Write(const char* sql);
+  [[noreturn]] void WriteFailed() const;
   void CheckIdentity(const std::string& identity);
 
   std::string path_;
@@ -73,7 +75,7 @@ class Journal {
   sqlite3_stmt* delete_tasks_ = nullptr;  // of a job
   sqlite3_stmt* delete_task_ = nullptr;
   std::map<int, JobResult> completed_;
-  std::vector<JournaledTask> tasks_;
+  std::vector<JournaledTask> tasks_;  // as opened
 };
 
 }  // namespace slotflow

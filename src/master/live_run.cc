@@ -9,10 +9,6 @@
 
 namespace slotflow {
 
-namespace {
-const std::vector<JournaledTask> kNoTasks;
-}  // namespace
-
 LiveRun::LiveRun(const Cluster& cluster, const Workload& workload,
                  std::unique_ptr<TaskScheduler> scheduler,
                  std::unique_ptr<NetworkPolicy> network_policy, const LiveRunConfig& config,
@@ -56,11 +52,16 @@ void LiveRun::OpenJournal(const std::string& path, uint64_t seed) {
   }
 }
 
-// Of the other jobs, a task the journal records as completed is done (its output is where it
-// ran) when its server is one of this run's hosts, and is run again otherwise. Restored as the
-// run begins, at its time 0 (the decision log's task_restored).
+// Tasks are restored as the run begins, at its time 0 (the decision log's task_restored).
 void LiveRun::Begin() {
-  for (const JournaledTask& jt : journal_ ? journal_->completed_tasks() : kNoTasks) {
+  if (journal_) RestoreTasks(journal_->completed_tasks());
+  driver_.Start(clock_, workload_, jobs_, [this](JobIndex j) { return journaled_[j] == 0; });
+}
+
+// Of the jobs not journaled, a task the journal records as completed is done (its output is
+// where it ran) when its server is one of this run's hosts, and is run again otherwise.
+void LiveRun::RestoreTasks(const std::vector<JournaledTask>& tasks) {
+  for (const JournaledTask& jt : tasks) {
     const TaskId t{state_.job(JobIndex{jt.job}).stages[jt.stage].first_task + jt.index};
     const ServerId pinned = state_.task(t).spec->pinned;
     if (jt.done.server >= cluster_.size() || (pinned != kNoServer && jt.done.server != pinned)) {
@@ -71,7 +72,6 @@ void LiveRun::Begin() {
     journaled_task_[t] = 1;
     ++tasks_from_journal_;
   }
-  driver_.Start(clock_, workload_, jobs_, [this](JobIndex j) { return journaled_[j] == 0; });
 }
 
 // Tasks completed since the last step (of jobs still running) in one transaction, then the jobs
@@ -85,12 +85,17 @@ void LiveRun::RecordCompleted() {
       continue;
     }
     journaled_task_[t] = 1;
-    tasks.push_back(JournaledTask{
-        .job = task.job,
-        .stage = task.stage,
-        .index = task.index,
-        .done = FinishedTask{task.server, task.locality, task.network_bytes, task.ready_at,
-                             task.placed_at, task.compute_at, task.computed_at, task.finish_at}});
+    tasks.push_back(JournaledTask{.job = task.job,
+                                  .stage = task.stage,
+                                  .index = task.index,
+                                  .done = FinishedTask{.server = task.server,
+                                                       .locality = task.locality,
+                                                       .network_bytes = task.network_bytes,
+                                                       .ready_at = task.ready_at,
+                                                       .placed_at = task.placed_at,
+                                                       .compute_at = task.compute_at,
+                                                       .computed_at = task.computed_at,
+                                                       .finish_at = task.finish_at}});
   }
   done_tasks_.clear();
   journal_->RecordTasks(tasks);

@@ -81,6 +81,7 @@ class LiveRun {
 
  private:
   void OpenJournal(const std::string& path, uint64_t seed);
+  void RestoreTasks(const std::vector<JournaledTask>& tasks);
   void RecordCompleted();
   void RankClasses();
   void LaunchPlaced();

@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "root_testbed.h"
 #include "scenario.h"
@@ -31,40 +32,36 @@ const TestbedNames kNames{"sfj"};
 
 const std::vector<std::string> kJobs = {"job-1", "job-2", "job-3", "job-4", "job-5"};
 
-// Rows of the journal's `table`, or -1 while it cannot be read (opened read-only: the master
-// writes it meanwhile).
-int Recorded(const fs::path& journal, const std::string& table = "completed_jobs") {
-  if (!fs::exists(journal)) return -1;
+// The first column of each row `sql` selects from the journal (opened read-only: the master may
+// be writing it); none when it cannot be read.
+std::vector<std::string> Query(const fs::path& journal, const std::string& sql) {
+  std::vector<std::string> rows;
+  if (!fs::exists(journal)) return rows;
   sqlite3* db = nullptr;
-  int count = -1;
   if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
     sqlite3_exec(
-        db, ("SELECT COUNT(*) FROM " + table).c_str(),
+        db, sql.c_str(),
         [](void* out, int, char** values, char**) {
-          *static_cast<int*>(out) = values[0] != nullptr ? std::atoi(values[0]) : -1;
+          static_cast<std::vector<std::string>*>(out)->emplace_back(values[0] ? values[0] : "");
           return 0;
         },
-        &count, nullptr);
+        &rows, nullptr);
   }
   sqlite3_close(db);
-  return count;
+  return rows;
+}
+
+// Rows of the journal's `table`, or -1 while it cannot be read.
+int Recorded(const fs::path& journal, const std::string& table = "completed_jobs") {
+  const std::vector<std::string> count = Query(journal, "SELECT COUNT(*) FROM " + table);
+  return count.empty() ? -1 : std::atoi(count.front().c_str());
 }
 
 // The tasks the journal records as completed, as "job/stage/index".
 std::set<std::string> RecordedTasks(const fs::path& journal) {
-  std::set<std::string> tasks;
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(journal.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_exec(
-        db, "SELECT job_index || '/' || stage || '/' || task_index FROM completed_tasks",
-        [](void* out, int, char** values, char**) {
-          static_cast<std::set<std::string>*>(out)->insert(values[0]);
-          return 0;
-        },
-        &tasks, nullptr);
-  }
-  sqlite3_close(db);
-  return tasks;
+  const std::vector<std::string> rows =
+      Query(journal, "SELECT job_index || '/' || stage || '/' || task_index FROM completed_tasks");
+  return {rows.begin(), rows.end()};
 }
 
 TEST(LiveRun, AMasterKilledAndStartedAgainRunsEveryJobOnce) {

@@ -273,34 +273,44 @@ INSTANTIATE_TEST_SUITE_P(Schedulers, OneDriver,
                          ::testing::Values("greedy", "capacity", "fifo", "delay", "tcds",
                                            "ticking"));
 
-// Two servers of one slot at 1 MB/s; one job of two 1-s maps and a reducer reading 2 MB.
-ClusterSpec LossCluster() {
-  ClusterSpec spec = UnitCluster(2, 1);
-  spec.classes[0].nic = 1e6;
-  return spec;
-}
-Workload LossWorkload() {
-  Workload w;
-  w.source = "loss";
-  w.jobs = {Job(
-      "A", 0,
-      {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}}, StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
-  return w;
-}
+// A live run on simulated agents of one job, two 1-s maps and a reducer reading 2 MB, on two
+// servers of one slot at 1 MB/s (ticking + fair), with `config`.
+struct OneJobRun {
+  static ClusterSpec Spec() {
+    ClusterSpec spec = UnitCluster(2, 1);
+    spec.classes[0].nic = 1e6;
+    return spec;
+  }
+  static Workload Jobs() {
+    Workload w;
+    w.source = "one job";
+    w.jobs = {Job("A", 0,
+                  {StageSpec{"map", {}, {Task(0, 1), Task(0, 1)}},
+                   StageSpec{"reduce", {0}, {Task(2e6, 1)}}})};
+    return w;
+  }
+  explicit OneJobRun(const LiveRunConfig& config)
+      : run(cluster, w, MakeScheduler("ticking"), NetworkPolicyRegistry::Get().Make("fair", {}, 3),
+            config, clock, agents) {
+    agents.Attach(run);
+  }
+
+  const Cluster cluster{Spec()};
+  const Workload w = Jobs();
+  Engine engine;
+  EngineClock clock{engine};
+  SimulatedAgents agents{cluster, engine};
+  LiveRun run;
+};
 
 // A reducer fetching from a host that is lost is cancelled and launched again on the same host
 // (attempt 1); the end of its first attempt, reported as the second computes, is late news: the
 // second attempt still computes its whole second.
 TEST(LiveRunAttempts, TheEndOfACancelledAttemptIsToldApart) {
-  const Cluster cluster(LossCluster());
-  const Workload w = LossWorkload();
-  Engine engine;
-  EngineClock clock(engine);
-  SimulatedAgents agents(cluster, engine);
-  LiveRun run(cluster, w, MakeScheduler("ticking"),
-              NetworkPolicyRegistry::Get().Make("fair", {}, 3), LiveRunConfig{.seed = 3}, clock,
-              agents);
-  agents.Attach(run);
+  OneJobRun one(LiveRunConfig{.seed = 3});
+  Engine& engine = one.engine;
+  SimulatedAgents& agents = one.agents;
+  LiveRun& run = one.run;
   agents.stale_reports = true;
   const int32_t lose = engine.AddKind(
       [&](int64_t host) { EXPECT_EQ(run.LoseHost(ServerId{static_cast<int32_t>(host)}), ""); });
@@ -330,15 +340,11 @@ TEST(LiveRunJournal, ALostHostsOutputsLeaveTheJournal) {
   const std::filesystem::path file = std::filesystem::path(::testing::TempDir()) /
                                      ("slotflow_live_run_journal_" + std::to_string(getpid()));
   std::filesystem::remove(file);
-  const Cluster cluster(LossCluster());
-  const Workload w = LossWorkload();
-  Engine engine;
-  EngineClock clock(engine);
-  SimulatedAgents agents(cluster, engine);
-  LiveRun run(cluster, w, MakeScheduler("ticking"),
-              NetworkPolicyRegistry::Get().Make("fair", {}, 3),
-              LiveRunConfig{.seed = 3, .journal = file.string()}, clock, agents);
-  agents.Attach(run);
+  OneJobRun one(LiveRunConfig{.seed = 3, .journal = file.string()});
+  Engine& engine = one.engine;
+  SimulatedAgents& agents = one.agents;
+  LiveRun& run = one.run;
+  const Workload& w = one.w;
   // What the journal records, as "stage/index@server", read from the file.
   auto recorded = [&] {
     const Journal journal(file.string(), w, 3);
