@@ -8,16 +8,16 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "policies.h"
+#include "common/error.h"
+#include "view.h"
 
 namespace slotflow {
 namespace {
-
-using FlowNet = CallScoped<FlowView>;
 
 // The sink a hook writes through (slotflow.ClassSink), with the policy's reason words.
 class Sink {
@@ -43,17 +43,6 @@ class Sink {
 
 int64_t FlowsOf(const FlowView& net) { return net.FlowCount(); }
 
-// A flow id from Python: IndexError when out of range, or when the flow finished at an earlier
-// step and the network no longer keeps its record.
-FlowId FlowOf(const FlowView& net, int64_t f) {
-  const auto id = Checked<FlowId>(f, FlowsOf(net), "flow");
-  if (!net.Kept(id)) {
-    throw py::index_error("flow " + std::to_string(f) +
-                          " finished at an earlier step; the network no longer keeps it");
-  }
-  return id;
-}
-
 FlowId Sink::Flow(int64_t f) const { return FlowOf(*net_, f); }
 
 class PyNetworkPolicy : public NetworkPolicy {
@@ -66,6 +55,7 @@ class PyNetworkPolicy : public NetworkPolicy {
     before_solve_ = py::hasattr(policy_, "before_solve");
     reclassify_ = py::hasattr(policy_, "next_reclassify_time");
     slot_mode_ = py::hasattr(policy_, "on_slot_mode");
+    expected_class_ = py::hasattr(policy_, "expected_class");
   }
   ~PyNetworkPolicy() override {
     py::gil_scoped_acquire gil;
@@ -99,7 +89,38 @@ class PyNetworkPolicy : public NetworkPolicy {
       throw py::value_error("network policy '" + name_ + "': next_reclassify_time() returned " +
                             std::to_string(t) + ", before now (" + std::to_string(net.now()) + ")");
     }
+    // Now itself revisits the classes at once; always now, the clock would never move.
+    same_instant_ = t == net.now() && net.now() == last_now_ ? same_instant_ + 1 : 0;
+    last_now_ = net.now();
+    if (same_instant_ >= kMaxSameInstant) {
+      throw py::value_error("network policy '" + name_ + "': next_reclassify_time() returned now (" +
+                            std::to_string(t) + ") " + std::to_string(kMaxSameInstant) +
+                            " times in a row: the clock cannot move forward");
+    }
     return std::isinf(t) ? kForever : t;
+  }
+  std::optional<FlowClass> ExpectedClass(const FlowView& net,
+                                         const FlowSpec& spec) const override {
+    if (!expected_class_) return std::nullopt;
+    py::gil_scoped_acquire gil;
+    py::dict unit;
+    unit["src"] = int64_t{spec.src};
+    unit["dst"] = int64_t{spec.dst};
+    unit["size"] = spec.size;
+    unit["job"] = int64_t{spec.job};
+    unit["coflow"] = int64_t{spec.coflow};
+    unit["macroflow"] = spec.macroflow;
+    unit["macroflow_bytes"] = spec.macroflow_bytes;
+    const py::object cls = WithScoped<FlowNet>(
+        [&](py::object view) { return policy_.attr("expected_class")(view, unit); }, net);
+    if (cls.is_none()) return std::nullopt;
+    if (py::isinstance<py::bool_>(cls) ||
+        !(py::isinstance<py::int_>(cls) || PyIndex_Check(cls.ptr()))) {
+      throw InputError("network policy '" + name_ + "'", 0, "expected_class",
+                       "expected an integer class or None, not " +
+                           py::str(cls.get_type().attr("__name__")).cast<std::string>());
+    }
+    return py::int_(cls).cast<FlowClass>();
   }
   void OnSlotMode(const FlowView& net, ClassSink& out, SlotMode mode) override {
     if (!slot_mode_) return;
@@ -125,8 +146,13 @@ class PyNetworkPolicy : public NetworkPolicy {
 
   py::object policy_;
   std::string name_;
+  // How often in a row next_reclassify_time() may return now at one instant.
+  static constexpr int kMaxSameInstant = 1000;
+
   bool started_ = false, finished_ = false, before_solve_ = false, reclassify_ = false,
-       slot_mode_ = false;
+       slot_mode_ = false, expected_class_ = false;
+  int same_instant_ = 0;
+  Seconds last_now_ = -1;
   ReasonWords words_;
 };
 
@@ -162,12 +188,12 @@ void BindNetworkPolicies(py::module_& m) {
       .def_property_readonly("active_flows",
                              [](const FlowNet& n) { return IntList(n.get().active_flows()); })
       .def_property_readonly("flow_count", [](const FlowNet& n) { return n.get().FlowCount(); })
-      .def(
-          "flow",
-          [](const FlowNet& n, int64_t f) -> const FlowRecord& {
-            return n.get().flow(FlowOf(n.get(), f));
-          },
-          py::return_value_policy::reference_internal)
+      .def("flow", [](py::object self, int64_t f) { return FlowObject(self, f); })
+      .def("link", [](py::object self, int64_t l) { return LinkObject(self, l); })
+      .def("flow_table", [](const FlowNet& n) { return FlowTable(n.get()); },
+           "The flows in flight, as numpy arrays.")
+      .def("link_table", [](const FlowNet& n) { return LinkTable(n.get()); },
+           "Every link's capacity and current load (bytes/s), as numpy arrays.")
       .def("active",
            [](const FlowNet& n, int64_t f) {
              return n.get().Active(Checked<FlowId>(f, FlowsOf(n.get()), "flow"));
@@ -196,27 +222,12 @@ void BindNetworkPolicies(py::module_& m) {
                              })
       .def("next_mark_in", [](const FlowNet& n) { return n.get().NextMarkIn(); });
 
-  py::class_<FlowRecord>(m, "Flow", "A flow as a network policy sees it (valid during the call).")
-      .def_property_readonly("src",
-                             [](const FlowRecord& f) { return static_cast<int64_t>(f.spec.src); })
-      .def_property_readonly("dst",
-                             [](const FlowRecord& f) { return static_cast<int64_t>(f.spec.dst); })
-      .def_property_readonly("size", [](const FlowRecord& f) { return f.spec.size; })
-      .def_property_readonly("job",
-                             [](const FlowRecord& f) { return static_cast<int64_t>(f.spec.job); })
-      .def_property_readonly(
-          "coflow", [](const FlowRecord& f) { return static_cast<int64_t>(f.spec.coflow); })
-      .def_property_readonly("macroflow", [](const FlowRecord& f) { return f.spec.macroflow; })
-      .def_property_readonly("macroflow_bytes",
-                             [](const FlowRecord& f) { return f.spec.macroflow_bytes; })
-      .def_readonly("start", &FlowRecord::start);
-
   py::class_<Sink>(m, "ClassSink", "What a network policy writes (valid during the call).")
       .def(
           "set_class",
           [](const Sink& s, int64_t f, int64_t cls, py::object why) {
             Why reasons;
-            if (!why.is_none()) s.words().Add(why, reasons);
+            if (!why.is_none()) s.words().Add(why, reasons, "set_class");
             s.get().SetClass(s.Flow(f), cls, reasons);
           },
           py::arg("flow"), py::arg("cls"), py::arg("why") = py::none(),
@@ -227,7 +238,9 @@ void BindNetworkPolicies(py::module_& m) {
             if (!std::isfinite(rate)) throw py::value_error("set_rate: the rate is not finite");
             s.get().SetExplicitRate(s.Flow(f), rate);
           },
-          "An explicit rate in bytes/s (< 0 clears it).")
+          "An explicit rate in bytes/s (< 0 clears it): served before every class (rates that "
+          "ask more of a link than it has are scaled down together), then topped up max-min "
+          "from what the classes leave; a floor, not a cap.")
       .def(
           "set_mark",
           [](const Sink& s, int64_t f, double sent) {

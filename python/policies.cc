@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "common/error.h"
 #include "network/network_policy.h"
 #include "sim/task_scheduler.h"
 
@@ -90,13 +91,26 @@ void UnregisterPythonPolicies() {
   PythonNames().clear();
 }
 
-void ReasonWords::Add(py::handle reasons, Why& why) {
+void ReasonWords::Add(py::handle reasons, Why& why, const std::string& source) {
+  auto type_of = [](py::handle v) {
+    return py::str(v.get_type().attr("__name__")).cast<std::string>();
+  };
+  if (!py::isinstance<py::dict>(reasons)) {
+    throw InputError(source, 0, "why",
+                     "expected a dict of names to numbers or words, not " + type_of(reasons));
+  }
   for (auto [k, v] : reasons.cast<py::dict>()) {
-    const char* key = Intern(py::str(k).cast<std::string>());
+    const std::string name = py::str(k).cast<std::string>();
+    const char* key = Intern(name);
     if (py::isinstance<py::str>(v)) {
       why.Add(key, Intern(v.cast<std::string>()));
-    } else {
+    } else if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v) ||
+               PyIndex_Check(v.ptr()) || py::hasattr(v, "__float__")) {
       why.Add(key, v.cast<double>());
+    } else {
+      throw InputError(source, 0, "why." + name,
+                       "expected a number or a word, not " + type_of(v) +
+                           " (a why is flat: one level of names)");
     }
   }
 }

@@ -4,6 +4,7 @@
 // registration by name, undone before the interpreter exits.
 #pragma once
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -75,12 +76,41 @@ py::object WithScoped(Call&& call, Args&&... args) {
 // kept here, one copy of each word.
 class ReasonWords {
  public:
-  void Add(py::handle reasons, Why& why);
+  // InputError naming `source` and the field for anything but a flat dict of names to numbers
+  // or words.
+  void Add(py::handle reasons, Why& why, const std::string& source);
 
  private:
   const char* Intern(const std::string& text) { return words_.insert(text).first->c_str(); }
   std::unordered_set<std::string> words_;
 };
+
+// An object a view hands out (a task, job, stage, server, flow, link): the view's Python object,
+// kept alive, and the object's id. Every read goes through the view, so an object kept past its
+// call raises as the view does, instead of reading memory the simulator has freed.
+template <class Scoped, class Tag>
+struct Ref {
+  py::object owner;  // the Python object of *scoped
+  const Scoped* scoped;
+  int32_t id;
+  int32_t sub = -1;  // a stage's index within job `id`
+  const auto& get() const { return scoped->get(); }
+};
+
+// A new Ref to object `id` of the view `owner` wraps.
+template <class R, class Scoped>
+R MakeRef(py::handle owner, int32_t id, int32_t sub = -1) {
+  return R{py::reinterpret_borrow<py::object>(owner), &owner.cast<const Scoped&>(), id, sub};
+}
+
+// A numpy array of n values, filled by `fill(i)`.
+template <class T, class Fill>
+py::array_t<T> NumpyOf(size_t n, Fill&& fill) {
+  py::array_t<T> out(static_cast<py::ssize_t>(n));
+  T* data = out.mutable_data();
+  for (size_t i = 0; i < n; ++i) data[i] = static_cast<T>(fill(i));
+  return out;
+}
 
 template <class T>
 py::list IntList(std::span<const T> ids) {

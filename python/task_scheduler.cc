@@ -7,20 +7,19 @@
 
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
 #include "common/random.h"
-#include "policies.h"
-#include "scheduling/job_order.h"
+#include "network/neat_policy.h"
+#include "view.h"
 
 namespace slotflow {
 namespace {
-
-// The state a task scheduler reads during one call (slotflow.View).
-using View = CallScoped<SimState>;
 
 // Tasks are numbered in workload order (jobs, stages, tasks), so the last stage ends the ids.
 int64_t PyTaskCount(const SimState& state) {
@@ -29,16 +28,29 @@ int64_t PyTaskCount(const SimState& state) {
   return static_cast<int64_t>(stage.first_task) + stage.task_count;
 }
 
-JobOrder JobOrderNamed(const std::string& name) {
-  if (const auto order = FindJobOrder(name)) return *order;
-  throw py::value_error("unknown job order '" + name + "' (known: fifo, sjf, sjf-shuffle, fair)");
+std::string TypeName(py::handle value) {
+  return py::str(value.get_type().attr("__name__")).cast<std::string>();
+}
+
+// An integer field of a policy's answer (a Python int or numpy integer, not a bool or float).
+int64_t IntegerField(py::handle value, const std::string& source, const std::string& field) {
+  if (py::isinstance<py::bool_>(value) ||
+      !(py::isinstance<py::int_>(value) || PyIndex_Check(value.ptr()))) {
+    throw InputError(source, 0, field, "expected an integer id, not " + TypeName(value) + " " +
+                                           py::repr(value).cast<std::string>());
+  }
+  return py::int_(py::reinterpret_borrow<py::object>(value)).cast<int64_t>();
 }
 
 // A scheduler whose decisions a Python object makes.
 class PyScheduler : public TaskScheduler {
  public:
-  PyScheduler(py::object policy, std::string name)
-      : policy_(std::move(policy)), name_(std::move(name)) {
+  PyScheduler(py::object policy, std::string name, const std::string& network)
+      : policy_(std::move(policy)),
+        name_(std::move(name)),
+        network_(network),
+        full_(NeatPolicyForNetwork(network), /*full_objective=*/true),
+        own_(NeatPolicyForNetwork(network), /*full_objective=*/false) {
     py::gil_scoped_acquire gil;
     heartbeat_ = py::getattr(policy_, "heartbeat", py::float_(0.0)).cast<double>();
     tick_ = py::getattr(policy_, "tick", py::float_(0.0)).cast<double>();
@@ -67,7 +79,7 @@ class PyScheduler : public TaskScheduler {
     Why why;
     py::object reasons =
         WithView(state, [&](py::object view) { return policy_.attr("on_tick")(view); });
-    if (!reasons.is_none()) words_.Add(reasons, why);
+    if (!reasons.is_none()) words_.Add(reasons, why, "scheduler '" + name_ + "' on_tick()");
     return why;
   }
   void AddStats(std::vector<std::pair<std::string, double>>& out) const override {
@@ -91,8 +103,8 @@ class PyScheduler : public TaskScheduler {
 
  private:
   template <class Call>
-  static py::object WithView(const SimState& state, Call&& call) {
-    return WithScoped<View>(std::forward<Call>(call), state);
+  py::object WithView(const SimState& state, Call&& call) const {
+    return WithScoped<SchedulerView>(std::forward<Call>(call), state, full_, own_, network_);
   }
 
   template <class Call>
@@ -100,8 +112,14 @@ class PyScheduler : public TaskScheduler {
     py::object answer = WithView(state, call);
     Decision d;
     if (answer.is_none()) return d;
-    const int64_t task = answer.attr("task").cast<int64_t>();
-    const int64_t server = answer.attr("server").cast<int64_t>();
+    const std::string source = "scheduler '" + name_ + "'";
+    if (!py::hasattr(answer, "task") || !py::hasattr(answer, "server") ||
+        !py::hasattr(answer, "why")) {
+      throw InputError(source, 0, "decision",
+                       "expected a slotflow.Decision or None, not " + TypeName(answer));
+    }
+    const int64_t task = IntegerField(answer.attr("task"), source, "task");
+    const int64_t server = IntegerField(answer.attr("server"), source, "server");
     d.task = Checked<TaskId>(task, PyTaskCount(state), "decision's task");
     d.server = Checked<ServerId>(server, state.cluster().size(), "decision's server");
     if (!state.CanHost(d.task, d.server)) {
@@ -114,12 +132,15 @@ class PyScheduler : public TaskScheduler {
                             " is not ready (" + TaskStateName(state.task(d.task).state) + ")");
     }
     py::object why = answer.attr("why");
-    if (!why.is_none()) words_.Add(why, d.why);
+    if (!why.is_none()) words_.Add(why, d.why, source);
     return d;
   }
 
   py::object policy_;
   std::string name_;
+  std::string network_;  // the network policy in force
+  // NEAT+'s predictor under it, as the view's predict() gives it (objective (2), and own).
+  mutable NeatScore full_, own_;
   double heartbeat_ = 0, tick_ = 0;
   bool has_mode_ = false, has_stats_ = false;
   ReasonWords words_;
@@ -135,94 +156,16 @@ void RegisterScheduler(const std::string& name, const std::string& description,
     py::gil_scoped_acquire gil;
     py::object policy =
         (*shared)(SettingValues(args.settings, specs), args.seed, args.network_policy);
-    return std::unique_ptr<TaskScheduler>(new PyScheduler(std::move(policy), name));
+    return std::unique_ptr<TaskScheduler>(
+        new PyScheduler(std::move(policy), name, args.network_policy));
   });
 }
 
 }  // namespace
 
 void BindTaskSchedulers(py::module_& m) {
-  py::class_<View>(m, "View", "The simulator's state during one call of a policy (read-only).")
-      .def_property_readonly("now", [](const View& v) { return v.get().now(); })
-      .def_property_readonly("servers", [](const View& v) { return v.get().cluster().size(); })
-      .def_property_readonly(
-          "free_servers", [](const View& v) { return IntList(v.get().servers_with_free_slots()); })
-      .def_property_readonly("free_slots", [](const View& v) { return v.get().free_slots(); })
-      .def_property_readonly("ready_tasks", [](const View& v) { return v.get().ready_tasks(); })
-      .def_property_readonly("active_jobs",
-                             [](const View& v) { return IntList(v.get().active_jobs()); })
-      .def(
-          "ordered_jobs",
-          [](const View& v, const std::string& order) {
-            std::vector<JobIndex> jobs;
-            OrderJobs(v.get(), JobOrderNamed(order), jobs);
-            return IntList(jobs);
-          },
-          py::arg("order") = "fifo",
-          "Active jobs in a job order (fifo, sjf, sjf-shuffle, fair), as the built-in "
-          "schedulers order them.")
-      .def(
-          "job",
-          [](const View& v, int64_t j) -> const JobRuntime& {
-            return v.get().job(
-                Checked<JobIndex>(j, static_cast<int64_t>(v.get().jobs().size()), "job"));
-          },
-          py::return_value_policy::reference_internal)
-      .def(
-          "task",
-          [](const View& v, int64_t t) -> const TaskRuntime& {
-            return v.get().task(Checked<TaskId>(t, PyTaskCount(v.get()), "task"));
-          },
-          py::return_value_policy::reference_internal)
-      .def(
-          "server",
-          [](const View& v, int64_t s) -> const ServerRuntime& {
-            return v.get().server(Checked<ServerId>(s, v.get().cluster().size(), "server"));
-          },
-          py::return_value_policy::reference_internal)
-      .def("can_host", [](const View& v, int64_t t, int64_t s) {
-        const SimState& st = v.get();
-        return st.CanHost(Checked<TaskId>(t, PyTaskCount(st), "task"),
-                          Checked<ServerId>(s, st.cluster().size(), "server"));
-      });
-
-  py::class_<JobRuntime>(m, "Job", "A job as the scheduler sees it (valid during the call).")
-      .def_property_readonly("index",
-                             [](const JobRuntime& j) { return static_cast<int64_t>(j.index); })
-      .def_property_readonly("name", [](const JobRuntime& j) { return j.spec->name; })
-      .def_property_readonly("submit", [](const JobRuntime& j) { return j.spec->submit; })
-      .def_property_readonly("priority", [](const JobRuntime& j) { return j.spec->priority; })
-      .def_property_readonly("queue", [](const JobRuntime& j) { return j.spec->queue; })
-      .def_property_readonly("ready", [](const JobRuntime& j) { return IntList(j.ready); })
-      .def_readonly("running", &JobRuntime::running)
-      .def_readonly("unfinished_tasks", &JobRuntime::unfinished_tasks)
-      .def_readonly("size_estimate", &JobRuntime::size_estimate)
-      .def_readonly("shuffle_estimate", &JobRuntime::shuffle_estimate)
-      .def_readonly("arrived", &JobRuntime::arrived)
-      .def_readonly("finished", &JobRuntime::finished);
-
-  py::class_<TaskRuntime>(m, "Task", "A task as the scheduler sees it (valid during the call).")
-      .def_property_readonly("job",
-                             [](const TaskRuntime& t) { return static_cast<int64_t>(t.job); })
-      .def_readonly("stage", &TaskRuntime::stage)
-      .def_readonly("index", &TaskRuntime::index)
-      .def_property_readonly("server",
-                             [](const TaskRuntime& t) { return static_cast<int64_t>(t.server); })
-      .def_property_readonly("state", [](const TaskRuntime& t) { return TaskStateName(t.state); })
-      .def_readonly("root", &TaskRuntime::root)
-      .def_property_readonly("replicas", [](const TaskRuntime& t) { return IntList(t.replicas); })
-      .def_property_readonly("input", [](const TaskRuntime& t) { return t.spec->input; })
-      .def_property_readonly("memory", [](const TaskRuntime& t) { return t.spec->memory; })
-      .def_property_readonly("cpus", [](const TaskRuntime& t) { return t.spec->cpus; });
-
-  py::class_<ServerRuntime>(m, "Server",
-                            "A server as the scheduler sees it (valid during the call).")
-      .def_readonly("free_slots", &ServerRuntime::free_slots)
-      .def_readonly("running", &ServerRuntime::running)
-      .def_readonly("held_slots", &ServerRuntime::held_slots)
-      .def_readonly("computing", &ServerRuntime::computing)
-      .def_readonly("receiving", &ServerRuntime::receiving)
-      .def_readonly("lost", &ServerRuntime::lost);
+  BindView(m);
+  BindFlowObjects(m);
 
   py::class_<Rng>(m, "Rng",
                   "The simulator's random numbers (std::mt19937_64), for policies that "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import atexit
 import io
 import json
+import operator
 import os
 import subprocess
 import tempfile
@@ -34,11 +35,13 @@ from typing import Iterable
 import pandas as pd
 
 from . import _slotflow
-from ._slotflow import ClassSink, FlowNet, InputError, Rng, View
+from ._slotflow import (ClassSink, Flow, FlowNet, InputError, Job, Link, Rng, Server, Stage, Task,
+                        TieBreak, View)
 
 __all__ = ["run", "live", "compare", "load_plugin", "sweep", "Result", "InputError", "RunError", "TaskScheduler",
            "NetworkPolicy", "Decision", "Setting", "PolicyArgs", "register", "View", "FlowNet",
-           "ClassSink", "Rng"]
+           "ClassSink", "Rng", "TieBreak", "Env", "Task", "Job", "Stage", "Server", "Flow",
+           "Link"]
 
 
 class RunError(RuntimeError):
@@ -81,7 +84,16 @@ def _setup(source: str, *, system=None, scheduler=None, network=None, cluster=No
     if system is not None:
         setup["system"] = system
     if seed is not None:
-        setup["seed"] = seed
+        # An integer, as every number of a set-up is (a string is refused here as in
+        # cluster.servers); one above 2^63 travels as text, as a saved set-up writes it.
+        try:
+            if isinstance(seed, bool):
+                raise TypeError
+            seed = operator.index(seed)
+        except TypeError:
+            raise _input_error(source, "seed", f"expected an integer, not {type(seed).__name__} "
+                                               f"{seed!r}") from None
+        setup["seed"] = seed if seed < 2**63 else str(seed)
     for key, value in (("cluster", cluster), ("workload", workload)):
         if value is not None:
             if not isinstance(value, dict):
@@ -91,6 +103,8 @@ def _setup(source: str, *, system=None, scheduler=None, network=None, cluster=No
         if value is not None:
             setup[key] = _policy(value, source, key)
     if trace is not None:
+        if not isinstance(trace, (str, os.PathLike)):
+            raise _input_error(source, "trace", f"expected a path, not {type(trace).__name__}")
         setup.setdefault("workload", {})["trace"] = os.fspath(trace)
     if jobs is not None:
         setup.setdefault("workload", {})["jobs"] = _jobs_file(jobs, source, jobs_dir)
@@ -111,8 +125,11 @@ def _jobs_file(jobs, source: str, directory) -> str:
         return os.fspath(jobs)
     if isinstance(jobs, dict):  # a whole job file: {"cluster": {...}, "job": [...]}
         content = jobs
-    else:
+    elif isinstance(jobs, (list, tuple)):
         content = {"job": list(jobs)}
+    else:
+        raise _input_error(source, "jobs", "expected a job file's path, a list of jobs or a "
+                                           f"job file as a dict, not {type(jobs).__name__}")
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as e:
@@ -254,6 +271,8 @@ def compare(entries: Iterable, *, seeds=1, threads=0, out=None, system=None, sch
     all finish raise RunError, whose `result` is the frame.
     """
     source = "slotflow.compare()"
+    if isinstance(entries, (str, dict)):  # one entry, not a sequence of them
+        entries = [entries]
     args = dict(entries=list(entries), seeds=seeds, system=system, scheduler=scheduler,
                 network=network, cluster=cluster, workload=workload, trace=trace, jobs=jobs,
                 set=set, config=config)
@@ -491,3 +510,5 @@ def register(cls):
 
 # Policies registered from Python leave the (C++) registry before the interpreter goes.
 atexit.register(_slotflow._unregister_all)
+
+from .env import Env  # noqa: E402  (registers the "env" scheduler, which needs the above)

@@ -36,8 +36,12 @@ double ParseWithSuffixes(std::string_view text, std::string_view field, std::str
   std::string_view unit(end, t.data() + t.size() - end);
   while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
   if (!std::isfinite(value) || value < 0) {
+    // What a bare number is read in, for a reader who meant another unit.
+    const std::string_view base = kind == "rate" ? "bytes/s" : kind == "size" ? "bytes" : "seconds";
     throw InputError("", 0, std::string(field),
-                     fmt::format("{} must be a finite non-negative number, got '{}'", kind, text));
+                     fmt::format("{} must be a finite non-negative number, got '{}' (a number "
+                                 "without a unit is in {})",
+                                 kind, text, base));
   }
   for (size_t i = 0; i < n; ++i) {
     if (unit != suffixes[i].name) continue;

@@ -29,6 +29,8 @@ class FlowView {
   // Whether flow f's record can still be read (it may be kept a while after it was retired).
   bool Kept(FlowId f) const { return flows_->Readable(f); }
   const Coflow& coflow(CoflowId c) const { return (*coflows_)[c]; }
+  // Coflows ever added (ids 0 .. CoflowCount() - 1).
+  int CoflowCount() const { return static_cast<int>(coflows_->size()); }
   // Flows ever started (ids 0 .. FlowCount() - 1).
   int FlowCount() const { return static_cast<int>(flows_->size()); }
   // Flows started and not finished, in no particular order.

@@ -63,6 +63,17 @@ SimState::BusyTotals SimState::ServerBusyTotals(ServerId s) const {
   return b;
 }
 
+FlowSpec SimState::UnitSpec(TaskId t) const {
+  const TaskRuntime& task = tasks_[t];
+  FlowSpec spec;
+  spec.size = task.spec->input;
+  spec.job = task.job;
+  spec.coflow = jobs_[task.job].stages[task.stage].coflow;
+  spec.macroflow = t;
+  spec.macroflow_bytes = task.spec->input;
+  return spec;
+}
+
 std::vector<std::pair<ServerId, Bytes>> SimState::InputSources(TaskId t) const {
   const TaskRuntime& task = tasks_[t];
   const JobRuntime& job = jobs_[task.job];

@@ -163,6 +163,9 @@ class SimState {
   // For a task of a non-root stage whose parents are done: the bytes it needs from each server
   // holding parent outputs, by increasing server id (one flow per source server).
   std::vector<std::pair<ServerId, Bytes>> InputSources(TaskId t) const;
+  // What task t's flows would be as one unit (its macroflow: size, job, coflow; no servers), for
+  // asking the network policy where they would rank (FlowView::ExpectedClass).
+  FlowSpec UnitSpec(TaskId t) const;
   int ready_tasks() const { return ready_total_; }
   // Ready tasks (of every job) with a replica of their input block on server s.
   int ready_replicas(ServerId s) const { return ready_replicas_[s]; }

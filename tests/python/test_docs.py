@@ -1,6 +1,6 @@
-"""docs/python.md's ```python blocks run as shown, in order, in one namespace (in a scratch
-directory), and its printed error is the one the doc's comment shows. The testbed's block
-runs as root only (on a testbed of its own)."""
+"""docs/python.md's ```python blocks each run as shown on their own (imports included, a fresh
+namespace each, in a scratch directory), and its printed error is the one the doc's comment
+shows. The testbed's block runs as root only (on a testbed of its own)."""
 import contextlib
 import io
 import os
@@ -17,9 +17,10 @@ def blocks():
 def test_every_python_block_of_the_doc_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     found = blocks()
-    assert len(found) >= 5
-    namespace, printed = {}, io.StringIO()
+    assert len(found) >= 12
+    printed = io.StringIO()
     for number, code in enumerate(found, 1):
+        namespace = {}
         if "slotflow.live(" in code:
             # The testbed needs root; as root, on a testbed of the test's own.
             if os.geteuid() != 0:

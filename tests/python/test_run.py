@@ -243,3 +243,29 @@ def test_a_sweep_on_a_local_dask_cluster_of_two_workers(tmp_path):
     assert len(workers) == 2
     assert spread[timeless].equals(local[timeless])
     assert pd.read_csv(tmp_path / "dask" / "results.csv")[timeless].equals(local[timeless])
+
+
+def test_arguments_of_the_wrong_type_are_input_errors_everywhere():
+    cases = [(dict(seed="3"), "seed"), (dict(seed=3.5), "seed"), (dict(seed=True), "seed"),
+             (dict(set={"cluster.servers": "3"}), "cluster.servers"),
+             (dict(cluster={"servers": "3"}), "cluster.servers"),
+             (dict(trace=123), "trace"), (dict(jobs=5), "jobs")]
+    for kwargs, field in cases:
+        with pytest.raises(slotflow.InputError) as caught:
+            slotflow.run(workload={"synthetic_jobs": 2}, **kwargs)
+        assert caught.value.field == field, kwargs
+    # A seed past 2^63 is an integer still (travelling as text, as a saved set-up writes it).
+    r = slotflow.run(workload={"synthetic_jobs": 2}, seed=2**64 - 1)
+    assert r.summary["setup"]["seed"] == str(2**64 - 1)
+
+
+def test_compare_takes_one_entry_as_a_string():
+    runs = slotflow.compare("duopoly", cluster={"servers": 10}, workload={"synthetic_jobs": 5})
+    assert list(runs.variant) == ["duopoly"]
+
+
+def test_a_rate_without_a_unit_is_bytes_per_second():
+    r = slotflow.run(cluster={"nic": 1e9}, workload={"synthetic_jobs": 2})
+    assert r.summary["setup"]["cluster"]["class"][0]["nic"] == 1e9  # bytes/s: 8 Gbps
+    with pytest.raises(slotflow.InputError, match="bytes/s"):
+        slotflow.run(cluster={"nic": -5})

@@ -398,18 +398,6 @@ class NatsScheduler : public TaskScheduler {
     return c >= 0 ? state.flows().coflow(c).total_bytes : task.spec->input;
   }
 
-  // What task t's flows would be, for the network policy's ExpectedClass.
-  static FlowSpec UnitSpec(const SimState& state, TaskId t) {
-    const TaskRuntime& task = state.task(t);
-    FlowSpec spec;
-    spec.size = task.spec->input;
-    spec.job = task.job;
-    spec.coflow = state.job(task.job).stages[task.stage].coflow;
-    spec.macroflow = t;
-    spec.macroflow_bytes = task.spec->input;
-    return spec;
-  }
-
   // SelectServerForTask (Alg. 2 l. 13–24): a free slot on a server where no task is receiving;
   // else on a server where this task's unit would rank first (l. 16: by class, or by size), the
   // one with the fewest receiving tasks; else nothing (the slot stays reserved).
@@ -437,7 +425,7 @@ class NatsScheduler : public TaskScheduler {
                                      rng_.UniformInt(static_cast<int64_t>(idle->size())))];
     }
     const std::optional<FlowClass> mine_class =
-        by_class_ ? state.flows().ExpectedClass(UnitSpec(state, t)) : std::nullopt;
+        by_class_ ? state.flows().ExpectedClass(state.UnitSpec(t)) : std::nullopt;
     if (!receivers_summarised_) SummariseReceivers(state, insufficient, mine_class.has_value());
     const Bytes mine = UnitSize(state, t, insufficient);
     ServerId best = kNoServer;

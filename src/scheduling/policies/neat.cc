@@ -47,7 +47,7 @@
 #include "common/tolerance.h"
 #include "scheduling/job_order.h"
 #include "scheduling/neat_daemons.h"
-#include "scheduling/neat_predictor.h"
+#include "scheduling/neat_score.h"
 #include "scheduling/tie_break.h"
 #include "sim/task_scheduler.h"
 
@@ -122,13 +122,13 @@ class NeatScheduler : public TaskScheduler {
  public:
   explicit NeatScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
-        policy_(PredictorOf(args)),
-        full_objective_(args.settings.Choice<bool>("objective", {{"own", false}, {"full", true}})),
         compressed_(args.settings.Choice<bool>("state", {{"exact", false}, {"compressed", true}})),
         agreement_(args.settings.Choice<bool>("agreement", {{"on", true}, {"off", false}}) &&
                    compressed_),
         near_rack_(args.settings.Choice<bool>("near_input", {{"any", false}, {"rack", true}})),
-        tie_(args.settings, args.seed, kSeedSalt) {}
+        tie_(args.settings, args.seed, kSeedSalt),
+        score_(PredictorOf(args),
+               args.settings.Choice<bool>("objective", {{"own", false}, {"full", true}})) {}
 
   // The daemons read the ids of the flows that finished since they last looked.
   FinishedFlows ReadsFinishedFlows() const override { return FinishedFlows::kIds; }
@@ -178,59 +178,32 @@ class NeatScheduler : public TaskScheduler {
   // The candidate with the smallest prediction; `why` gets it and the candidates' counts. With
   // the compressed state the exact state's choice is worked out too, for the agreement share.
   ServerId BestServer(const SimState& state, TaskId t, Why& why) {
-    const TaskRuntime& task = state.task(t);
-    local_.resize(static_cast<size_t>(state.cluster().size()), 0);
-    const Bytes new_size = FillSources(state, t);
-    Bytes total = 0;
-    for (const auto& [src, bytes] : sources_) {
-      total += bytes;
-      local_[src] += bytes;
-    }
-    if (task.root) {
-      // Placed on any replica holder the read is local.
-      for (ServerId r : task.replicas) local_[r] = total;
-    }
+    score_.Begin(state, t);
     MarkInputRacks(state, t);
     ServerId best;
     if (!compressed_) {
-      loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_);
-      best = ChooseServer(state, t, total, tie_, why);
+      score_.UseExact(state);
+      best = ChooseServer(state, t, tie_, why);
     } else {
-      if (!daemons_) daemons_ = std::make_unique<NeatDaemons>(state.cluster(), policy_);
+      if (!daemons_) daemons_ = std::make_unique<NeatDaemons>(state.cluster(), score_.policy());
       daemons_->Sync(state.flows());
       TieBreak same = tie_;  // the exact state's choice draws the same ties
-      loads_.FromDaemons(state.cluster(), state.flows(), *daemons_, policy_, new_size);
-      best = ChooseServer(state, t, total, tie_, why);
+      score_.UseDaemons(state, *daemons_);
+      best = ChooseServer(state, t, tie_, why);
       if (agreement_) {
-        loads_.Compute(state.cluster(), state.flows(), policy_, new_size, full_objective_);
+        score_.UseExact(state);
         Why ignored;
-        agreements_ += ChooseServer(state, t, total, same, ignored) == best;
+        agreements_ += ChooseServer(state, t, same, ignored) == best;
         ++decisions_;
       }
     }
-    for (const auto& [src, bytes] : sources_) local_[src] = 0;
-    for (ServerId r : task.replicas) local_[r] = 0;
+    score_.End(state, t);
     return best;
   }
 
-  // Among the candidates, the server with the smallest predicted time of the task's input
-  // (`total` bytes, local_ of them already on each server), as loads_ predicts it.
-  ServerId ChooseServer(const SimState& state, TaskId t, Bytes total, TieBreak& tie,
-                        Why& why) const {
-    // Uplink predictions per source; the two largest give "max over sources other than d".
-    Seconds up1 = 0, up2 = 0;
-    ServerId up1_src = kNoServer;
-    for (const auto& [src, bytes] : sources_) {
-      const Seconds u =
-          full_objective_ ? loads_.ObjectiveUp(src, bytes) : loads_.PredictUp(src, bytes);
-      if (up1_src == kNoServer || u > up1) {
-        up2 = up1;
-        up1 = u;
-        up1_src = src;
-      } else if (u > up2) {
-        up2 = u;
-      }
-    }
+  // Among the candidates, the server with the smallest predicted time of the task's input, as
+  // score_ predicts it.
+  ServerId ChooseServer(const SimState& state, TaskId t, TieBreak& tie, Why& why) const {
     // Candidates: preferred hosts if any, else the servers with the most free slots.
     const std::vector<ServerId>& free = state.servers_with_free_slots();
     bool any_preferred = false;
@@ -238,7 +211,7 @@ class NeatScheduler : public TaskScheduler {
     for (ServerId d : free) {
       if (!Eligible(state, t, d)) continue;
       ++eligible;
-      any_preferred = any_preferred || Preferred(d, total);
+      any_preferred = any_preferred || score_.Preferred(d);
       most_free = std::max(most_free, state.server(d).free_slots);
     }
     ServerId best = kNoServer;
@@ -248,15 +221,9 @@ class NeatScheduler : public TaskScheduler {
     tie.Start();
     for (ServerId d : free) {
       if (!Eligible(state, t, d)) continue;
-      if (any_preferred ? !Preferred(d, total) : state.server(d).free_slots != most_free) continue;
+      if (any_preferred ? !score_.Preferred(d) : state.server(d).free_slots != most_free) continue;
       ++candidates;
-      const Bytes incoming = std::max(0.0, total - local_[d]);
-      Seconds time = 0;
-      if (incoming > 0) {
-        const Seconds up = d == up1_src ? up2 : up1;
-        time = std::max(up, full_objective_ ? loads_.ObjectiveDown(d, incoming)
-                                            : loads_.PredictDown(d, incoming));
-      }
+      const Seconds time = score_.Time(d);
       if (best == kNoServer || ClearlyLess(time, best_time) ||
           (!ClearlyLess(best_time, time) && state.server(d).running < state.server(best).running)) {
         tie.Better();
@@ -282,39 +249,15 @@ class NeatScheduler : public TaskScheduler {
     return best;
   }
 
-  // Fills sources_ with the task's input, bytes per source server; returns the new transfer's
-  // size as the policy ranks it (its coflow's under a coflow policy, its coflow's arrival under
-  // coflow FCFS).
-  Bytes FillSources(const SimState& state, TaskId t) {
-    const FlowView& net = state.flows();
-    const TaskRuntime& task = state.task(t);
-    sources_.clear();
-    if (task.root) {
-      if (!task.replicas.empty()) {
-        ServerId src = task.replicas.front();
-        for (ServerId r : task.replicas) {
-          if (net.OutgoingFlows(r) < net.OutgoingFlows(src)) src = r;
-        }
-        sources_.emplace_back(src, task.spec->input);
-      }
-      // A block read is a coflow of its own that starts now, after everything there.
-      return policy_ == NeatPolicy::kCoflowFcfs ? state.now() : task.spec->input;
-    }
-    sources_ = state.InputSources(t);
-    if (!IsCoflowPolicy(policy_)) return task.spec->input;
-    const Coflow& coflow = net.coflow(state.job(task.job).stages[task.stage].coflow);
-    return policy_ == NeatPolicy::kCoflowFcfs ? coflow.arrival : coflow.total_bytes;
-  }
-
   // With near_input = rack on a two-tier cluster: marks the racks that hold some of t's input
-  // (sources_, and every replica of a block read), and keeps the filter on only if some server
+  // (its sources, and every replica of a block read), and keeps the filter on only if some server
   // there can host t (NEAT+ §V-B2 (i)).
   void MarkInputRacks(const SimState& state, TaskId t) {
     const Cluster& cluster = state.cluster();
     rack_filter_ = false;
     if (!near_rack_ || cluster.spec().topology != TopologyKind::kTwoTier) return;
     input_rack_.assign(static_cast<size_t>(cluster.racks()), 0);
-    for (const auto& [src, bytes] : sources_) input_rack_[cluster.server(src).rack] = 1;
+    for (const auto& [src, bytes] : score_.sources()) input_rack_[cluster.server(src).rack] = 1;
     for (ServerId r : state.task(t).replicas) input_rack_[cluster.server(r).rack] = 1;
     for (ServerId d : state.servers_with_free_slots()) {
       if (input_rack_[cluster.server(d).rack] && state.CanHost(t, d)) rack_filter_ = true;
@@ -327,14 +270,7 @@ class NeatScheduler : public TaskScheduler {
     return state.CanHost(t, d) && (!rack_filter_ || input_rack_[state.cluster().server(d).rack]);
   }
 
-  // NEAT+ §V-A1, plus: a server that would receive nothing over its downlink.
-  bool Preferred(ServerId d, Bytes total) const {
-    return total - local_[d] <= 0 || loads_.Preferred(d, total);
-  }
-
   JobOrder order_;
-  NeatPolicy policy_;
-  bool full_objective_;
   bool compressed_;
   bool agreement_;
   bool near_rack_;
@@ -343,11 +279,9 @@ class NeatScheduler : public TaskScheduler {
   std::vector<char> input_rack_;  // per rack: holds some of the task's input
   int64_t decisions_ = 0,
           agreements_ = 0;  // with compressed: decisions, and those exact agrees with
-  EdgeLoads loads_;
+  NeatScore score_;
   std::unique_ptr<NeatDaemons> daemons_;  // with state = compressed: NEAT+'s network daemons
   std::vector<JobIndex> jobs_;
-  std::vector<std::pair<ServerId, Bytes>> sources_;
-  std::vector<Bytes> local_;  // per server: the task's input bytes already there (scratch)
 };
 
 }  // namespace

@@ -1,0 +1,53 @@
+// What a Python task scheduler reads during one call (slotflow.View): the simulator's state as
+// a C++ scheduler reads it (jobs and their stage DAGs, tasks, servers, racks, links, the flows
+// in flight, where a task's input is) and NEAT+'s predictor under the network policy in force.
+// Bulk reads come as numpy arrays; single objects (Task, Job, Stage, Server, Flow, Link) read
+// through the view, so every one of them raises once its call has ended.
+#pragma once
+
+#include <string>
+
+#include "policies.h"
+#include "scheduling/neat_score.h"
+#include "sim/state.h"
+
+namespace slotflow {
+
+// The state, and the predictors a View's predict() uses (owned by the scheduler).
+class SchedulerView : public CallScoped<SimState> {
+ public:
+  SchedulerView(const SimState& state, NeatScore& full, NeatScore& own,
+                const std::string& network)
+      : CallScoped(state), full_(&full), own_(&own), network_(&network) {}
+  NeatScore& score(bool full) const {
+    get();  // raises once the call has ended
+    return full ? *full_ : *own_;
+  }
+  const std::string& network() const { return *network_; }
+
+ private:
+  NeatScore* full_;
+  NeatScore* own_;
+  const std::string* network_;
+};
+
+// The flows and links a network policy's FlowNet reads; the scheduler's View offers the same.
+using FlowNet = CallScoped<FlowView>;
+
+// slotflow.View and the objects it hands out.
+void BindView(py::module_& m);
+// slotflow.Flow and slotflow.Link, which both a View and a FlowNet hand out.
+void BindFlowObjects(py::module_& m);
+// A Flow / Link handle on flow f / link l of the network that `owner` (a View or a FlowNet)
+// reads.
+py::object FlowObject(py::handle owner, int64_t f);
+py::object LinkObject(py::handle owner, int64_t l);
+// A flow id from Python: IndexError when out of range, or when the flow finished at an earlier
+// step and the network no longer keeps its record.
+FlowId FlowOf(const FlowView& net, int64_t f);
+// Every active flow's fields as numpy arrays (slotflow's flow_table()).
+py::dict FlowTable(const FlowView& net);
+// Every link's capacity and current load.
+py::dict LinkTable(const FlowView& net);
+
+}  // namespace slotflow
