@@ -63,7 +63,6 @@ for port in args.ports.split(","):
               f"mean JCT {result.summary['mean_jct_s']:.3f} s")
 
 if args.env:
-    env = slotflow.Env(trace=args.trace)
     for observe in [(), ("servers", "tasks", "jobs", "candidate_table")]:
         env = slotflow.Env(trace=args.trace, observe=observe)
         rates = []

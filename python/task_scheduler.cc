@@ -7,8 +7,6 @@
 
 #include <pybind11/stl.h>
 
-#include <cmath>
-
 #include <memory>
 #include <string>
 #include <vector>
