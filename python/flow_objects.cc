@@ -117,13 +117,12 @@ void BindFlowObjects(py::module_& m) {
                              [](const FlowRef& f) { return f.Net().Active(FlowId(f.id)); })
       .def_property_readonly(
           "remaining", [](const FlowRef& f) { return f.Net().Remaining(FlowOf(f.Net(), f.id)); })
+      .def_property_readonly("rate",
+                             [](const FlowRef& f) { return f.Net().Rate(FlowOf(f.Net(), f.id)); })
+      .def_property_readonly("cls",
+                             [](const FlowRef& f) { return f.Net().Class(FlowOf(f.Net(), f.id)); })
       .def_property_readonly(
-          "rate", [](const FlowRef& f) { return f.Net().Rate(FlowOf(f.Net(), f.id)); })
-      .def_property_readonly(
-          "cls", [](const FlowRef& f) { return f.Net().Class(FlowOf(f.Net(), f.id)); })
-      .def_property_readonly("links", [](const FlowRef& f) {
-        return IntList(f.Net().Links(FlowOf(f.Net(), f.id)));
-      });
+          "links", [](const FlowRef& f) { return IntList(f.Net().Links(FlowOf(f.Net(), f.id))); });
 
   py::class_<LinkRef>(m, "Link", "A link as a view sees it (valid during the call).")
       .def_property_readonly("id", [](const LinkRef& l) { return l.id; })

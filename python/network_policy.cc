@@ -8,8 +8,8 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,14 +93,14 @@ class PyNetworkPolicy : public NetworkPolicy {
     same_instant_ = t == net.now() && net.now() == last_now_ ? same_instant_ + 1 : 0;
     last_now_ = net.now();
     if (same_instant_ >= kMaxSameInstant) {
-      throw py::value_error("network policy '" + name_ + "': next_reclassify_time() returned now (" +
-                            std::to_string(t) + ") " + std::to_string(kMaxSameInstant) +
+      throw py::value_error("network policy '" + name_ +
+                            "': next_reclassify_time() returned now (" + std::to_string(t) + ") " +
+                            std::to_string(kMaxSameInstant) +
                             " times in a row: the clock cannot move forward");
     }
     return std::isinf(t) ? kForever : t;
   }
-  std::optional<FlowClass> ExpectedClass(const FlowView& net,
-                                         const FlowSpec& spec) const override {
+  std::optional<FlowClass> ExpectedClass(const FlowView& net, const FlowSpec& spec) const override {
     if (!expected_class_) return std::nullopt;
     py::gil_scoped_acquire gil;
     py::dict unit;
@@ -114,11 +114,9 @@ class PyNetworkPolicy : public NetworkPolicy {
     const py::object cls = WithScoped<FlowNet>(
         [&](py::object view) { return policy_.attr("expected_class")(view, unit); }, net);
     if (cls.is_none()) return std::nullopt;
-    if (py::isinstance<py::bool_>(cls) ||
-        !(py::isinstance<py::int_>(cls) || PyIndex_Check(cls.ptr()))) {
+    if (!IsInteger(cls)) {
       throw InputError("network policy '" + name_ + "'", 0, "expected_class",
-                       "expected an integer class or None, not " +
-                           py::str(cls.get_type().attr("__name__")).cast<std::string>());
+                       "expected an integer class or None, not " + TypeName(cls));
     }
     return py::int_(cls).cast<FlowClass>();
   }
@@ -190,10 +188,12 @@ void BindNetworkPolicies(py::module_& m) {
       .def_property_readonly("flow_count", [](const FlowNet& n) { return n.get().FlowCount(); })
       .def("flow", [](py::object self, int64_t f) { return FlowObject(self, f); })
       .def("link", [](py::object self, int64_t l) { return LinkObject(self, l); })
-      .def("flow_table", [](const FlowNet& n) { return FlowTable(n.get()); },
-           "The flows in flight, as numpy arrays.")
-      .def("link_table", [](const FlowNet& n) { return LinkTable(n.get()); },
-           "Every link's capacity and current load (bytes/s), as numpy arrays.")
+      .def(
+          "flow_table", [](const FlowNet& n) { return FlowTable(n.get()); },
+          "The flows in flight, as numpy arrays.")
+      .def(
+          "link_table", [](const FlowNet& n) { return LinkTable(n.get()); },
+          "Every link's capacity and current load (bytes/s), as numpy arrays.")
       .def("active",
            [](const FlowNet& n, int64_t f) {
              return n.get().Active(Checked<FlowId>(f, FlowsOf(n.get()), "flow"));

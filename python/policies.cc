@@ -91,13 +91,19 @@ void UnregisterPythonPolicies() {
   PythonNames().clear();
 }
 
+std::string TypeName(py::handle value) {
+  return py::str(value.get_type().attr("__name__")).cast<std::string>();
+}
+
+bool IsInteger(py::handle value) {
+  return !py::isinstance<py::bool_>(value) && !py::isinstance<py::array>(value) &&
+         (py::isinstance<py::int_>(value) || PyIndex_Check(value.ptr()));
+}
+
 void ReasonWords::Add(py::handle reasons, Why& why, const std::string& source) {
-  auto type_of = [](py::handle v) {
-    return py::str(v.get_type().attr("__name__")).cast<std::string>();
-  };
   if (!py::isinstance<py::dict>(reasons)) {
     throw InputError(source, 0, "why",
-                     "expected a dict of names to numbers or words, not " + type_of(reasons));
+                     "expected a dict of names to numbers or words, not " + TypeName(reasons));
   }
   for (auto [k, v] : reasons.cast<py::dict>()) {
     const std::string name = py::str(k).cast<std::string>();
@@ -109,7 +115,7 @@ void ReasonWords::Add(py::handle reasons, Why& why, const std::string& source) {
       why.Add(key, v.cast<double>());
     } else {
       throw InputError(source, 0, "why." + name,
-                       "expected a number or a word, not " + type_of(v) +
+                       "expected a number or a word, not " + TypeName(v) +
                            " (a why is flat: one level of names)");
     }
   }

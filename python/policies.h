@@ -123,6 +123,11 @@ py::list IntList(const std::vector<T>& ids) {
   return IntList(std::span<const T>(ids));
 }
 
+// The name of a Python value's type, for messages.
+std::string TypeName(py::handle value);
+// A Python int or numpy integer (not a bool, not an array).
+bool IsInteger(py::handle value);
+
 // An id from Python, checked against [0, size); IndexError naming `what` otherwise.
 template <class Id>
 Id Checked(int64_t value, int64_t size, const char* what) {

@@ -19,23 +19,12 @@
 namespace slotflow {
 namespace {
 
-// Tasks are numbered in workload order (jobs, stages, tasks), so the last stage ends the ids.
-int64_t PyTaskCount(const SimState& state) {
-  if (state.jobs().empty()) return 0;
-  const StageRuntime& stage = state.jobs().back().stages.back();
-  return static_cast<int64_t>(stage.first_task) + stage.task_count;
-}
-
-std::string TypeName(py::handle value) {
-  return py::str(value.get_type().attr("__name__")).cast<std::string>();
-}
-
 // An integer field of a policy's answer (a Python int or numpy integer, not a bool or float).
 int64_t IntegerField(py::handle value, const std::string& source, const std::string& field) {
-  if (py::isinstance<py::bool_>(value) ||
-      !(py::isinstance<py::int_>(value) || PyIndex_Check(value.ptr()))) {
-    throw InputError(source, 0, field, "expected an integer id, not " + TypeName(value) + " " +
-                                           py::repr(value).cast<std::string>());
+  if (!IsInteger(value)) {
+    throw InputError(source, 0, field,
+                     "expected an integer id, not " + TypeName(value) + " " +
+                         py::repr(value).cast<std::string>());
   }
   return py::int_(py::reinterpret_borrow<py::object>(value)).cast<int64_t>();
 }
@@ -118,7 +107,7 @@ class PyScheduler : public TaskScheduler {
     }
     const int64_t task = IntegerField(answer.attr("task"), source, "task");
     const int64_t server = IntegerField(answer.attr("server"), source, "server");
-    d.task = Checked<TaskId>(task, PyTaskCount(state), "decision's task");
+    d.task = Checked<TaskId>(task, TaskCount(state), "decision's task");
     d.server = Checked<ServerId>(server, state.cluster().size(), "decision's server");
     if (!state.CanHost(d.task, d.server)) {
       throw py::value_error("scheduler '" + name_ + "': task " + std::to_string(task) +

@@ -3,16 +3,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <map>
-#include <tuple>
-#include <limits>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
-#include "common/random.h"
 #include "scheduling/first_fit.h"
 #include "scheduling/job_order.h"
 #include "scheduling/tie_break.h"
@@ -29,13 +26,6 @@ using TaskRef = Ref<View, TaskTag>;
 using JobRef = Ref<View, JobTag>;
 using StageRef = Ref<View, StageTag>;  // stage `sub` of job `id`
 using ServerRef = Ref<View, ServerTag>;
-
-// Tasks are numbered in workload order (jobs, stages, tasks), so the last stage ends the ids.
-int64_t TaskCount(const SimState& state) {
-  if (state.jobs().empty()) return 0;
-  const StageRuntime& stage = state.jobs().back().stages.back();
-  return static_cast<int64_t>(stage.first_task) + stage.task_count;
-}
 
 TaskId TaskOf(const SimState& state, int64_t t) {
   return Checked<TaskId>(t, TaskCount(state), "task");
@@ -60,7 +50,8 @@ bool IsOne(py::handle servers) {
 std::vector<ServerId> ServersOf(const SimState& state, py::handle servers) {
   std::vector<ServerId> out;
   if (IsOne(servers)) {
-    out.push_back(ServerOf(state, py::int_(py::reinterpret_borrow<py::object>(servers)).cast<int64_t>()));
+    out.push_back(
+        ServerOf(state, py::int_(py::reinterpret_borrow<py::object>(servers)).cast<int64_t>()));
     return out;
   }
   const auto ids = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(servers);
@@ -104,8 +95,8 @@ py::object HopsOf(const View& v, py::handle a, py::handle b) {
     const ServerId one = IsOne(a) ? from[0] : to[0];
     return NumpyOf<int64_t>(many.size(), [&](size_t i) { return Hops(cluster, one, many[i]); });
   }
-  py::array_t<int64_t> out({static_cast<py::ssize_t>(from.size()),
-                            static_cast<py::ssize_t>(to.size())});
+  py::array_t<int64_t> out(
+      {static_cast<py::ssize_t>(from.size()), static_cast<py::ssize_t>(to.size())});
   int64_t* data = out.mutable_data();
   for (size_t i = 0; i < from.size(); ++i) {
     for (size_t k = 0; k < to.size(); ++k) data[i * to.size() + k] = Hops(cluster, from[i], to[k]);
@@ -291,8 +282,8 @@ py::dict CandidateTable(const View& v) {
       total = 0;
       for (const auto& [src, bytes] : sources) total += bytes;
     }
-    const bool holds = std::find(task.replicas.begin(), task.replicas.end(), s) !=
-                       task.replicas.end();
+    const bool holds =
+        std::find(task.replicas.begin(), task.replicas.end(), s) != task.replicas.end();
     Bytes away = 0;
     if (task.root) {
       away = task.replicas.empty() || holds ? 0 : task.spec->input;
@@ -322,7 +313,8 @@ py::tuple InputSourcesOf(const View& v, int64_t t) {
   const SimState& state = v.get();
   const TaskId task = TaskOf(state, t);
   const TaskRuntime& tr = state.task(task);
-  if (state.job(tr.job).stages[tr.stage].unfinished_parents > 0 || tr.state == TaskState::kWaiting) {
+  if (state.job(tr.job).stages[tr.stage].unfinished_parents > 0 ||
+      tr.state == TaskState::kWaiting) {
     throw py::value_error("input_sources: task " + std::to_string(t) +
                           " is waiting for its parent stages; its input is not anywhere yet");
   }
@@ -340,15 +332,14 @@ const StageSpec& StageSpecOf(const StageRef& s) {
 // The tie-break of the built-in schedulers (scheduling/tie_break.h) over keys given as arrays.
 class PyTieBreak {
  public:
-  PyTieBreak(uint64_t seed, const std::string& ties)
-      : tie_(TieSettings(ties), seed, /*salt=*/0) {}
+  PyTieBreak(uint64_t seed, const std::string& ties) : tie_(TieSettings(ties), seed, /*salt=*/0) {}
 
-  // The index of the smallest key (compared as tuples over the given arrays, in order), ties
-  // broken as set; -1 when the arrays are empty.
   void Start() { tie_.Start(); }
   void Better() { tie_.Better(); }
   bool Equal() { return tie_.Equal(); }
 
+  // The index of the smallest key (compared as tuples over the given arrays, in order), ties
+  // broken as set; -1 when the arrays are empty.
   int64_t Smallest(const py::args& keys) {
     if (keys.empty() || keys.size() > 3) {
       throw py::value_error("smallest() takes one to three arrays of keys");
@@ -367,8 +358,8 @@ class PyTieBreak {
     using Key = std::tuple<double, double, double>;
     auto at = [&](size_t a, ServerId i) { return a < arrays.size() ? arrays[a].data()[i] : 0.0; };
     Key chosen;
-    const ServerId best =
-        tie_.Smallest(index, [&](ServerId i) { return Key(at(0, i), at(1, i), at(2, i)); }, chosen);
+    const ServerId best = tie_.Smallest(
+        index, [&](ServerId i) { return Key(at(0, i), at(1, i), at(2, i)); }, chosen);
     return best;
   }
 
@@ -380,6 +371,13 @@ class PyTieBreak {
 };
 
 }  // namespace
+
+// Tasks are numbered in workload order (jobs, stages, tasks), so the last stage ends the ids.
+int64_t TaskCount(const SimState& state) {
+  if (state.jobs().empty()) return 0;
+  const StageRuntime& stage = state.jobs().back().stages.back();
+  return static_cast<int64_t>(stage.first_task) + stage.task_count;
+}
 
 void BindView(py::module_& m) {
   py::class_<View>(m, "View",
@@ -393,14 +391,14 @@ void BindView(py::module_& m) {
                                           ? "two-tier"
                                           : "big-switch";
                              })
-      .def_property_readonly("network_policy", [](const View& v) {
-        v.get();
-        return v.network();
-      })
-      .def_property_readonly("predictor",
+      .def_property_readonly("network_policy",
                              [](const View& v) {
-                               return std::string(NeatPolicyName(v.score(true).policy()));
+                               v.get();
+                               return v.network();
                              })
+      .def_property_readonly(
+          "predictor",
+          [](const View& v) { return std::string(NeatPolicyName(v.score(true).policy())); })
       .def_property_readonly(
           "free_servers", [](const View& v) { return IntList(v.get().servers_with_free_slots()); })
       .def_property_readonly("free_slots", [](const View& v) { return v.get().free_slots(); })
@@ -447,10 +445,12 @@ void BindView(py::module_& m) {
            "Per server, as numpy arrays: the named columns, or all of them.")
       .def("job_table", &JobTable, "Every job of the workload, as numpy arrays.")
       .def("ready_table", &ReadyTable, "The ready tasks of the active jobs, as numpy arrays.")
-      .def("flow_table", [](const View& v) { return FlowTable(v.get().flows()); },
-           "The flows in flight, as numpy arrays.")
-      .def("link_table", [](const View& v) { return LinkTable(v.get().flows()); },
-           "Every link's capacity and current load (bytes/s), as numpy arrays.")
+      .def(
+          "flow_table", [](const View& v) { return FlowTable(v.get().flows()); },
+          "The flows in flight, as numpy arrays.")
+      .def(
+          "link_table", [](const View& v) { return LinkTable(v.get().flows()); },
+          "Every link's capacity and current load (bytes/s), as numpy arrays.")
       .def("candidates", &Candidates,
            "Every (ready task, server) pair that may start now, as an (n, 2) array.")
       .def("candidate_table", &CandidateTable,
@@ -466,26 +466,29 @@ void BindView(py::module_& m) {
             return IntList(st.cluster().Path(ServerOf(st, a), ServerOf(st, b)));
           },
           "The links a transfer from server a to server b crosses.")
-      .def("uplink", [](const View& v, int64_t s) {
-        const SimState& st = v.get();
-        return int64_t{st.cluster().Uplink(ServerOf(st, s))};
-      })
-      .def("downlink", [](const View& v, int64_t s) {
-        const SimState& st = v.get();
-        return int64_t{st.cluster().Downlink(ServerOf(st, s))};
-      })
-      .def("link_name", [](const View& v, int64_t l) {
-        const SimState& st = v.get();
-        return st.cluster().LinkName(Checked<LinkId>(l, st.cluster().LinkCount(), "link"));
-      })
+      .def("uplink",
+           [](const View& v, int64_t s) {
+             const SimState& st = v.get();
+             return int64_t{st.cluster().Uplink(ServerOf(st, s))};
+           })
+      .def("downlink",
+           [](const View& v, int64_t s) {
+             const SimState& st = v.get();
+             return int64_t{st.cluster().Downlink(ServerOf(st, s))};
+           })
+      .def("link_name",
+           [](const View& v, int64_t l) {
+             const SimState& st = v.get();
+             return st.cluster().LinkName(Checked<LinkId>(l, st.cluster().LinkCount(), "link"));
+           })
       .def("input_sources", &InputSourcesOf,
            "Where task t's input is: (servers, bytes) arrays, one entry per server holding "
            "parent outputs (empty for a block read: see task(t).replicas).")
       .def("coflow",
            [](const View& v, int64_t c) {
              const FlowView& net = v.get().flows();
-             const Coflow& cf = net.coflow(Checked<CoflowId>(
-                 c, static_cast<int64_t>(net.CoflowCount()), "coflow"));
+             const Coflow& cf = net.coflow(
+                 Checked<CoflowId>(c, static_cast<int64_t>(net.CoflowCount()), "coflow"));
              py::dict d;
              d["job"] = int64_t{cf.job};
              d["stage"] = cf.stage;
@@ -509,34 +512,26 @@ void BindView(py::module_& m) {
           "The class the network policy in force would give task t's flows; None when it "
           "cannot tell.");
 
+  auto job = [](const JobRef& j) -> const JobRuntime& { return j.get().job(JobIndex(j.id)); };
   py::class_<JobRef>(m, "Job", "A job as the scheduler sees it (valid during the call).")
       .def_property_readonly("index", [](const JobRef& j) { return j.id; })
-      .def_property_readonly("name", [](const JobRef& j) { return j.get().job(JobIndex(j.id)).spec->name; })
-      .def_property_readonly("submit",
-                             [](const JobRef& j) { return j.get().job(JobIndex(j.id)).spec->submit; })
-      .def_property_readonly(
-          "priority", [](const JobRef& j) { return j.get().job(JobIndex(j.id)).spec->priority; })
-      .def_property_readonly("queue",
-                             [](const JobRef& j) { return j.get().job(JobIndex(j.id)).spec->queue; })
-      .def_property_readonly("ready",
-                             [](const JobRef& j) { return IntList(j.get().job(JobIndex(j.id)).ready); })
-      .def_property_readonly("running",
-                             [](const JobRef& j) { return j.get().job(JobIndex(j.id)).running; })
-      .def_property_readonly(
-          "unfinished_tasks",
-          [](const JobRef& j) { return j.get().job(JobIndex(j.id)).unfinished_tasks; })
-      .def_property_readonly(
-          "size_estimate", [](const JobRef& j) { return j.get().job(JobIndex(j.id)).size_estimate; })
-      .def_property_readonly(
-          "shuffle_estimate",
-          [](const JobRef& j) { return j.get().job(JobIndex(j.id)).shuffle_estimate; })
-      .def_property_readonly("arrived",
-                             [](const JobRef& j) { return j.get().job(JobIndex(j.id)).arrived; })
-      .def_property_readonly("finished",
-                             [](const JobRef& j) { return j.get().job(JobIndex(j.id)).finished; })
-      .def_property_readonly("stages", [](const JobRef& j) {
+      .def_property_readonly("name", [job](const JobRef& j) { return job(j).spec->name; })
+      .def_property_readonly("submit", [job](const JobRef& j) { return job(j).spec->submit; })
+      .def_property_readonly("priority", [job](const JobRef& j) { return job(j).spec->priority; })
+      .def_property_readonly("queue", [job](const JobRef& j) { return job(j).spec->queue; })
+      .def_property_readonly("ready", [job](const JobRef& j) { return IntList(job(j).ready); })
+      .def_property_readonly("running", [job](const JobRef& j) { return job(j).running; })
+      .def_property_readonly("unfinished_tasks",
+                             [job](const JobRef& j) { return job(j).unfinished_tasks; })
+      .def_property_readonly("size_estimate",
+                             [job](const JobRef& j) { return job(j).size_estimate; })
+      .def_property_readonly("shuffle_estimate",
+                             [job](const JobRef& j) { return job(j).shuffle_estimate; })
+      .def_property_readonly("arrived", [job](const JobRef& j) { return job(j).arrived; })
+      .def_property_readonly("finished", [job](const JobRef& j) { return job(j).finished; })
+      .def_property_readonly("stages", [job](const JobRef& j) {
         py::list out;
-        const auto count = static_cast<int32_t>(j.get().job(JobIndex(j.id)).stages.size());
+        const auto count = static_cast<int32_t>(job(j).stages.size());
         for (int32_t s = 0; s < count; ++s) out.append(StageRef{j.owner, j.scoped, j.id, s});
         return out;
       });
@@ -554,8 +549,10 @@ void BindView(py::module_& m) {
                              [](const StageRef& s) { return StageOf(s).unfinished_tasks; })
       .def_property_readonly("unfinished_parents",
                              [](const StageRef& s) { return StageOf(s).unfinished_parents; })
-      .def_property_readonly("input_bytes", [](const StageRef& s) { return StageOf(s).input_bytes; })
-      .def_property_readonly("coflow", [](const StageRef& s) { return int64_t{StageOf(s).coflow}; });
+      .def_property_readonly("input_bytes",
+                             [](const StageRef& s) { return StageOf(s).input_bytes; })
+      .def_property_readonly("coflow",
+                             [](const StageRef& s) { return int64_t{StageOf(s).coflow}; });
 
   auto task = [](const TaskRef& t) -> const TaskRuntime& { return t.get().task(TaskId(t.id)); };
   py::class_<TaskRef>(m, "Task", "A task as the scheduler sees it (valid during the call).")
@@ -588,13 +585,17 @@ void BindView(py::module_& m) {
       .def_property_readonly("nic", [info](const ServerRef& s) { return info(s).nic; })
       .def_property_readonly("memory", [info](const ServerRef& s) { return info(s).memory; })
       .def_property_readonly("cpu_speed", [info](const ServerRef& s) { return info(s).cpu_speed; })
-      .def_property_readonly("free_slots", [server](const ServerRef& s) { return server(s).free_slots; })
+      .def_property_readonly("free_slots",
+                             [server](const ServerRef& s) { return server(s).free_slots; })
       .def_property_readonly("free_memory",
                              [server](const ServerRef& s) { return server(s).free_memory; })
       .def_property_readonly("running", [server](const ServerRef& s) { return server(s).running; })
-      .def_property_readonly("held_slots", [server](const ServerRef& s) { return server(s).held_slots; })
-      .def_property_readonly("computing", [server](const ServerRef& s) { return server(s).computing; })
-      .def_property_readonly("receiving", [server](const ServerRef& s) { return server(s).receiving; })
+      .def_property_readonly("held_slots",
+                             [server](const ServerRef& s) { return server(s).held_slots; })
+      .def_property_readonly("computing",
+                             [server](const ServerRef& s) { return server(s).computing; })
+      .def_property_readonly("receiving",
+                             [server](const ServerRef& s) { return server(s).receiving; })
       .def_property_readonly("lost", [server](const ServerRef& s) { return server(s).lost; });
 
   py::class_<PyTieBreak>(m, "TieBreak",
@@ -605,8 +606,7 @@ void BindView(py::module_& m) {
            "The index of the smallest key, keys compared as tuples over the arrays given; -1 "
            "when they are empty.")
       .def("start", &PyTieBreak::Start, "A new choice starts: the next candidate is the first.")
-      .def("better", &PyTieBreak::Better,
-           "The candidate is strictly better than the best so far.")
+      .def("better", &PyTieBreak::Better, "The candidate is strictly better than the best so far.")
       .def("equal", &PyTieBreak::Equal,
            "The candidate ties with the best so far: whether it takes the best's place.");
 }

@@ -16,8 +16,7 @@ namespace slotflow {
 // The state, and the predictors a View's predict() uses (owned by the scheduler).
 class SchedulerView : public CallScoped<SimState> {
  public:
-  SchedulerView(const SimState& state, NeatScore& full, NeatScore& own,
-                const std::string& network)
+  SchedulerView(const SimState& state, NeatScore& full, NeatScore& own, const std::string& network)
       : CallScoped(state), full_(&full), own_(&own), network_(&network) {}
   NeatScore& score(bool full) const {
     get();  // raises once the call has ended
@@ -38,6 +37,8 @@ using FlowNet = CallScoped<FlowView>;
 void BindView(py::module_& m);
 // slotflow.Flow and slotflow.Link, which both a View and a FlowNet hand out.
 void BindFlowObjects(py::module_& m);
+// Tasks ever described (ids 0 .. TaskCount() - 1).
+int64_t TaskCount(const SimState& state);
 // A Flow / Link handle on flow f / link l of the network that `owner` (a View or a FlowNet)
 // reads.
 py::object FlowObject(py::handle owner, int64_t f);

@@ -27,6 +27,10 @@ import weakref
 
 import numpy as np
 
+# The package's own names: this module is imported at the end of slotflow/__init__.py, once
+# they are defined.
+from . import Decision, RunError, TaskScheduler, _input_error, register, run
+
 _local = threading.local()
 _open_envs: "weakref.WeakSet[Env]" = weakref.WeakSet()
 
@@ -63,32 +67,25 @@ class _Channel:
             raise _Abort()
         if action is None:
             return None
-        from . import Decision
         return Decision(int(action[0]), int(action[1]), {"rule": "env"})
 
 
-def _scheduler_class():
-    from . import TaskScheduler, register
+@register
+class EnvScheduler(TaskScheduler):
+    """placements chosen step by step by slotflow.Env"""
+    name = "env"
 
-    @register
-    class EnvScheduler(TaskScheduler):
-        """placements chosen step by step by slotflow.Env"""
-        name = "env"
+    def __init__(self, args):
+        super().__init__(args)
+        self.channel = getattr(_local, "channel", None)
+        if self.channel is None:
+            raise RuntimeError("the 'env' scheduler runs only under slotflow.Env")
 
-        def __init__(self, args):
-            super().__init__(args)
-            self.channel = getattr(_local, "channel", None)
-            if self.channel is None:
-                raise RuntimeError("the 'env' scheduler runs only under slotflow.Env")
-
-        def next(self, view):
-            return self.channel.decide(view)
-
-    return EnvScheduler
+    def next(self, view):
+        return self.channel.decide(view)
 
 
 def _episode(channel: _Channel, setup: dict):
-    from . import RunError, run
     _local.channel = channel
     try:
         result = run(scheduler="env", **setup)
@@ -131,7 +128,6 @@ class Env:
     def __init__(self, system=None, *, observe=("servers", "tasks", "jobs", "candidate_table"),
                  **setup):
         source = "slotflow.Env()"
-        from . import _input_error
         allowed = {"network", "cluster", "workload", "trace", "jobs", "seed", "set", "config"}
         for key in setup:
             if key == "scheduler":
@@ -181,13 +177,11 @@ class Env:
                 if len(action) != 2:
                     raise ValueError
             except (TypeError, ValueError, IndexError):
-                from . import _input_error
                 raise _input_error("slotflow.Env.step()", "action",
                                    f"expected a (task, server) pair or None, not {action!r}") \
                     from None
             rows = self._candidates
             if not ((rows[:, 0] == pair[0]) & (rows[:, 1] == pair[1])).any():
-                from . import _input_error
                 raise _input_error("slotflow.Env.step()", "action",
                                    f"(task {pair[0]}, server {pair[1]}) is not among the "
                                    f"{len(rows)} candidates (a ready task and a server that "
@@ -221,13 +215,13 @@ class Env:
         if kind == "decide":
             view, candidates = rest
             self._view, self._candidates = view, candidates
-            table = view.job_table()
-            finish = np.where(table["finished"], table["finish"], np.inf)
-            reward = -_job_seconds(table["submit"], finish, self._last, view.now)
-            self._last = view.now
             observation = {"now": view.now, "candidates": candidates}
             for name in self._observe:
                 observation[name] = _OBSERVED[name](view)
+            jobs = observation["jobs"] if "jobs" in observation else view.job_table()
+            finish = np.where(jobs["finished"], jobs["finish"], np.inf)
+            reward = -_job_seconds(jobs["submit"], finish, self._last, view.now)
+            self._last = view.now
             return observation, reward, False, False, {"view": view}
         self._thread.join()
         self._thread = None
@@ -256,5 +250,3 @@ def _close_all():
         except Exception:  # noqa: BLE001
             pass
 
-
-EnvScheduler = _scheduler_class()

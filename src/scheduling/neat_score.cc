@@ -49,8 +49,8 @@ Seconds NeatScore::Time(ServerId d) const {
   const Bytes incoming = std::max(0.0, total_ - local_[d]);
   if (!(incoming > 0)) return 0;
   const Seconds up = d == up1_src_ ? up2_ : up1_;
-  return std::max(up, full_objective_ ? loads_.ObjectiveDown(d, incoming)
-                                      : loads_.PredictDown(d, incoming));
+  return std::max(
+      up, full_objective_ ? loads_.ObjectiveDown(d, incoming) : loads_.PredictDown(d, incoming));
 }
 
 void NeatScore::End(const SimState& state, TaskId t) {

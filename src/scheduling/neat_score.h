@@ -33,7 +33,9 @@ class NeatScore {
   Seconds Time(ServerId d) const;
   // NEAT+ §V-A1, plus (ours, docs/readings.md) a server that would receive nothing over its
   // downlink: its downlink is idle or every flow on it has at least the task's bytes left.
-  bool Preferred(ServerId d) const { return total_ - local_[d] <= 0 || loads_.Preferred(d, total_); }
+  bool Preferred(ServerId d) const {
+    return total_ - local_[d] <= 0 || loads_.Preferred(d, total_);
+  }
   // Clears what Begin() kept per server.
   void End(const SimState& state, TaskId t);
 
