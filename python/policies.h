@@ -112,15 +112,12 @@ py::array_t<T> NumpyOf(size_t n, Fill&& fill) {
   return out;
 }
 
-template <class T>
-py::list IntList(std::span<const T> ids) {
-  py::list out(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) out[i] = static_cast<int64_t>(ids[i]);
+template <class Range>
+py::list IntList(const Range& ids) {
+  py::list out(std::size(ids));
+  size_t i = 0;
+  for (const auto& id : ids) out[i++] = static_cast<int64_t>(id);
   return out;
-}
-template <class T>
-py::list IntList(const std::vector<T>& ids) {
-  return IntList(std::span<const T>(ids));
 }
 
 // The name of a Python value's type, for messages.

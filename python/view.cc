@@ -217,7 +217,7 @@ py::dict JobTable(const View& v) {
 std::vector<TaskId> ReadyTasks(const SimState& state) {
   std::vector<TaskId> out;
   for (JobIndex j : state.active_jobs()) {
-    const std::vector<TaskId>& ready = state.job(j).ready;
+    const auto& ready = state.job(j).ready;
     out.insert(out.end(), ready.begin(), ready.end());
   }
   return out;

@@ -39,7 +39,7 @@ int RunAgentCommand(const AgentOptions& o) {
   c.master_port = static_cast<uint16_t>(port);
   c.listen_address = o.listen;
   c.data_port = static_cast<uint16_t>(o.data_port);
-  c.connect_timeout = ParseSeconds(o.connect_timeout, "--connect-timeout");
+  c.connect_timeout = ParseWaitSeconds(o.connect_timeout, "--connect-timeout");
   c.scratch_dir = o.scratch;
   Agent agent(c);
   try {

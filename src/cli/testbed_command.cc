@@ -124,7 +124,7 @@ int Calibrate(TestbedCommand c) {
   s.hosts = c.hosts;
   s.rate = c.rate;
   s.capacity = !c.no_capacity;
-  s.deadline = ParseSeconds(c.deadline, "--deadline");
+  s.deadline = ParseWaitSeconds(c.deadline, "--deadline");
   if (!(s.deadline > 0)) throw InputError("", 0, "--deadline", "must be positive");
   std::optional<OutputFile> out;
   if (!c.out.empty()) out.emplace(c.out, "--out");  // an unwritable path fails before the runs

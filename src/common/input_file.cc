@@ -45,4 +45,10 @@ std::string ReadInputFile(const std::string& path, std::string_view field, uintm
   return std::move(buffer).str();
 }
 
+std::string_view SkipByteOrderMark(std::string_view text) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
+  return text;
+}
+
 }  // namespace slotflow

@@ -24,4 +24,8 @@ std::string ReadInputFile(const std::string& path, std::string_view field,
 void CheckInputFile(const std::string& path, std::string_view field,
                     uintmax_t max_bytes = kMaxInputFileBytes);
 
+// The text without a UTF-8 byte-order mark at its start: some editors write one, and a reader
+// that tells formats apart by the first character would otherwise take it for text.
+std::string_view SkipByteOrderMark(std::string_view text);
+
 }  // namespace slotflow

@@ -102,6 +102,22 @@ constexpr std::array kTimeSuffixes{
     Suffix{"us", 1e-6}, Suffix{"min", 60}, Suffix{"h", 3600},
 };
 
+constexpr std::string_view kMaxTimeText = "2^39 s (about 17,000 years, half the simulator's range)";
+
+double CheckBound(double value, const std::string& file, int line, std::string_view field,
+                  std::string_view kind, double max, std::string_view max_text) {
+  if (!std::isfinite(value) || value < 0) {
+    throw InputError(file, line, std::string(field),
+                     fmt::format("{} must be a finite non-negative number, got {:g}", kind, value));
+  }
+  if (value > max) {
+    throw InputError(
+        file, line, std::string(field),
+        fmt::format("{} {:g} is larger than {}, the most slotflow accepts", kind, value, max_text));
+  }
+  return value;
+}
+
 }  // namespace
 
 Bytes ParseBytes(std::string_view text, std::string_view field) {
@@ -114,7 +130,18 @@ BytesPerSecond ParseRate(std::string_view text, std::string_view field) {
 }
 Seconds ParseSeconds(std::string_view text, std::string_view field) {
   return ParseWithSuffixes(text, field, "duration", kTimeSuffixes.data(), kTimeSuffixes.size(),
-                           std::numeric_limits<double>::max(), "");
+                           kMaxInputTime, kMaxTimeText);
+}
+Seconds ParseWaitSeconds(std::string_view text, std::string_view field) {
+  return ParseWithSuffixes(text, field, "duration", kTimeSuffixes.data(), kTimeSuffixes.size(),
+                           kMaxWaitTime, "30 days");
+}
+
+Bytes CheckBytes(double value, const std::string& file, int line, std::string_view field) {
+  return CheckBound(value, file, line, field, "size", kMaxBytes, "1 EB (1e18 bytes)");
+}
+Seconds CheckSeconds(double value, const std::string& file, int line, std::string_view field) {
+  return CheckBound(value, file, line, field, "time", kMaxInputTime, kMaxTimeText);
 }
 
 std::string FormatBytes(Bytes b) {

@@ -27,6 +27,12 @@ inline constexpr Bytes kMB = 1e6;
 inline constexpr Bytes kMaxBytes = 1e18;
 inline constexpr BytesPerSecond kMaxRate = 1e18;
 
+// The largest time or duration the parsers accept: half the simulator's range, 2^39 s (about
+// 17,000 years), so that no one value can take a run past kMaxSimulatedTime on its own.
+inline constexpr Seconds kMaxInputTime = kMaxSimulatedTime / 2;
+// The longest wall-clock wait a flag accepts (live mode's deadlines and timeouts): 30 days.
+inline constexpr Seconds kMaxWaitTime = 30 * 86400.0;
+
 // Each parser accepts a plain number (already in the base unit) or a number with a unit
 // suffix, and throws InputError naming `field` on anything else: negatives, values that overflow
 // a double once the unit is applied ("1e300TiB"), and sizes or rates above kMaxBytes / kMaxRate.
@@ -36,6 +42,14 @@ inline constexpr BytesPerSecond kMaxRate = 1e18;
 Bytes ParseBytes(std::string_view text, std::string_view field);
 BytesPerSecond ParseRate(std::string_view text, std::string_view field);
 Seconds ParseSeconds(std::string_view text, std::string_view field);
+// A wall-clock wait (a timeout, a deadline): a duration of at most kMaxWaitTime.
+Seconds ParseWaitSeconds(std::string_view text, std::string_view field);
+
+// The same bounds for a number read without a unit (a trace's column, already in bytes or
+// seconds): InputError(file, line, field) when it is negative, not finite, or a size above
+// kMaxBytes or a time above kMaxInputTime.
+Bytes CheckBytes(double value, const std::string& file, int line, std::string_view field);
+Seconds CheckSeconds(double value, const std::string& file, int line, std::string_view field);
 
 // Human-readable forms for tables ("1.5 GiB", "120 ms").
 std::string FormatBytes(Bytes b);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/wall_duration.h"
 #include "live/line_channel.h"
 
 namespace slotflow {
@@ -24,11 +25,6 @@ namespace {
 
 constexpr size_t kChunk = size_t{64} << 10;      // bytes per socket write or read
 constexpr int64_t kDiskTurn = int64_t{1} << 20;  // bytes of a local block per handler
-
-std::chrono::steady_clock::duration ToDuration(Seconds s) {
-  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(s));
-}
 
 }  // namespace
 
@@ -151,7 +147,7 @@ void Agent::Impl::Connect() {
   const auto address = asio::ip::make_address(config.master_address, ec);
   if (ec) throw InputError("", 0, "--master", "not an IPv4 address: " + config.master_address);
   const tcp::endpoint at(address, config.master_port);
-  const auto deadline = std::chrono::steady_clock::now() + ToDuration(config.connect_timeout);
+  const auto deadline = std::chrono::steady_clock::now() + WallDuration(config.connect_timeout);
   tcp::socket socket(io);
   while (true) {
     socket.close(ec);
@@ -343,7 +339,7 @@ void Agent::Impl::InputDone(TaskId t) {
   if (it == tasks.end()) return;  // cancelled
   TaskRun& run = it->second;
   if (--run.pending > 0) return;
-  run.timer = std::make_unique<asio::steady_timer>(io, ToDuration(run.compute_s));
+  run.timer = std::make_unique<asio::steady_timer>(io, WallDuration(run.compute_s));
   run.timer->async_wait([this, t, attempt = run.attempt](std::error_code e) {
     if (e || done) return;
     tasks.erase(t);
@@ -430,14 +426,14 @@ void Agent::Impl::ReportProgress() {
     run->reported = run->got;
     master->Send(FlowProgress{f, run->got});
   }
-  progress.expires_after(ToDuration(config.progress_interval));
+  progress.expires_after(WallDuration(config.progress_interval));
   progress.async_wait([this](std::error_code e) {
     if (!e && !done) ReportProgress();
   });
 }
 
 void Agent::Impl::Beat() {
-  beat.expires_after(ToDuration(config.heartbeat_interval));
+  beat.expires_after(WallDuration(config.heartbeat_interval));
   beat.async_wait([this](std::error_code e) {
     if (e || done) return;
     master->Send(Heartbeat{});

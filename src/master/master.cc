@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/wall_duration.h"
 #include "live/line_channel.h"
 #include "live/testbed_plan.h"
 #include "master/journal.h"
@@ -22,9 +23,6 @@ using WallClock = std::chrono::steady_clock;
 
 namespace {
 
-WallClock::duration ToDuration(Seconds s) {
-  return std::chrono::duration_cast<WallClock::duration>(std::chrono::duration<double>(s));
-}
 
 }  // namespace
 
@@ -135,7 +133,7 @@ void Master::Impl::Listen() {
 RunResult Master::Run() {
   Impl& m = *impl_;
   m.run_start = WallClock::now();
-  m.deadline_timer.expires_after(ToDuration(m.config.deadline));
+  m.deadline_timer.expires_after(WallDuration(m.config.deadline));
   m.deadline_timer.async_wait([&m](std::error_code e) {
     if (e) return;
     m.Abort(m.started ? fmt::format("the deadline of {:g} s passed with {} of {} jobs unfinished",
@@ -144,7 +142,7 @@ RunResult Master::Run() {
                       : fmt::format("the deadline of {:g} s passed before every agent joined",
                                     m.config.deadline));
   });
-  m.join_timer.expires_after(ToDuration(m.config.join_timeout));
+  m.join_timer.expires_after(WallDuration(m.config.join_timeout));
   m.join_timer.async_wait([&m](std::error_code e) {
     if (e || m.started) return;
     m.Abort(fmt::format("only {} of {} agents said hello within {:g} s", m.joined, m.cluster.size(),
@@ -261,7 +259,7 @@ void Master::Impl::AtEach(std::vector<Seconds> times, std::function<void(int64_t
   auto arm = std::make_shared<std::function<void()>>();
   *arm = [this, timer, chain, weak = std::weak_ptr<std::function<void()>>(arm)] {
     if (chain->next >= chain->order.size()) return;
-    timer->expires_at(start + ToDuration(chain->times[chain->order[chain->next]]));
+    timer->expires_at(start + WallDuration(chain->times[chain->order[chain->next]]));
     timer->async_wait([this, chain, weak](std::error_code e) {
       if (e || ended) return;
       Advance();
@@ -284,7 +282,7 @@ void Master::Impl::Every(Seconds origin, Seconds interval, std::function<void()>
   auto arm = std::make_shared<std::function<void(int64_t)>>();
   *arm = [this, timer, origin, interval, fire = std::move(fire), more = std::move(more),
           weak = std::weak_ptr<std::function<void(int64_t)>>(arm)](int64_t k) {
-    timer->expires_at(start + ToDuration(origin + static_cast<double>(k) * interval));
+    timer->expires_at(start + WallDuration(origin + static_cast<double>(k) * interval));
     timer->async_wait([this, k, &fire, &more, weak](std::error_code e) {
       if (e || ended) return;
       Advance();
@@ -320,7 +318,7 @@ void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
 
 void Master::Impl::ArmSilence(int host) {
   asio::steady_timer& t = *silence[host];
-  t.expires_after(ToDuration(config.agent_timeout));
+  t.expires_after(WallDuration(config.agent_timeout));
   t.async_wait([this, host](std::error_code e) {
     if (e || ended || !agents[host]) return;
     if (!started) {
@@ -340,7 +338,7 @@ void Master::Impl::OnFetchFailed(int host, const FetchFailed& f) {
     return Abort(fmt::format("agent {}: unknown flow {}", host, f.flow));
   }
   if (!flows.Active(f.flow)) return;
-  auto timer = std::make_shared<asio::steady_timer>(io, ToDuration(config.agent_timeout));
+  auto timer = std::make_shared<asio::steady_timer>(io, WallDuration(config.agent_timeout));
   fetch_grace.push_back(timer);
   timer->async_wait([this, timer, f, &flows](std::error_code e) {
     if (e || ended || !flows.Active(f.flow)) return;
@@ -385,7 +383,7 @@ void Master::Impl::ScheduleReclassify() {
     reclassify_timer.cancel();
     return;
   }
-  reclassify_timer.expires_at(start + ToDuration(at));
+  reclassify_timer.expires_at(start + WallDuration(at));
   reclassify_timer.async_wait([this](std::error_code e) {
     if (e || ended) return;
     Advance();

@@ -9,6 +9,7 @@
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/input_file.h"
+#include "common/json_input.h"
 #include "run/setup.h"
 
 namespace slotflow {
@@ -42,23 +43,18 @@ std::string SettingText(const toml::node& n, const std::string& file, const std:
 }
 
 void ApplyConfigFile(const std::string& path, RunSpec& spec) {
-  const std::string text = ReadInputFile(path, "config");
+  ApplyConfigSource(ReadInputFile(path, "config"), path, spec);
+}
+
+void ApplyConfigSource(std::string_view read, const std::string& path, RunSpec& spec) {
+  const std::string_view text = SkipByteOrderMark(read);
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || text[first] != '{') {
     ApplyConfigText(text, path, spec);
     return;
   }
   // A summary.json: its "setup" is the config that reproduces the run.
-  nlohmann::json summary;
-  try {
-    summary = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const auto upto = text.substr(0, std::min(e.byte, text.size()));
-    throw InputError(path, static_cast<int>(std::count(upto.begin(), upto.end(), '\n')) + 1, "",
-                     fmt::format("not valid JSON: {}", e.what()));
-  } catch (const nlohmann::json::out_of_range& e) {  // a number no double holds: 1e999
-    throw InputError(path, 0, "", fmt::format("a number out of range: {}", e.what()));
-  }
+  const nlohmann::json summary = json_input::Parse(text, path);
   ApplyConfigTable(SetupFromSummaryJson(summary, path), path, spec);
 }
 

@@ -18,6 +18,9 @@ namespace slotflow {
 // [scheduler], [network]), or the "setup" of a summary.json (a file starting with '{');
 // InputError names the file, line and key on any problem, including unknown keys.
 void ApplyConfigFile(const std::string& path, RunSpec& spec);
+// The same from the file's text (TOML, or a summary.json: its first non-blank character '{');
+// a UTF-8 byte-order mark is skipped. `path` names it in errors.
+void ApplyConfigSource(std::string_view text, const std::string& path, RunSpec& spec);
 // The same from the text of a config file; `name` is used in messages. Top-level tables named
 // in `skip` are left to the caller (a sweep file's [sweep]).
 void ApplyConfigText(std::string_view text, const std::string& name, RunSpec& spec,

@@ -66,9 +66,9 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
     }
   }
   LiveRunOptions lo;
-  lo.master.deadline = ParseSeconds(s.deadline, s.Field("deadline"));
+  lo.master.deadline = ParseWaitSeconds(s.deadline, s.Field("deadline"));
   if (!(lo.master.deadline > 0)) throw InputError("", 0, s.Field("deadline"), "must be positive");
-  lo.master.agent_timeout = ParseSeconds(s.agent_timeout, s.Field("agent-timeout"));
+  lo.master.agent_timeout = ParseWaitSeconds(s.agent_timeout, s.Field("agent-timeout"));
   if (!(lo.master.agent_timeout >= 2)) {
     throw InputError("", 0, s.Field("agent-timeout"),
                      "must be at least 2s (agents beat every 1s; a shorter wait loses live ones)");

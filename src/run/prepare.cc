@@ -158,7 +158,8 @@ void TraceWindow(const RunSpec& spec, Workload& w) {
 Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
   Input in;
   if (!spec.trace.empty()) {
-    const std::string text_read = ReadInput(spec, spec.trace, "trace", in.sha256);
+    const std::string read = ReadInput(spec, spec.trace, "trace", in.sha256);
+    const std::string_view text_read = SkipByteOrderMark(read);
     double scale = spec.traffic_scale;
     if (spec.trace_machines > 0) {
       // Bytes in proportion to the cluster (settled as the run will have it).
@@ -175,7 +176,6 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
     const bool swim = format == TraceFormat::kSwim;
     // Values that only another format reads are refused rather than ignored.
     const std::map<std::string, std::vector<TraceFormat>> readers = {
-        {"workload.map_input_ratio", {TraceFormat::kCoflow}},
         {"workload.block_size", {TraceFormat::kSwim}},
         {"workload.reduce_bytes", {TraceFormat::kSwim}},
         {"workload.dag_bytes", {TraceFormat::kAlibaba}}};
@@ -207,7 +207,7 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
                        "ports is a server; scale bytes with traffic_scale");
     }
     in.format = format;
-    std::istringstream text(text_read);
+    std::istringstream text{std::string(text_read)};
     if (format == TraceFormat::kAlibaba) {
       AlibabaOptions options{spec.dag_bytes, scale};
       // plan_mem is a share of the largest machine's memory: of the settled cluster's.
@@ -248,7 +248,8 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
     in.name = "trace:" + spec.trace;
     return in;
   }
-  const std::string text = ReadInput(spec, spec.jobs_file, "jobs", in.sha256);
+  const std::string read = ReadInput(spec, spec.jobs_file, "jobs", in.sha256);
+  const std::string_view text = SkipByteOrderMark(read);
   JobFile jf = LooksLikeJobLines(text) ? ParseJobLines(text, spec.jobs_file)
                                        : ParseJobFile(text, spec.jobs_file);
   if (jf.cluster) {
@@ -299,7 +300,76 @@ GeneratedWorkload Generate(const RunSpec& spec, const ClusterSpec& cluster) {
   }
 }
 
+// The generator that declares setting `key`.
+std::string GeneratorDeclaring(const std::string& key) {
+  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
+    for (const SettingSpec& s : entry.settings) {
+      if (s.name == key) return name;
+    }
+  }
+  return "";
+}
+
+// What the run reads, in words, for a message: "the trace T (a SWIM trace)", "the job file F".
+std::string WorkloadInForce(const RunSpec& spec, TraceFormat format) {
+  if (!spec.jobs_file.empty()) return fmt::format("the job file {}", spec.jobs_file);
+  if (!spec.trace.empty()) {
+    return fmt::format("the {}trace {}{}",
+                       format == TraceFormat::kSwim      ? "SWIM "
+                       : format == TraceFormat::kAlibaba ? "Alibaba "
+                       : format == TraceFormat::kCoflow  ? "coflow "
+                                                         : "",
+                       spec.trace, spec.mode == RunMode::kNetwork ? " in network mode" : "");
+  }
+  return fmt::format("the {} generator", spec.generator);
+}
+
+// Values given for a workload other than the one in force are refused rather than ignored
+// (and then recorded in the set-up as if used): a generator's settings beside a trace, a job
+// file or another generator (checked before any input is read) ...
+void RefuseOtherGeneratorSettings(const RunSpec& spec) {
+  const bool generated = spec.trace.empty() && spec.jobs_file.empty();
+  for (const SettingAssignment& a : spec.generator_settings) {
+    const std::string owner = GeneratorDeclaring(a.key);
+    if (generated && owner == spec.generator) continue;
+    throw InputError(a.file, a.line, a.field,
+                     fmt::format("is a setting of the {} generator, and this run reads {}", owner,
+                                 WorkloadInForce(spec, TraceFormat::kAuto)));
+  }
+}
+
+// ... and the byte values the workload does not read (once a trace's format is known).
+void RefuseUnusedByteValues(const RunSpec& spec, TraceFormat format) {
+  for (const char* key : {"traffic_scale", "map_input_ratio"}) {
+    const std::string dotted = std::string("workload.") + key;
+    if (!spec.given_at.contains(dotted) || WorkloadValueApplies(spec, format, key)) continue;
+    const SettingAssignment& at = spec.given_at.at(dotted);
+    throw InputError(at.file, at.line, at.field,
+                     fmt::format("does not apply to {}{}", WorkloadInForce(spec, format),
+                                 !spec.jobs_file.empty() ? " (its sizes are as written)"
+                                 : key == std::string_view("map_input_ratio")
+                                     ? " (it makes no map stages from shuffle sizes)"
+                                     : ""));
+  }
+}
+
 }  // namespace
+
+bool WorkloadValueApplies(const RunSpec& spec, TraceFormat format, const std::string& key) {
+  if (!spec.jobs_file.empty()) return false;
+  if (!spec.trace.empty()) {
+    // Every trace format scales its bytes; only a coflow trace's jobs get map stages sized by
+    // the ratio (other formats give their maps' input, network mode makes no maps).
+    return key == "traffic_scale" ||
+           (format == TraceFormat::kCoflow && spec.mode == RunMode::kJobs);
+  }
+  const GeneratorRegistry::Entry& entry =
+      GeneratorRegistry::Get().Find(spec.generator, "generator");
+  const std::vector<std::string> reads =
+      entry.factory(PolicyArgs{GeneratorSettings(spec, spec.generator), spec.simulation.seed, ""})
+          ->ReadsInputValues();
+  return std::find(reads.begin(), reads.end(), key) != reads.end();
+}
 
 PreparedRun Prepare(const RunSpec& spec) {
   const bool generated = spec.trace.empty() && spec.jobs_file.empty();
@@ -339,7 +409,9 @@ PreparedRun Prepare(const RunSpec& spec) {
     throw InputError("", 0, "map_input_ratio", "must be non-negative");
   ClusterSpec cluster = spec.cluster;
   Input in;
+  RefuseOtherGeneratorSettings(spec);
   if (!generated) in = ReadTraceOrJobs(spec, cluster);
+  RefuseUnusedByteValues(spec, in.format);
   ApplyOverrides(spec.overrides, cluster);
   if (in.trace_ports && spec.mode == RunMode::kNetwork) {
     FitServersToTrace(spec, *in.trace_ports, cluster);
@@ -351,6 +423,13 @@ PreparedRun Prepare(const RunSpec& spec) {
     in.workload = std::move(g.workload);
     in.name = std::move(g.name);
     name_over_seeds = std::move(g.name_over_seeds);
+  }
+  if (in.workload.jobs.empty()) {
+    // Every reader refuses an input without jobs at its line; this is the rule for the rest
+    // (a plugin's generator): a run of no jobs measures nothing.
+    const SettingAssignment at = GivenAt(spec, "workload.generator");
+    throw InputError(at.file, at.line, at.field,
+                     fmt::format("{} made no job: a run needs at least one", in.name));
   }
   if (spec.mode == RunMode::kNetwork && !in.trace_ports) {
     in.workload =

@@ -28,4 +28,9 @@ struct PreparedRun {
 // validates both. Throws InputError.
 PreparedRun Prepare(const RunSpec& spec);
 
+// Whether the workload value `key` ("traffic_scale", "map_input_ratio") shapes the workload of
+// `spec`, a trace read as `format` (kAuto without a trace): Prepare refuses one given that
+// does not, and a run's set-up lists only those that do.
+bool WorkloadValueApplies(const RunSpec& spec, TraceFormat format, const std::string& key);
+
 }  // namespace slotflow

@@ -6,8 +6,10 @@
 
 #include "cluster/cluster_config.h"
 #include "common/error.h"
+#include "common/json_input.h"
 #include "common/sha256.h"
 #include "run/policies.h"
+#include "run/prepare.h"
 #include "workload/generator.h"
 
 namespace slotflow {
@@ -68,9 +70,14 @@ toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with
   if (with_path && !spec.jobs_file.empty()) w.insert("jobs", spec.jobs_file);
   if (!run.input_sha256.empty()) w.insert("sha256", run.input_sha256);
   w.insert("mode", RunModeName(spec.mode));
-  w.insert("generator", spec.generator);
-  w.insert("traffic_scale", spec.traffic_scale);
-  if (spec.map_input_ratio) w.insert("map_input_ratio", *spec.map_input_ratio);  // else balanced
+  const bool generated = spec.trace.empty() && spec.jobs_file.empty();
+  if (generated) w.insert("generator", spec.generator);
+  if (WorkloadValueApplies(spec, run.trace_format, "traffic_scale")) {
+    w.insert("traffic_scale", spec.traffic_scale);
+  }
+  if (spec.map_input_ratio && WorkloadValueApplies(spec, run.trace_format, "map_input_ratio")) {
+    w.insert("map_input_ratio", *spec.map_input_ratio);  // else balanced
+  }
   if (run.trace_format != TraceFormat::kAuto) {
     // The format as read, and only the values it reads.
     w.insert("trace_format", TraceFormatName(run.trace_format));
@@ -85,10 +92,13 @@ toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with
     w.insert("trace_machines", spec.trace_machines);
   }
   w.insert("estimate_error", spec.simulation.estimate_error);
-  // Every generator's settings, whichever runs, so that the set-up reads back the same.
-  for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
-    const Settings settings = GeneratorSettings(spec, name);
-    for (const SettingSpec& s : entry.settings) InsertSetting(w, s, settings);
+  // Only what the run used: the settings of its generator, when it has one.
+  if (generated) {
+    const Settings settings = GeneratorSettings(spec, spec.generator);
+    for (const SettingSpec& s :
+         GeneratorRegistry::Get().Find(spec.generator, "generator").settings) {
+      InsertSetting(w, s, settings);
+    }
   }
   return w;
 }
@@ -125,42 +135,6 @@ std::string TomlText(const toml::table& t) {
   return os.str();
 }
 
-// A JSON value of a summary's "setup" as a TOML node.
-void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
-                const std::string& file);
-
-toml::array ArrayFromJson(const nlohmann::json& list, const std::string& key,
-                          const std::string& file) {
-  toml::array a;
-  for (const nlohmann::json& item : list) {
-    toml::table holder;
-    InsertJson(holder, key, item, file);
-    a.push_back(std::move(*holder.get(key)));
-  }
-  return a;
-}
-
-void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
-                const std::string& file) {
-  if (v.is_object()) {
-    toml::table t;
-    for (const auto& [k, item] : v.items()) InsertJson(t, k, item, file);
-    into.insert(key, std::move(t));
-  } else if (v.is_array()) {
-    into.insert(key, ArrayFromJson(v, key, file));
-  } else if (v.is_string()) {
-    into.insert(key, v.get<std::string>());
-  } else if (v.is_boolean()) {
-    into.insert(key, v.get<bool>());
-  } else if (v.is_number_integer()) {
-    into.insert(key, v.get<int64_t>());
-  } else if (v.is_number()) {
-    into.insert(key, v.get<double>());
-  } else {
-    throw InputError(file, 0, "setup." + key, "a set-up holds no null values");
-  }
-}
-
 }  // namespace
 
 toml::table SetupTable(const RunSpec& spec, const PreparedRun& run) {
@@ -193,9 +167,7 @@ toml::table SetupFromSummaryJson(const nlohmann::json& summary, const std::strin
                      "a JSON config must be a summary.json with a \"setup\" object (written by "
                      "slotflow 0.9 and later)");
   }
-  toml::table holder;
-  InsertJson(holder, "setup", summary["setup"], file);
-  return std::move(*holder.get("setup")->as_table());
+  return json_input::ToToml(summary["setup"], file, 0, "setup");
 }
 
 }  // namespace slotflow

@@ -133,21 +133,21 @@ void CheckComplete(const MergeOptions& o, const Expected& e, const SweepHeader& 
           fmt::format("variant {} is '{}' in {}", key.variant, e.variants[key.variant], e.source));
     }
   }
-  std::vector<std::string> missing;
-  for (size_t p = 0; p < e.points; ++p) {
-    for (size_t v = 0; v < e.variants.size(); ++v) {
+  // Every run present is a distinct run of the sweep (checked above), so the missing ones are
+  // counted without walking the grid; the first three are named.
+  const size_t total = e.points * e.variants.size() * e.seeds.size();
+  if (rows.size() >= total) return;
+  const size_t missing = total - rows.size();
+  std::vector<std::string> named;
+  for (size_t p = 0; p < e.points && named.size() < 3; ++p) {
+    for (size_t v = 0; v < e.variants.size() && named.size() < 3; ++v) {
       for (uint64_t s : e.seeds) {
-        if (!rows.count({p, v, s})) missing.push_back(Describe({p, v, s}));
+        if (named.size() < 3 && !rows.count({p, v, s})) named.push_back(Describe({p, v, s}));
       }
     }
   }
-  if (missing.empty()) return;
-  const size_t total = e.points * e.variants.size() * e.seeds.size();
-  const std::string what = fmt::format(
-      "{} of {} runs are missing from the inputs ({}{})", missing.size(), total,
-      fmt::join(missing.begin(),
-                missing.begin() + static_cast<long>(std::min<size_t>(3, missing.size())), "; "),
-      missing.size() > 3 ? "; ..." : "");
+  const std::string what = fmt::format("{} of {} runs are missing from the inputs ({}{})", missing,
+                                       total, fmt::join(named, "; "), missing > 3 ? "; ..." : "");
   if (!o.partial) {
     throw InputError(e.source, 0, "runs", what + "; merge every shard, or pass --partial");
   }

@@ -51,14 +51,19 @@ bool IsSettingKey(const std::string& key, const std::vector<std::string>& tables
 
 void ReadSeeds(const toml::node& node, const std::string& path, SweepPlan& plan) {
   if (auto n = node.value_exact<int64_t>()) {
-    if (*n < 1 || *n > 1000)
-      throw InputError(path, LineOf(node), "sweep.seeds", "must be in 1..1000");
+    if (*n < 1 || *n > kMaxSweepSeeds)
+      throw InputError(path, LineOf(node), "sweep.seeds",
+                       fmt::format("must be in 1..{}", kMaxSweepSeeds));
     for (int64_t k = 1; k <= *n; ++k) plan.seeds.push_back(static_cast<uint64_t>(k));
     return;
   }
   const toml::array* list = node.as_array();
   if (list == nullptr || list->empty()) {
     throw InputError(path, LineOf(node), "sweep.seeds", "expected a count or a list of seeds");
+  }
+  if (list->size() > static_cast<size_t>(kMaxSweepSeeds)) {
+    throw InputError(path, LineOf(node), "sweep.seeds",
+                     fmt::format("lists {} seeds; at most {}", list->size(), kMaxSweepSeeds));
   }
   for (const toml::node& s : *list) {
     const auto v = s.value_exact<int64_t>();
@@ -142,7 +147,9 @@ void ReadParameter(const toml::table& t, const std::string& path, SweepPlan& pla
     }
   }
   plan.points *= p.values.size();
-  if (plan.points > 1'000'000) throw InputError(path, LineOf(t), field, "over 1,000,000 points");
+  if (plan.points > static_cast<size_t>(kMaxSweepPoints)) {
+    throw InputError(path, LineOf(t), field, "over 1,000,000 points");
+  }
   AddSiColumn(p);
   plan.parameters.push_back(std::move(p));
 }
@@ -233,6 +240,12 @@ void ReadSweepTable(const toml::table& sweep, const std::string& path, SweepPlan
     }
   }
   if (plan.seeds.empty()) plan.seeds.push_back(1);
+  if (plan.Runs() > static_cast<size_t>(kMaxSweepRuns)) {
+    throw InputError(
+        path, LineOf(sweep), "sweep",
+        fmt::format("{} points x {} variants x {} seeds make {} runs; at most {}", plan.points,
+                    plan.variants.size(), plan.seeds.size(), plan.Runs(), kMaxSweepRuns));
+  }
 }
 
 // Point p's value of parameter i.

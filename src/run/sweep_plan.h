@@ -37,6 +37,12 @@ struct SweepVariant {
 
 // One run: a point of the grid (an index into every combination of parameter values, the first
 // parameter outermost), a variant and a seed.
+// A sweep's bounds: a grid of at most a million points, at most a thousand seeds, and at most
+// ten million runs in all (a run takes a millisecond at the very least).
+inline constexpr int64_t kMaxSweepPoints = 1'000'000;
+inline constexpr int64_t kMaxSweepSeeds = 1000;
+inline constexpr int64_t kMaxSweepRuns = 10'000'000;
+
 struct SweepRun {
   size_t point = 0, variant = 0;
   uint64_t seed = 0;

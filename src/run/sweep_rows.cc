@@ -10,7 +10,9 @@
 
 #include "common/error.h"
 #include "common/input_file.h"
+#include "common/json_input.h"
 #include "common/output_file.h"
+#include "run/sweep_plan.h"
 
 namespace slotflow {
 namespace {
@@ -133,30 +135,60 @@ void WriteShardManifest(const std::filesystem::path& path, const ShardManifest& 
   WriteOutputFile(path, "--out", [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 
+namespace {
+
+// The manifest's integer `key`, in [lo, hi].
+int64_t ManifestCount(const nlohmann::json& j, const std::string& file, const char* key, int64_t lo,
+                      int64_t hi) {
+  const auto it = j.find(key);
+  if (it == j.end()) throw InputError(file, 0, key, "missing: not a shard manifest");
+  if (!it->is_number_integer() || it->get<int64_t>() < lo ||
+      (it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(hi)) ||
+      it->get<int64_t>() > hi) {
+    throw InputError(file, 0, key,
+                     fmt::format("expected a whole number in {}..{}, got {}", lo, hi, it->dump()));
+  }
+  return it->get<int64_t>();
+}
+
+}  // namespace
+
 std::optional<ShardManifest> ReadShardManifest(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  const std::string file = path.string();
+  const nlohmann::json j = json_input::Parse(ReadInputFile(file, "manifest"), file);
+  if (!j.is_object()) throw InputError(file, 1, "manifest", "not a shard manifest (a JSON object)");
+  ShardManifest m;
   try {
-    const nlohmann::json j = nlohmann::json::parse(ReadInputFile(path.string(), "manifest"));
-    ShardManifest m;
     j.at("sweep_file").get_to(m.sweep_file);
     j.at("sweep_sha256").get_to(m.sweep_sha256);
-    j.at("shard").get_to(m.shard);
-    j.at("shards").get_to(m.shards);
-    j.at("runs").get_to(m.runs);
-    j.at("shard_runs").get_to(m.shard_runs);
-    j.at("points").get_to(m.points);
     j.at("variants").get_to(m.variants);
     j.at("seeds").get_to(m.seeds);
-    if (m.shards < 1 || m.shard < 1 || m.shard > m.shards || m.seeds.empty() ||
-        m.variants.empty() || m.runs != m.points * m.variants.size() * m.seeds.size()) {
-      throw InputError(path.string(), 0, "manifest", "its shard or run counts do not add up");
-    }
-    return m;
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(path.string(), 0, "manifest",
-                     std::string("not a shard manifest: ") + e.what());
+    throw InputError(file, 0, "manifest", std::string("not a shard manifest: ") + e.what());
   }
+  // The bounds a sweep file has (sweep_plan.cc): a manifest past them was not written by one.
+  m.shards = static_cast<int>(ManifestCount(j, file, "shards", 1, kMaxSweepRuns));
+  m.shard = static_cast<int>(ManifestCount(j, file, "shard", 1, m.shards));
+  m.points = static_cast<size_t>(ManifestCount(j, file, "points", 1, kMaxSweepPoints));
+  m.runs = static_cast<size_t>(ManifestCount(j, file, "runs", 1, kMaxSweepRuns));
+  m.shard_runs = static_cast<size_t>(ManifestCount(j, file, "shard_runs", 0, kMaxSweepRuns));
+  if (m.seeds.empty() || m.seeds.size() > kMaxSweepSeeds) {
+    throw InputError(file, 0, "seeds", fmt::format("expected 1..{} seeds", kMaxSweepSeeds));
+  }
+  if (m.variants.empty() || m.variants.size() > static_cast<size_t>(kMaxSweepRuns)) {
+    throw InputError(file, 0, "variants", "expected at least one variant");
+  }
+  if (m.shard_runs > m.runs || m.runs / m.points / m.seeds.size() != m.variants.size() ||
+      m.runs != m.points * m.variants.size() * m.seeds.size()) {
+    throw InputError(
+        file, 0, "runs",
+        fmt::format("{} runs, {} of them in this shard, are not {} points x {} "
+                    "variants x {} seeds",
+                    m.runs, m.shard_runs, m.points, m.variants.size(), m.seeds.size()));
+  }
+  return m;
 }
 
 }  // namespace slotflow

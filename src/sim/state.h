@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -76,13 +77,17 @@ struct StageRuntime {
   Bytes input_bytes = 0;  // sum of its tasks' inputs
 };
 
+using ReadyTasks = std::deque<TaskId>;
+
 struct JobRuntime {
   const JobSpec* spec = nullptr;
   JobIndex index{-1};
   bool arrived = false;
   bool finished = false;
   std::vector<StageRuntime> stages;
-  std::vector<TaskId> ready;  // ready, unplaced, unpinned tasks in task-id order
+  // Ready, unplaced, unpinned tasks in task-id order. A deque: tasks mostly leave from the
+  // front and join at the back, each in constant time, where a vector would shift the rest.
+  ReadyTasks ready;
   int running = 0;            // placed and not done
   int unfinished_tasks = 0;
   int local_reads = 0, remote_reads = 0;

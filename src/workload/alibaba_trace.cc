@@ -204,8 +204,8 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
                                    f[1], kMaxWorkloadTasks));
     }
     r.instances = static_cast<int64_t>(instances);
-    r.start = Number(f[5], name, line, 5, true);
-    r.end = Number(f[6], name, line, 6, true);
+    r.start = CheckSeconds(Number(f[5], name, line, 5, true), name, line, kFields[5]);
+    r.end = CheckSeconds(Number(f[6], name, line, 6, true), name, line, kFields[6]);
     r.cpu = Number(f[7], name, line, 7, false, 100.0);
     if (r.cpu > 100.0 * kMaxSlotsPerServer) {
       throw InputError(name, line, kFields[7],
@@ -237,6 +237,10 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
     j.rows.push_back(std::move(r));
   }
   if (in.bad()) throw InputError(name, 0, "trace", "cannot be read");
+  if (jobs.empty()) {
+    throw InputError(name, std::max(line, 1), kFields[0],
+                     "the trace has no task (one line per task of batch_task.csv)");
+  }
   AlibabaTrace out;
   out.workload.source = name;
   WorkloadBudget budget;
@@ -250,6 +254,14 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
     }
     if (j.submit < o.window_start || j.submit >= o.window_end) continue;
     out.workload.jobs.push_back(MakeJob(j, o, name, budget, out.parents_dropped));
+  }
+  const bool windowed = o.window_start > 0 || std::isfinite(o.window_end);
+  if (out.workload.jobs.empty() && !windowed) {
+    // (A window without jobs is refused by the caller, at the window's setting.)
+    throw InputError(name, 1, kFields[4],
+                     fmt::format("none of the trace's {} job{} can run: each has a task not "
+                                 "Terminated, without start and end times, or without instances",
+                                 jobs.size(), jobs.size() == 1 ? "" : "s"));
   }
   std::stable_sort(out.workload.jobs.begin(), out.workload.jobs.end(),
                    [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; });

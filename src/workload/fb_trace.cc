@@ -260,7 +260,7 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
       reduce_input.push_back(b);
     }
     const int maps = static_cast<int>(c.mappers.size());
-    const Seconds submit = c.arrival_ms / 1000.0;
+    const Seconds submit = CheckSeconds(c.arrival_ms / 1000.0, file, c.line, "arrival");
     if (mode == Mode::kJobs) {
       // Duopoly §6.1 (docs/readings.md): map inputs sized so the map stage is about as long as the
       // reduce stage (or by a ratio); trace locations are ignored.

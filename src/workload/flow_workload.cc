@@ -128,6 +128,17 @@ Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers, BytesPe
   if (o.compute == FlowCompute::kFixed && !(o.compute_time >= 0)) {
     throw InputError("", 0, "flow_compute_time", "must be at least 0");
   }
+  // Counted before any job is made, as every reader counts: a few large settings together
+  // would otherwise allocate until memory runs out.
+  WorkloadBudget budget;
+  for (int n = 1; n <= o.flows; ++n) {
+    if (o.senders == 1) {
+      budget.AddStage(1, 0, "", 0, "flows");
+    } else {
+      budget.AddStage(o.senders, 0, "", 0, "flow_senders");
+      budget.AddStage(o.receivers, o.senders, "", 0, "flow_receivers");
+    }
+  }
   const SizeCdf& cdf = FlowSizeCdf(o.sizes);
   const double mean_interarrival = cdf.Mean() / (o.load * total_nic);
   Rng rng(o.seed ^ kSeedSalt);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cluster/cluster.h"
 #include "common/registry.h"
@@ -40,6 +41,11 @@ class WorkloadGenerator {
   // The same settings, seed and input give the same workload on every platform. InputError
   // naming the setting on values the generator cannot use.
   virtual GeneratedWorkload Generate(const GeneratorInput& input) const = 0;
+  // Which of the input's byte values ("traffic_scale", "map_input_ratio") shape the workload;
+  // a run that gives one the generator does not read is refused, not recorded as used.
+  virtual std::vector<std::string> ReadsInputValues() const {
+    return {"traffic_scale", "map_input_ratio"};
+  }
 };
 
 using GeneratorRegistry = Registry<WorkloadGenerator>;

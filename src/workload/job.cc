@@ -76,7 +76,7 @@ void WorkloadBudget::AddStage(int64_t tasks, int64_t parent_tasks, const std::st
   if (tasks > kMaxWorkloadTasks - tasks_) {
     throw InputError(file, line, field,
                      fmt::format("{} more tasks make the workload larger than {} tasks, the most "
-                                 "slotflow simulates (about 230 bytes of memory each)",
+                                 "slotflow simulates (200-700 bytes of memory each)",
                                  tasks, kMaxWorkloadTasks));
   }
   tasks_ += tasks;

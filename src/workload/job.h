@@ -119,10 +119,11 @@ Bytes MapInputPerTask(const std::optional<double>& ratio, const std::vector<Byte
                       int maps);
 
 // Bounds on a workload's size, checked by every reader and generator as it reads, before it
-// allocates the tasks. Tasks: a task costs about 230 bytes at run time, so 50 million take
-// about 12 GB, the most a large workstation holds; that is 2,000 times the FB trace (21,362
-// tasks) and twice the largest embedded synthetic workload (10^6 jobs, about 21 million tasks).
-inline constexpr int64_t kMaxWorkloadTasks = 50'000'000;
+// allocates the tasks. Tasks: a task's spec and run-time state take 200-700 bytes (a 2-million
+// task Alibaba job peaks at 433 MB; docs/benchmarks.md has more), so 10 million take 2-7 GB, a
+// workstation's share; that is 470 times the FB trace (21,362 tasks) and 2.4 times the SWIM
+// FB-2010 day at 256 MiB blocks (4.17 million).
+inline constexpr int64_t kMaxWorkloadTasks = 10'000'000;
 // Shuffle pairs: each task of a stage receives from every task of its parent stages, and the
 // simulator walks these pairs as tasks start and finish; 10^9 pairs already take minutes
 // (the FB trace's largest coflow has 21,170).

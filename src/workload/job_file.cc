@@ -20,6 +20,7 @@
 #include "cluster/cluster_config.h"
 #include "common/error.h"
 #include "common/input_file.h"
+#include "common/json_input.h"
 #include "common/tolerance.h"
 #include "workload/profiles.h"
 
@@ -577,68 +578,6 @@ JobFile ParseJobFile(std::string_view text, const std::string& name_for_messages
   return JobFileReader(name_for_messages).Read(root);
 }
 
-namespace {
-
-// A JSON value as the TOML reader's node: objects become tables, arrays arrays, numbers
-// integers or floats as written. InputError naming `field` for a null or an integer past int64.
-void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
-                const std::string& file, int line, const std::string& field);
-
-toml::array JsonArray(const nlohmann::json& v, const std::string& file, int line,
-                      const std::string& field) {
-  toml::array out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    // Each element through a one-key table, so that one function converts every kind.
-    toml::table holder;
-    InsertJson(holder, "v", v[i], file, line, fmt::format("{}[{}]", field, i));
-    out.push_back(std::move(*holder.get("v")));
-  }
-  return out;
-}
-
-toml::table JsonObject(const nlohmann::json& v, const std::string& file, int line,
-                       const std::string& field) {
-  toml::table out;
-  for (const auto& [key, value] : v.items()) {
-    InsertJson(out, key, value, file, line, field.empty() ? key : field + "." + key);
-  }
-  return out;
-}
-
-void InsertJson(toml::table& into, const std::string& key, const nlohmann::json& v,
-                const std::string& file, int line, const std::string& field) {
-  switch (v.type()) {
-    case nlohmann::json::value_t::object:
-      into.insert(key, JsonObject(v, file, line, field));
-      return;
-    case nlohmann::json::value_t::array:
-      into.insert(key, JsonArray(v, file, line, field));
-      return;
-    case nlohmann::json::value_t::string:
-      into.insert(key, v.get<std::string>());
-      return;
-    case nlohmann::json::value_t::boolean:
-      into.insert(key, v.get<bool>());
-      return;
-    case nlohmann::json::value_t::number_integer:
-      into.insert(key, v.get<int64_t>());
-      return;
-    case nlohmann::json::value_t::number_unsigned:
-      if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        Fail(file, line, field, "integer too large");
-      }
-      into.insert(key, static_cast<int64_t>(v.get<uint64_t>()));
-      return;
-    case nlohmann::json::value_t::number_float:
-      into.insert(key, v.get<double>());
-      return;
-    default:
-      Fail(file, line, field, "null is not a value: leave the key out");
-  }
-}
-
-}  // namespace
-
 bool LooksLikeJobLines(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   return first != std::string_view::npos && text[first] == '{';
@@ -658,18 +597,11 @@ size_t ForEachJobLine(std::string_view text, const std::string& name, Visit visi
     text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
     ++line;
     if (row.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(row);
-    } catch (const nlohmann::json::parse_error& e) {
-      Fail(name, line, "line", fmt::format("not a JSON object: {}", e.what()));
-    } catch (const nlohmann::json::out_of_range& e) {  // a number no double holds: 1e999
-      Fail(name, line, "line", fmt::format("a number out of range: {}", e.what()));
-    }
     const std::string prefix = fmt::format("job[{}]", index);
+    const nlohmann::json j = json_input::Parse(row, name, line, prefix);
     if (!j.is_object()) Fail(name, line, prefix, "each line must be one JSON object (a job)");
     try {
-      visit(JsonObject(j, name, line, prefix), index, line);
+      visit(json_input::ToToml(j, name, line, prefix), index, line);
     } catch (const InputError& e) {
       // Built from JSON, the table's nodes have no TOML line: the job's line stands for them.
       throw InputError(name, line, e.field(), e.message());

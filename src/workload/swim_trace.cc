@@ -116,12 +116,21 @@ Workload ReadSwimTrace(std::istream& in, const std::string& name, const SwimOpti
     }
     double v[kFieldCount] = {};
     for (int k = 1; k < kFieldCount; ++k) v[k] = Number(f[static_cast<size_t>(k)], name, line, k);
+    // The bounds every format's times and sizes have (sizes as scaled: as they will run).
+    for (int k = 1; k <= 2; ++k) CheckSeconds(v[k], name, line, kFields[k]);
+    for (int k = 3; k < kFieldCount; ++k)
+      CheckBytes(v[k] * o.traffic_scale, name, line, kFields[k]);
     if (v[1] < o.window_start || v[1] >= o.window_end) continue;
     w.jobs.push_back(MakeJob(std::string(f[0]), v[1], v[3] * o.traffic_scale,
                              v[4] * o.traffic_scale, v[5] * o.traffic_scale, o, name, line,
                              budget));
   }
   if (in.bad()) throw InputError(name, 0, "trace", "cannot be read");
+  if (ids.empty()) {
+    throw InputError(name, std::max(line, 1), "job",
+                     "the trace has no job (one line per job: job id, submit, gap, input, "
+                     "shuffle, output, tab-separated)");
+  }
   std::stable_sort(w.jobs.begin(), w.jobs.end(),
                    [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; });
   return w;

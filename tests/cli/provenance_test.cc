@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "cli/cli_helpers.h"
@@ -89,6 +90,34 @@ TEST(Provenance, InputFilesAreNamedWithTheirDigest) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(edited.string()), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("field 'workload.sha256'"), std::string::npos) << r.err;
+}
+
+// A set-up lists only the values the run used: a trace run's no generator, a generator's run
+// only its own generator's settings, a job file's run no byte scale.
+TEST(Provenance, TheSetUpListsOnlyWhatTheRunUsed) {
+  auto workload_keys = [](const std::string& args) {
+    const fs::path out = TempDir("used");
+    EXPECT_EQ(Slotflow("run --quiet " + args + " --out " + out.string()).exit_code, 0) << args;
+    std::set<std::string> keys;
+    const nlohmann::json workload = Summary(out)["setup"]["workload"];
+    for (const auto& [key, value] : workload.items()) keys.insert(key);
+    return keys;
+  };
+  using Keys = std::set<std::string>;
+  EXPECT_EQ(workload_keys("--trace " + kExamples + "tiny.trace"),
+            (Keys{"estimate_error", "mode", "sha256", "trace", "trace_format", "trace_length",
+                  "trace_machines", "trace_start", "time_scale", "traffic_scale"}));
+  EXPECT_EQ(workload_keys("--trace " + kExamples + "tiny.trace --mode network"),
+            (Keys{"estimate_error", "mode", "sha256", "trace", "trace_format", "trace_length",
+                  "trace_machines", "trace_start", "time_scale", "traffic_scale"}));
+  EXPECT_EQ(workload_keys("--jobs " + kExamples + "jobs-small.toml"),
+            (Keys{"estimate_error", "jobs", "mode", "sha256"}));
+  EXPECT_EQ(workload_keys("--synthetic-jobs 5 --map-input-ratio 2"),
+            (Keys{"estimate_error", "generator", "map_input_ratio", "mode",
+                  "synthetic_interarrival", "synthetic_jobs", "traffic_scale"}));
+  EXPECT_EQ(workload_keys("--generator tcds"),
+            (Keys{"estimate_error", "generator", "mode", "tcds_group", "tcds_interarrival",
+                  "tcds_tasks_per_job"}));
 }
 
 TEST(Provenance, ConfigFromAnOutputReproducesTheRun) {

@@ -36,6 +36,7 @@ std::vector<std::string> Split(const std::string& text, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(text);
   for (std::string item; std::getline(ss, item, sep);) out.push_back(item);
+  if (!text.empty() && text.back() == sep) out.push_back("");  // an empty last column
   return out;
 }
 

@@ -44,7 +44,7 @@ TEST(RestoredTasks, ReducersOfRestoredMapsAreReadyAtArrivalAndReadWhereTheMapsRa
   EXPECT_EQ(s.task(m1).finish_at, 2);
   EXPECT_EQ(s.task(r0).state, TaskState::kReady);
   EXPECT_EQ(s.task(r1).state, TaskState::kReady);
-  EXPECT_EQ(s.job(j).ready, (std::vector<TaskId>{r0, r1}));
+  EXPECT_EQ(s.job(j).ready, (ReadyTasks{r0, r1}));
   EXPECT_EQ(s.ready_tasks(), 2);
   EXPECT_EQ(s.job(j).unfinished_tasks, 2);
   EXPECT_EQ(s.job(j).local_reads, 1);
@@ -65,7 +65,7 @@ TEST(RestoredTasks, WithOneMapRestoredTheOtherRunsAndTheReducersWait) {
   bed.life().RestoreTask(m1, DoneOn(1));
   bed.life().Arrive(j);
   const SimState& s = bed.state();
-  EXPECT_EQ(s.job(j).ready, std::vector<TaskId>{m0});
+  EXPECT_EQ(s.job(j).ready, ReadyTasks{m0});
   EXPECT_EQ(s.task(bed.TaskOf(j, 1, 0)).state, TaskState::kWaiting);
   bed.life().Place(m0, ServerId{0});
   bed.Finish(m0);

@@ -149,6 +149,13 @@ TEST(AlibabaTrace, MalformedLinesNameTheLineAndField) {
        "cycle"},
       {"M1_1,1,j,1,Terminated,1,2,100,1\n", 1, "task_name", "cycle"},
       {"M1,60000000,j,1,Terminated,1,2,100,1\n", 1, "instance_num", "more than"},
+      {"M1,10000001,j,1,Terminated,1,2,100,1\n", 1, "instance_num", "more than the 10000000"},
+      {"M1,1,j,1,Terminated,600000000000,600000000001,100,1\n", 1, "start_time", "2^39 s"},
+      {"M1,1,j,1,Terminated,1,1e15,100,1\n", 1, "end_time", "2^39 s"},
+      // Nothing to run: no task at all, or every job left out.
+      {"", 1, "task_name", "no task"},
+      {"M1,1,j,1,Failed,1,2,100,1\nM1,1,k,1,Terminated,0,2,100,1\n", 1, "status",
+       "none of the trace's 2 jobs can run"},
   };
   for (const Bad& c : cases) {
     try {

@@ -110,6 +110,28 @@ TEST(FlowWorkload, RejectsBadOptions) {
   EXPECT_EQ(field_of({.compute = FlowCompute::kFixed, .compute_time = -1}), "flow_compute_time");
 }
 
+// The workload's tasks and shuffle pairs are counted before any job is made, as every reader
+// counts them: settings within their own ranges can still ask for more than a run can hold.
+TEST(FlowWorkload, CountsTasksAndPairsBeforeMakingThem) {
+  auto error_of = [](const FlowWorkloadOptions& o, int servers) {
+    try {
+      GenerateFlowWorkload(o, servers, 1e9);
+    } catch (const InputError& e) {
+      return e.field() + ": " + e.message();
+    }
+    return std::string("no error");
+  };
+  // 10^4 senders x 10^4 receivers: 10^8 pairs a flow, past 10^9 at the 10th.
+  EXPECT_NE(error_of({.flows = 10'000'000, .senders = 10'000, .receivers = 10'000}, 10'000)
+                .find("flow_receivers: 10000 tasks each receiving from 10000 parent tasks"),
+            std::string::npos);
+  // One task a flow: 10^7 flows are the bound itself, one more task is past it.
+  EXPECT_NE(error_of({.flows = 10'000'000, .senders = 2, .receivers = 2}, 4).find("flow_"),
+            std::string::npos);
+  EXPECT_EQ(GenerateFlowWorkload({.flows = 3, .senders = 2, .receivers = 2}, 4, 1e9).jobs.size(),
+            3u);
+}
+
 // flow_replicas = 3: each block on 3 distinct servers and no server avoided, so a task may read
 // locally. With 1 replica the draws are the plain flows' (the same senders, sizes, arrivals).
 TEST(FlowWorkload, ReplicatedBlocksOnDistinctServersAndNothingAvoided) {

@@ -93,7 +93,7 @@ TEST(JobLines, ErrorsNameTheLineAndField) {
             std::string::npos);
   EXPECT_NE(error(ok + ok).find("x.jsonl:2 job[1].name | duplicate job name 'a'"),
             std::string::npos);
-  EXPECT_NE(error(ok + "{\"name\": \"b\",\n").find("x.jsonl:2 line | not a JSON object"),
+  EXPECT_NE(error(ok + "{\"name\": \"b\",\n").find("x.jsonl:2 job[1] | not valid JSON"),
             std::string::npos);
   EXPECT_NE(error(ok + "[1, 2]\n").find("x.jsonl:2 job[1] | each line"), std::string::npos);
   EXPECT_NE(error("\n\n").find("x.jsonl:1 job | the file defines no job"), std::string::npos);
@@ -102,7 +102,7 @@ TEST(JobLines, ErrorsNameTheLineAndField) {
                 .find("x.jsonl:2 job[1].stage[0].input | integer too large"),
             std::string::npos);
   EXPECT_NE(error(ok + "{\"name\": \"b\", \"stage\": [{\"tasks\": 1, \"input\": 5e555555}]}\n")
-                .find("x.jsonl:2 line | a number out of range"),
+                .find("x.jsonl:2 job[1] | a number out of range"),
             std::string::npos);
 }
 

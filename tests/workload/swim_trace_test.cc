@@ -93,7 +93,7 @@ TEST(SwimTrace, AWindowBuildsOnlyItsJobsAndStillChecksEveryLine) {
   o.window_start = 10;
   o.window_end = 20;
   const Workload w =
-      Read("huge\t0\t0\t1e300\t0\t0\nin\t10\t10\t100\t0\t0\nout\t20\t10\t1\t0\t0\n", o);
+      Read("huge\t0\t0\t1e17\t0\t0\nin\t10\t10\t100\t0\t0\nout\t20\t10\t1\t0\t0\n", o);
   ASSERT_EQ(w.jobs.size(), 1u);
   EXPECT_EQ(w.jobs[0].name, "in");
   EXPECT_EQ(w.jobs[0].submit, 10);  // shifting is the caller's (prepare's TraceWindow)
@@ -123,7 +123,13 @@ TEST(SwimTrace, ErrorsNameTheLineAndField) {
   EXPECT_EQ(error("a\t0\t0\t1\tnan\t1\n"), "t.tsv:1 shuffle");
   EXPECT_EQ(error("\t0\t0\t1\t1\t1\n"), "t.tsv:1 job");
   EXPECT_EQ(error("a\t0\t0\t1\t1\t1\na\t1\t0\t1\t1\t1\n"), "t.tsv:2 job");
-  EXPECT_EQ(error("a\t0\t0\t1e300\t0\t0\n"), "t.tsv:1 input");  // too many tasks
+  EXPECT_EQ(error("a\t0\t0\t1e300\t0\t0\n"), "t.tsv:1 input");  // past 1 EB
+  EXPECT_EQ(error("a\t0\t0\t1\t2e18\t0\n"), "t.tsv:1 shuffle");
+  EXPECT_EQ(error("a\t0\t0\t1\t1\t0\nb\t1e15\t0\t1\t1\t1\n"), "t.tsv:2 submit");  // past 2^39 s
+  EXPECT_EQ(error("a\t0\t1e15\t1\t1\t1\n"), "t.tsv:1 gap");
+  // A trace without a job is refused as the coflow trace's readers refuse one.
+  EXPECT_EQ(error(""), "t.tsv:1 job");
+  EXPECT_EQ(error("\n \n"), "t.tsv:2 job");
 }
 
 }  // namespace

@@ -144,7 +144,7 @@ class NeatScheduler : public TaskScheduler {
     if (state.servers_with_free_slots().empty()) return {};
     OrderJobs(state, order_, jobs_);
     for (JobIndex j : jobs_) {
-      const std::vector<TaskId>& ready = state.job(j).ready;
+      const ReadyTasks& ready = state.job(j).ready;
       if (ready.empty()) continue;
       if (Decision local = LocalRead(state, ready)) return local;
       TaskId largest = ready.front();
@@ -160,7 +160,7 @@ class NeatScheduler : public TaskScheduler {
 
  private:
   // The first ready task (id order) with a replica holder that has a free slot.
-  static Decision LocalRead(const SimState& state, const std::vector<TaskId>& ready) {
+  static Decision LocalRead(const SimState& state, const ReadyTasks& ready) {
     for (TaskId t : ready) {
       ServerId best = kNoServer;
       for (ServerId r : state.task(t).replicas) {

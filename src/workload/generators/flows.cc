@@ -1,6 +1,7 @@
 // The flows generator: NEAT+'s flow workloads, single transfers at a target load of the edge
 // links (workload/flow_workload.h).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "workload/flow_workload.h"
@@ -116,6 +117,9 @@ class FlowGenerator : public WorkloadGenerator {
     std::string name = w.source;
     return {std::move(w), std::move(name), ""};
   }
+
+  // Its load, not a scale, sets the bytes; it makes no map stages.
+  std::vector<std::string> ReadsInputValues() const override { return {}; }
 
  private:
   Settings settings_;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "workload/generator.h"
@@ -48,6 +49,9 @@ class TcdsGenerator : public WorkloadGenerator {
     return {GenerateTcdsWorkload(options_),
             fmt::format("tcds(group={}, seed={})", options_.group, options_.seed), ""};
   }
+
+  // Its task sizes are the TCDS paper's; its jobs are map-only.
+  std::vector<std::string> ReadsInputValues() const override { return {}; }
 
  private:
   TcdsWorkloadOptions options_;
