@@ -1,7 +1,7 @@
-// JSON read from a user's file (JSON Lines job files, a saved summary.json, sweep manifests, live
-// mode's messages), with the checks a TOML file gets from its parser: nesting is bounded, a key
-// given twice in one object is an error rather than one value silently kept, and every error
-// names the line it is on.
+// JSON read from a user's file (JSON Lines job files, a saved summary.json, sweep shard
+// manifests), with the checks a TOML file gets from its parser: nesting is bounded, a key given
+// twice in one object is an error rather than one value silently kept, and every error names the
+// line it is on.
 #pragma once
 
 #include <toml++/toml.h>

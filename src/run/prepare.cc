@@ -310,7 +310,7 @@ std::string GeneratorDeclaring(const std::string& key) {
   return "";
 }
 
-// What the run reads, in words, for a message: "the trace T (a SWIM trace)", "the job file F".
+// What the run reads, in words, for a message: "the SWIM trace T", "the job file F".
 std::string WorkloadInForce(const RunSpec& spec, TraceFormat format) {
   if (!spec.jobs_file.empty()) return fmt::format("the job file {}", spec.jobs_file);
   if (!spec.trace.empty()) {
