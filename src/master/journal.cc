@@ -74,6 +74,9 @@ Journal::Journal(const std::string& path, const Workload& workload, uint64_t see
     db_ = nullptr;
     throw InputError(path, 0, "--journal", "cannot open the journal: " + why);
   }
+  // Someone reading the journal while the run goes on (sqlite3, a script) holds its lock for a
+  // moment: a write waits for it instead of failing with "database is locked".
+  sqlite3_busy_timeout(db_, 10'000);
   try {
     Exec(kSchema);
     // The statements name this version's columns: a table of the same name made otherwise
