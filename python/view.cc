@@ -214,10 +214,10 @@ py::dict JobTable(const View& v) {
 }
 
 // The ready tasks of the active jobs (jobs in submission order, each job's in id order).
-std::vector<TaskId> ReadyTasks(const SimState& state) {
+std::vector<TaskId> AllReadyTasks(const SimState& state) {
   std::vector<TaskId> out;
   for (JobIndex j : state.active_jobs()) {
-    const auto& ready = state.job(j).ready;
+    const ReadyTasks& ready = state.job(j).ready;
     out.insert(out.end(), ready.begin(), ready.end());
   }
   return out;
@@ -225,7 +225,7 @@ std::vector<TaskId> ReadyTasks(const SimState& state) {
 
 py::dict ReadyTable(const View& v) {
   const SimState& state = v.get();
-  const std::vector<TaskId> ready = ReadyTasks(state);
+  const std::vector<TaskId> ready = AllReadyTasks(state);
   const size_t n = ready.size();
   auto task = [&](size_t i) -> const TaskRuntime& { return state.task(ready[i]); };
   py::dict t;
@@ -246,7 +246,7 @@ py::dict ReadyTable(const View& v) {
 template <class F>
 void ForEachCandidate(const SimState& state, F&& f) {
   if (state.servers_with_free_slots().empty()) return;
-  for (TaskId t : ReadyTasks(state)) {
+  for (TaskId t : AllReadyTasks(state)) {
     for (ServerId s : state.servers_with_free_slots()) {
       if (state.CanHost(t, s)) f(t, s);
     }
