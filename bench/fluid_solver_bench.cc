@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "common/random.h"
+#include "api/random.h"
 #include "rates/fluid_solver.h"
 
 namespace slotflow {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "common/random.h"
-#include "network/network_policy.h"
+#include "api/network_policy.h"
+#include "api/random.h"
 
 namespace slotflow {
 namespace {

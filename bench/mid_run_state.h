@@ -8,12 +8,12 @@
 #include <deque>
 #include <memory>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/job.h"
+#include "api/state.h"
 #include "engine/engine.h"
 #include "network/network.h"
 #include "sim/lifecycle.h"
-#include "sim/state.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

@@ -5,8 +5,8 @@
 
 #include <memory>
 
+#include "api/task_scheduler.h"
 #include "mid_run_state.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {

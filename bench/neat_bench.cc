@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "api/task_scheduler.h"
 #include "mid_run_state.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {

@@ -7,7 +7,7 @@ find_dependency(nlohmann_json)
 find_dependency(Threads)
 include(${CMAKE_CURRENT_LIST_DIR}/slotflowTargets.cmake)
 # SLOTFLOW_BUILD_ID: the version and commit of the installed build, compiled into a plugin by
-# SLOTFLOW_PLUGIN() (common/plugin.h) and checked when it is loaded.
+# SLOTFLOW_PLUGIN() (api/plugin.h) and checked when it is loaded.
 include(${CMAKE_CURRENT_LIST_DIR}/slotflow-build.cmake)
 set_property(TARGET slotflow::core APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS
              "SLOTFLOW_BUILD_ID=\"${SLOTFLOW_BUILD_ID}\"")

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "run/config_file.h"
 #include "run/policies.h"
 #include "run/run_spec.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "workload/job_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "workload/alibaba_trace.h"
 #include "workload/fb_trace.h"
 #include "workload/swim_trace.h"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/event_log.h"
 #include "common/output_file.h"
 #include "live/testbed_plan.h"

@@ -3,7 +3,7 @@
 // is. Its hooks get the network as a read-only FlowNet and write through a ClassSink (classes,
 // explicit rates, byte marks), both valid only during the call; a hook the class does not
 // define is not called.
-#include "network/network_policy.h"
+#include "api/network_policy.h"
 
 #include <pybind11/stl.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "view.h"
 
 namespace slotflow {

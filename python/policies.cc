@@ -6,9 +6,9 @@
 #include <set>
 #include <utility>
 
-#include "common/error.h"
-#include "network/network_policy.h"
-#include "sim/task_scheduler.h"
+#include "api/error.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 
 namespace slotflow {
 namespace {

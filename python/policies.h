@@ -15,8 +15,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/settings.h"
-#include "common/why.h"
+#include "api/settings.h"
+#include "api/why.h"
 
 namespace py = pybind11;
 

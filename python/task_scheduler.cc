@@ -3,7 +3,7 @@
 // and live mode use it unchanged. Each call takes the GIL (runs of a comparison share it) and
 // hands the policy a View of the simulator's state: read-only, wrapping the state without
 // copying it, and valid only during the call.
-#include "sim/task_scheduler.h"
+#include "api/task_scheduler.h"
 
 #include <pybind11/stl.h>
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/random.h"
-#include "network/neat_policy.h"
+#include "api/error.h"
+#include "api/neat_policy.h"
+#include "api/random.h"
 #include "view.h"
 
 namespace slotflow {

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "scheduling/first_fit.h"
-#include "scheduling/job_order.h"
-#include "scheduling/tie_break.h"
+#include "api/first_fit.h"
+#include "api/job_order.h"
+#include "api/tie_break.h"
 
 namespace slotflow {
 namespace {
@@ -329,7 +329,7 @@ const StageSpec& StageSpecOf(const StageRef& s) {
   return s.get().job(JobIndex(s.id)).spec->stages[s.sub];
 }
 
-// The tie-break of the built-in schedulers (scheduling/tie_break.h) over keys given as arrays.
+// The tie-break of the built-in schedulers (api/tie_break.h) over keys given as arrays.
 class PyTieBreak {
  public:
   PyTieBreak(uint64_t seed, const std::string& ties) : tie_(TieSettings(ties), seed, /*salt=*/0) {}

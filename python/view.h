@@ -7,9 +7,9 @@
 
 #include <string>
 
+#include "api/neat_score.h"
+#include "api/state.h"
 #include "policies.h"
-#include "scheduling/neat_score.h"
-#include "sim/state.h"
 
 namespace slotflow {
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "api/network_policy.h"
 #include "engine/engine.h"
 #include "network/network.h"
-#include "network/network_policy.h"
 #include "scenario.h"
 #include "sim/lifecycle.h"
 

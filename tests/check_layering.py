@@ -8,25 +8,21 @@ A quoted include is looked up as the compiler does: beside the including file, t
 tree's own folder (tests/, bench/ or fuzz/), then in src/. The rules:
 
   layers       A folder of src/ includes only itself and the folders below it (LAYERS), so no
-               two folders include each other.
+               two folders include each other. The policy API (src/api/) is the lowest and
+               includes nothing else.
   rates        The rate allocator (src/rates/) has one public header: outside src/rates/, the
                only one of its headers included is rates/fluid_solver.h.
-  scheduling   Task schedulers (src/scheduling/policies/) include only common/, the state view
-               (sim/state.h), the scheduler interface (sim/task_scheduler.h), the scheduling
-               helpers (src/scheduling/*.h) and the names of the network rules NEAT+ predicts
-               (network/neat_policy.h, which each network policy's registration picks from).
-               The helpers include only the same, the types the state view shows
-               (cluster/cluster.h, workload/job.h, network/flow.h, network/flow_view.h) and
-               each other.
-  network      Network policies (src/network/policies/) include only common/, the flow view
-               (network/flow.h, network/flow_view.h), the policy interface
-               (network/network_policy.h) and the policy helpers (src/network/policy_helpers/).
-               The helpers include the same, less the policies.
-  sealed       Nothing a policy or a helper includes, directly or through other headers, is the
-               network (network/network.h), the rate allocator, the engine, the simulator or
-               the task life cycle (sim/simulator.h, sim/lifecycle.h), nor of metrics/, live/,
-               master/, systems/ or cli/; a network policy or helper reaches nothing of sim/ or
-               scheduling/ either.
+  scheduling   Task schedulers (src/scheduling/policies/) include only the policy API (src/api/)
+               and the scheduling helpers beside them (src/scheduling/*.h); the helpers include
+               only the API and each other.
+  network      Network policies (src/network/policies/) include only the policy API and the
+               policy helpers (src/network/policy_helpers/); the helpers include the same, less
+               the policies.
+  python       The Python module's policy bindings (python/ but module.cc, the front end of
+               runs) include only the policy API and each other.
+  sealed       Nothing a policy, a helper or a binding includes, directly or through other
+               headers, lies outside the policy API and the helpers; a network policy or helper
+               reaches nothing of the API that only task schedulers read (SCHEDULER_ONLY).
   policies     A policies/ folder holds policies only: each file in it is a .cc that registers
                one (SLOTFLOW_REGISTER_TASK_SCHEDULER... or SLOTFLOW_REGISTER_NETWORK_POLICY...);
                the helper files register none.
@@ -38,8 +34,11 @@ import pathlib
 import re
 import sys
 
-# Each folder of src/ and the folders it may include (besides itself).
+# Each folder of src/ and the folders it may include (besides itself and the policy API).
 LAYERS = {
+    # The policy API: what a scheduler, a network policy, a plugin or a Python policy codes
+    # against. The lowest layer.
+    "api": set(),
     "common": set(),
     "engine": {"common"},
     "cluster": {"common"},
@@ -61,43 +60,32 @@ LAYERS = {
     "cli": {"common", "engine", "cluster", "network", "workload", "metrics", "sim",
             "scheduling", "systems", "live", "master", "run"},
 }
+for _folder, _below in LAYERS.items():
+    if _folder != "api":
+        _below.add("api")
 # The trees outside src/ whose includes are checked, each also searched for its own files.
-OTHER_TREES = ("tests", "bench", "fuzz")
+OTHER_TREES = ("tests", "bench", "fuzz", "python")
+# The Python module's front end of runs, which may include any header; python/'s other files
+# are the policy bindings.
+PYTHON_FRONT_END = "python/module.cc"
 
 RATES_PUBLIC = "rates/fluid_solver.h"
 
+API = re.compile(r"api/[a-z_0-9]+\.h$")
 SCHEDULING_HELPER = re.compile(r"scheduling/[a-z_0-9]+\.h$")
 NETWORK_HELPER = re.compile(r"network/policy_helpers/[a-z_0-9]+\.h$")
-COMMON = re.compile(r"common/[a-z_0-9]+\.h$")
-STATE_VIEW = {"sim/state.h", "sim/task_scheduler.h"}
-# What a network policy offers NEAT+'s predictor, declared on its registration.
-NEAT_SEAM = {"network/neat_policy.h"}
-SHOWN_BY_STATE = {"cluster/cluster.h", "workload/job.h", "network/flow.h", "network/flow_view.h"}
-FLOW_VIEW = {"network/flow.h", "network/flow_view.h", "network/network_policy.h"}
+# The part of the API only task schedulers read: their view, their interface and helpers.
+SCHEDULER_ONLY = {"api/state.h", "api/task_scheduler.h", "api/first_fit.h", "api/job_order.h",
+                  "api/neat_score.h", "api/neat_predictor.h", "api/neat_daemons.h"}
 
 
-def scheduling_policy_may(header):
-    return bool(COMMON.match(header) or header in STATE_VIEW or header in NEAT_SEAM
-                or SCHEDULING_HELPER.match(header))
+def scheduling_may(header):
+    return bool(API.match(header) or SCHEDULING_HELPER.match(header))
 
 
-def scheduling_helper_may(header):
-    return scheduling_policy_may(header) or header in SHOWN_BY_STATE
+def network_may(header):
+    return bool(API.match(header) or NETWORK_HELPER.match(header)) and header not in SCHEDULER_ONLY
 
-
-def network_helper_may(header):
-    return bool(COMMON.match(header) or header in FLOW_VIEW or NETWORK_HELPER.match(header))
-
-
-def network_policy_may(header):
-    return network_helper_may(header)
-
-
-# What no policy or helper may reach, directly or through other headers.
-SEALED_OFF = re.compile(r"(network/network\.h|rates/.*|engine/.*|sim/simulator\.h|sim/lifecycle\.h"
-                        r"|(master|cli|live|systems|metrics)/.*)$")
-# What a network policy or helper may not reach besides.
-NETWORK_SEALED_OFF = re.compile(r"(sim|scheduling)/.*$")
 
 REGISTERS = {
     "scheduling": re.compile(r"\bSLOTFLOW_REGISTER_TASK_SCHEDULER(_WITH)?\s*\("),
@@ -109,7 +97,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def kind_of(rel):
-    """What a file of src/ is, for the per-file rules: (area, role) or None."""
+    """What a file of src/ (or python/) is, for the per-file rules: (area, role) or None."""
     parts = rel.parts
     if parts[0] == "scheduling":
         return ("scheduling", "policy" if parts[1:2] == ("policies",) else "helper")
@@ -117,6 +105,8 @@ def kind_of(rel):
         return ("network", "policy")
     if parts[0] == "network" and parts[1:2] == ("policy_helpers",):
         return ("network", "helper")
+    if parts[0] == "python" and rel.as_posix() != PYTHON_FRONT_END:
+        return ("python", "binding")
     return None
 
 
@@ -184,6 +174,8 @@ def check(root):
             bad.append(f"{rel_root}: [layers] folder '{folder}' has no layer (add it to LAYERS)")
             continue
         kind = kind_of(rel) if in_src else None
+        if rel_root.parts[0] == "python":
+            kind = kind_of(rel_root)
 
         for name, target in tree.includes(path):
             if target is None:
@@ -198,21 +190,24 @@ def check(root):
             if target_folder == "rates" and header != RATES_PUBLIC and folder != "rates":
                 bad.append(f"{rel_root}: [rates] includes {header}, not the rate allocator's "
                            f"public header {RATES_PUBLIC}")
-            if kind == ("scheduling", "policy") and not scheduling_policy_may(header):
-                bad.append(f"{rel_root}: [scheduling] a task scheduler includes {header}")
-            if kind == ("scheduling", "helper") and not scheduling_helper_may(header):
-                bad.append(f"{rel_root}: [scheduling] a scheduling helper includes {header}")
-            if kind == ("network", "policy") and not network_policy_may(header):
-                bad.append(f"{rel_root}: [network] a network policy includes {header}")
-            if kind == ("network", "helper") and not network_helper_may(header):
-                bad.append(f"{rel_root}: [network] a network policy helper includes {header}")
+            if kind and kind[0] == "scheduling" and not scheduling_may(header):
+                bad.append(f"{rel_root}: [scheduling] a task scheduler"
+                           f"{'' if kind[1] == 'policy' else ' helper'} includes {header}")
+            if kind and kind[0] == "network" and not network_may(header):
+                bad.append(f"{rel_root}: [network] a network policy"
+                           f"{'' if kind[1] == 'policy' else ' helper'} includes {header}")
+            if kind == ("python", "binding") and not API.match(header):
+                bad.append(f"{rel_root}: [python] a policy binding includes {header}")
 
         if kind is None:
             continue
         area, role = kind
+        allowed = network_may if area == "network" else scheduling_may
         for header in sorted(tree.closure(path)):
-            if SEALED_OFF.match(header) or (area == "network" and NETWORK_SEALED_OFF.match(header)):
+            if not allowed(header):
                 bad.append(f"{rel_root}: [sealed] a {area} {role} reaches {header}")
+        if area == "python":
+            continue
         registers = ANY_REGISTER.search(tree.read(path))
         if role == "policy":
             if path.suffix != ".cc":

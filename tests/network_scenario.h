@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
 #include "engine/engine.h"
 #include "network/network.h"
 

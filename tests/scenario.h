@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "network/network_policy.h"
+#include "api/job.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "sim/simulator.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow::testing {
 

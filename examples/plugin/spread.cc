@@ -4,8 +4,8 @@
 #include <limits>
 #include <vector>
 
-#include "common/plugin.h"
-#include "sim/task_scheduler.h"
+#include "api/plugin.h"
+#include "api/task_scheduler.h"
 
 SLOTFLOW_PLUGIN();
 

@@ -16,7 +16,7 @@ import slotflow
 from slotflow import Decision, Setting
 
 NEAT_SALT = 0x6e6561742b000000  # neat.cc's salt: "neat+"
-REL_TOLERANCE = 1e-9            # common/tolerance.h: what counts as a floating-point tie
+REL_TOLERANCE = 1e-9            # api/tolerance.h: what counts as a floating-point tie
 ORDERS = ["fifo", "sjf", "sjf-shuffle", "fair"]
 
 

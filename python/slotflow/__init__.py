@@ -431,7 +431,7 @@ class PolicyArgs:
 
 
 class TaskScheduler:
-    """A task scheduler in Python (sim/task_scheduler.h's contract). Subclass it, give it a
+    """A task scheduler in Python (api/task_scheduler.h's contract). Subclass it, give it a
     `name` (and a `description` and `settings`), define next(view), and register() it.
 
     next(view) is asked after every step in which something changed, one decision at a time,
@@ -462,7 +462,7 @@ class TaskScheduler:
 
 
 class NetworkPolicy:
-    """A network policy in Python (network/network_policy.h's contract): it sets each flow's
+    """A network policy in Python (api/network_policy.h's contract): it sets each flow's
     priority class (0 highest; strict priority across classes, max-min within one) and may set
     explicit rates. Subclass it, give it a `name`, `description`, `settings` and `predictor`
     (the NEAT+ predictor closest to its rule: fcfs, fair, las, srpt, coflow-fcfs, coflow-fair,

@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
+#include "api/error.h"
+#include "api/units.h"
 #include "cli/commands.h"
-#include "common/error.h"
-#include "common/units.h"
 #include "live/agent.h"
 
 namespace slotflow {

@@ -5,10 +5,10 @@
 #include <iostream>
 #include <memory>
 
+#include "api/error.h"
 #include "cli/commands.h"
 #include "cli/exit_code.h"
 #include "cli/run_flags.h"
-#include "common/error.h"
 #include "common/output_file.h"
 #include "run/compare.h"
 #include "run/compare_stats.h"

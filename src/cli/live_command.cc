@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 
+#include "api/error.h"
 #include "cli/commands.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/run_flags.h"
-#include "common/error.h"
 #include "common/event_log.h"
 #include "common/output_file.h"
 #include "live/testbed_plan.h"

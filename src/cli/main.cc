@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "api/error.h"
 #include "cli/commands.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
-#include "common/error.h"
 #include "live/command_runner.h"
 #include "run/plugins.h"
 

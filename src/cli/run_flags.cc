@@ -6,11 +6,11 @@
 #include <tuple>
 #include <utility>
 
+#include "api/error.h"
+#include "api/units.h"
 #include "cli/flags.h"
 #include "cluster/cluster_config.h"
-#include "common/error.h"
 #include "common/input_file.h"
-#include "common/units.h"
 #include "run/config_file.h"
 
 namespace slotflow {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "api/error.h"
+#include "api/units.h"
 #include "cli/commands.h"
-#include "common/error.h"
 #include "common/output_file.h"
-#include "common/units.h"
 #include "live/testbed.h"
 #include "live/testbed_status.h"
 #include "run/calibrate.h"

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

@@ -36,8 +36,8 @@
 #include <string>
 #include <string_view>
 
-#include "cluster/cluster.h"
-#include "common/units.h"
+#include "api/cluster.h"
+#include "api/units.h"
 
 namespace slotflow {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/units.h"
-#include "common/why.h"
+#include "api/units.h"
+#include "api/why.h"
 
 namespace slotflow {
 

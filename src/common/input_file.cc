@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 

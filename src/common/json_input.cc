@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow::json_input {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

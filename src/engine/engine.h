@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "common/units.h"
+#include "api/units.h"
 #include "engine/event_queue.h"
 
 namespace slotflow {

@@ -6,7 +6,7 @@
 #include <queue>
 #include <vector>
 
-#include "common/units.h"
+#include "api/units.h"
 
 namespace slotflow {
 

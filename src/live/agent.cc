@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/wall_duration.h"
 #include "live/line_channel.h"
 

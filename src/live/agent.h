@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "common/ids.h"
-#include "common/units.h"
+#include "api/ids.h"
+#include "api/units.h"
 
 namespace slotflow {
 

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "common/ids.h"
+#include "api/ids.h"
 
 namespace slotflow {
 

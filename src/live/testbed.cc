@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "live/testbed_status.h"
 
 namespace slotflow {

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <utility>
 
-#include "common/error.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/units.h"
 
 namespace slotflow {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/sha256.h"
 
 namespace slotflow {

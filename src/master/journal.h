@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "api/job.h"
+#include "api/state.h"
 #include "metrics/report.h"
-#include "sim/state.h"
-#include "workload/job.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

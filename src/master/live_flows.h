@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/flow_view.h"
+#include "api/network_policy.h"
 #include "common/event_log.h"
-#include "network/flow_view.h"
-#include "network/network_policy.h"
 #include "network/policy_driver.h"
 
 namespace slotflow {

@@ -12,19 +12,19 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/job.h"
+#include "api/network_policy.h"
+#include "api/state.h"
+#include "api/task_scheduler.h"
 #include "common/event_log.h"
 #include "live/control_message.h"
 #include "master/journal.h"
 #include "master/live_flows.h"
-#include "network/network_policy.h"
 #include "sim/driver_clock.h"
 #include "sim/lifecycle.h"
 #include "sim/scheduler_driver.h"
 #include "sim/simulator.h"
-#include "sim/state.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow {
 
@@ -102,12 +102,12 @@ class LiveRun {
   int tasks_from_journal_ = 0;        // tasks of unfinished jobs restored from the journal
   std::vector<char> journaled_task_;  // per task: recorded in the journal as completed
   std::vector<TaskId> done_tasks_;    // tasks completed since the journal's last record
-  std::vector<char> rerun_;     // per task: a lost host undid some run of it
-  std::vector<char> launched_;  // per task
-  std::vector<int> attempts_;   // per task: its launches so far
-  FlowId launched_flows_{0};    // flows below this one have been sent to their agents
-  std::vector<int> rank_;       // per flow: its class's rank among the flows in flight
-  std::vector<int> marked_;     // per flow: the rank its sockets were last told
+  std::vector<char> rerun_;           // per task: a lost host undid some run of it
+  std::vector<char> launched_;        // per task
+  std::vector<int> attempts_;         // per task: its launches so far
+  FlowId launched_flows_{0};          // flows below this one have been sent to their agents
+  std::vector<int> rank_;             // per flow: its class's rank among the flows in flight
+  std::vector<int> marked_;           // per flow: the rank its sockets were last told
   std::vector<ServerId> lost_hosts_;
   std::vector<ServerId> rejoined_hosts_;
   bool read_blocks_;  // LiveRunConfig::read_blocks

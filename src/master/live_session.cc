@@ -5,7 +5,7 @@
 #include <chrono>
 #include <exception>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "live/agent_processes.h"
 #include "live/command_runner.h"
 #include "live/netns_scope.h"

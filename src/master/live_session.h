@@ -7,13 +7,13 @@
 #include <memory>
 #include <string>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/job.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "live/testbed_plan.h"
 #include "master/master.h"
-#include "network/network_policy.h"
 #include "sim/simulator.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/wall_duration.h"
 #include "live/line_channel.h"
 #include "live/testbed_plan.h"
@@ -21,10 +21,7 @@ namespace slotflow {
 using asio::ip::tcp;
 using WallClock = std::chrono::steady_clock;
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 struct Master::Impl final : public DriverClock, public AgentLink {
   Impl(const Cluster& c, const Workload& w, std::unique_ptr<TaskScheduler> s,
@@ -137,8 +134,7 @@ RunResult Master::Run() {
   m.deadline_timer.async_wait([&m](std::error_code e) {
     if (e) return;
     m.Abort(m.started ? fmt::format("the deadline of {:g} s passed with {} of {} jobs unfinished",
-                                    m.config.deadline, m.run.unfinished_jobs(),
-                                    m.run.job_count())
+                                    m.config.deadline, m.run.unfinished_jobs(), m.run.job_count())
                       : fmt::format("the deadline of {:g} s passed before every agent joined",
                                     m.config.deadline));
   });
@@ -263,7 +259,8 @@ void Master::Impl::AtEach(std::vector<Seconds> times, std::function<void(int64_t
     timer->async_wait([this, chain, weak](std::error_code e) {
       if (e || ended) return;
       Advance();
-      while (chain->next < chain->order.size() && chain->times[chain->order[chain->next]] <= now_s) {
+      while (chain->next < chain->order.size() &&
+             chain->times[chain->order[chain->next]] <= now_s) {
         chain->fire(chain->order[chain->next++]);
       }
       Settle();

@@ -17,13 +17,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/job.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "common/event_log.h"
 #include "master/live_run.h"
-#include "network/network_policy.h"
 #include "sim/simulator.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/units.h"
+#include "api/units.h"
 
 namespace slotflow {
 
@@ -28,14 +28,14 @@ struct TaskResult {
   int index = 0;  // within its stage
   int server = -1;
   bool pinned = false;   // runs where its job file pinned it, outside the slots
-  std::string locality;  // node, rack, off-rack or none (sim/state.h Locality)
+  std::string locality;  // node, rack, off-rack or none (api/state.h Locality)
   double ready = -1, placed = -1, read_done = -1, compute_done = -1, output_written = -1,
          finish = -1;
   Bytes input_bytes = 0;   // what it reads: its block, or its share of its parents' outputs
   Bytes remote_bytes = 0;  // the part of that which crossed the network
 };
 
-// One server's utilisation from time t until its next sample (sim/state.h ServerUtilisation:
+// One server's utilisation from time t until its next sample (api/state.h ServerUtilisation:
 // slots, memory, disk, uplink and downlink in use, each in [0, 1]).
 struct UtilisationSample {
   double t = 0;
@@ -85,7 +85,7 @@ struct RunSummary {
   int jobs_from_journal = 0;  // completed in an earlier run, as the journal recorded them
   // Tasks of the other jobs completed in an earlier run (the journal recorded them), not run.
   int tasks_from_journal = 0;
-  std::string block_reads;    // how agents read local blocks: memory or file (run/live.h)
+  std::string block_reads;  // how agents read local blocks: memory or file (run/live.h)
   // The machine's 1-minute load average (/proc/loadavg) as the run started and as it ended;
   // -1 where it could not be read.
   double load_start = -1, load_end = -1;

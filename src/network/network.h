@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/flow.h"
+#include "api/flow_view.h"
+#include "api/network_policy.h"
 #include "common/event_log.h"
 #include "engine/engine.h"
-#include "network/flow.h"
-#include "network/flow_view.h"
-#include "network/network_policy.h"
 #include "network/policy_driver.h"
 #include "rates/fluid_solver.h"
 

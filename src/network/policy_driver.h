@@ -10,9 +10,9 @@
 #include <span>
 #include <vector>
 
+#include "api/flow_view.h"
+#include "api/network_policy.h"
 #include "common/event_log.h"
-#include "network/flow_view.h"
-#include "network/network_policy.h"
 
 namespace slotflow {
 

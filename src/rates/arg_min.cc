@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "common/units.h"
+#include "api/units.h"
 
 namespace slotflow::rates {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/ids.h"
+#include "api/ids.h"
 #include "rates/tuning.h"
 
 namespace slotflow::rates {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/ids.h"
-#include "common/units.h"
+#include "api/ids.h"
+#include "api/units.h"
 #include "rates/groups.h"
 
 namespace slotflow::rates {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/ids.h"
+#include "api/ids.h"
 
 namespace slotflow::rates {
 

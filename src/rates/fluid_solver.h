@@ -25,8 +25,8 @@
 #include <span>
 #include <vector>
 
-#include "common/ids.h"
-#include "common/units.h"
+#include "api/ids.h"
+#include "api/units.h"
 #include "rates/dense_fill.h"
 #include "rates/events.h"
 #include "rates/explicit_rates.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "common/tolerance.h"
+#include "api/tolerance.h"
 #include "rates/tuning.h"
 
 namespace slotflow::rates {

@@ -17,9 +17,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/chunked_records.h"
-#include "common/ids.h"
-#include "common/units.h"
+#include "api/chunked_records.h"
+#include "api/ids.h"
+#include "api/units.h"
 #include "rates/class_state.h"
 #include "rates/paths.h"
 

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/units.h"
+#include "api/units.h"
 #include "rates/tuning.h"
 
 namespace slotflow::rates {

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "common/units.h"
+#include "api/units.h"
 #include "rates/tuning.h"
 
 namespace slotflow::rates {

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/ids.h"
-#include "common/tolerance.h"
+#include "api/ids.h"
+#include "api/tolerance.h"
 #include "rates/class_state.h"
 #include "rates/groups.h"
 #include "rates/water_fill.h"

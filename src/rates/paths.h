@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/ids.h"
+#include "api/ids.h"
 #include "rates/tuning.h"
 
 namespace slotflow::rates {

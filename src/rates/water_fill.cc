@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "common/units.h"
+#include "api/units.h"
 #include "rates/arg_min.h"
 #include "rates/tuning.h"
 

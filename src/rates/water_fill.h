@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "common/ids.h"
+#include "api/ids.h"
 #include "rates/fill_links.h"
 #include "rates/groups.h"
 

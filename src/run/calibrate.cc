@@ -6,13 +6,13 @@
 #include <map>
 #include <utility>
 
-#include "common/error.h"
+#include "api/error.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "live/machine_load.h"
 #include "live/testbed.h"
 #include "live/testbed_plan.h"
 #include "master/live_session.h"
-#include "network/network_policy.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "common/units.h"
+#include "api/job.h"
+#include "api/units.h"
 #include "metrics/report.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

@@ -6,12 +6,12 @@
 #include <string_view>
 #include <vector>
 
-#include "common/error.h"
-#include "common/settings.h"
-#include "network/network_policy.h"
-#include "sim/task_scheduler.h"
+#include "api/error.h"
+#include "api/network_policy.h"
+#include "api/settings.h"
+#include "api/task_scheduler.h"
 #include "systems/systems.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 namespace {

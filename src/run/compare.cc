@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
-#include "network/network_policy.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "run/execute.h"
 #include "run/parallel.h"
 #include "run/progress.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <functional>
 
+#include "api/units.h"
 #include "common/output_file.h"
-#include "common/units.h"
 #include "metrics/student_t.h"
 #include "run/run_outputs.h"
 

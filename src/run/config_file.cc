@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "api/error.h"
 #include "cluster/cluster_config.h"
-#include "common/error.h"
 #include "common/input_file.h"
 #include "common/json_input.h"
 #include "run/setup.h"

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "common/error.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/units.h"
 #include "live/machine_load.h"
 #include "master/journal.h"
 #include "master/live_session.h"

@@ -9,13 +9,13 @@
 #include <set>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
+#include "api/network_policy.h"
+#include "api/plugin.h"
+#include "api/task_scheduler.h"
 #include "common/input_file.h"
-#include "common/plugin.h"
 #include "common/version.h"
-#include "network/network_policy.h"
-#include "sim/task_scheduler.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 namespace {
@@ -71,7 +71,7 @@ void LoadPlugin(const std::string& path, const std::string& field) {
              !build) {
     problem = fmt::format(
         "{} is not a slotflow plugin: it does not define {} (write SLOTFLOW_PLUGIN(); from "
-        "common/plugin.h in one of its files)",
+        "api/plugin.h in one of its files)",
         path, SLOTFLOW_PLUGIN_SYMBOL);
   } else if (const std::string built = build(); built != SlotflowBuildId()) {
     problem = fmt::format(

@@ -5,7 +5,7 @@
 
 namespace slotflow {
 
-// Loads the plugin at `path` (a shared object with SLOTFLOW_PLUGIN(), common/plugin.h) into this
+// Loads the plugin at `path` (a shared object with SLOTFLOW_PLUGIN(), api/plugin.h) into this
 // process: its task schedulers, network policies and workload generators register as it loads,
 // beside the built-in ones. Loading the same file again does nothing. InputError naming `field`
 // when the file cannot be loaded, is not a slotflow plugin, was built against another build of

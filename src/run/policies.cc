@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

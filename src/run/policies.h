@@ -1,4 +1,4 @@
-// The policies a set-up names, resolved against the settings each declares (common/settings.h)
+// The policies a set-up names, resolved against the settings each declares (api/settings.h)
 // and built from their registries.
 #pragma once
 
@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "common/settings.h"
-#include "network/network_policy.h"
+#include "api/network_policy.h"
+#include "api/settings.h"
+#include "api/task_scheduler.h"
 #include "run/run_spec.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 

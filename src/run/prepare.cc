@@ -11,13 +11,13 @@
 #include <optional>
 #include <sstream>
 
+#include "api/error.h"
 #include "cluster/cluster_config.h"
-#include "common/error.h"
 #include "common/input_file.h"
 #include "common/sha256.h"
 #include "workload/alibaba_trace.h"
 #include "workload/fb_trace.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
 #include "workload/swim_trace.h"

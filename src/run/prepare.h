@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/job.h"
 #include "run/run_spec.h"
-#include "workload/job.h"
 
 namespace slotflow {
 
@@ -24,7 +24,7 @@ struct PreparedRun {
   std::vector<std::string> notes;
 };
 // Settles the cluster (job file's [cluster] table, then the overrides; one server per trace
-// port in network mode), loads or generates the workload on it (workload/generator.h) and
+// port in network mode), loads or generates the workload on it (api/generator.h) and
 // validates both. Throws InputError.
 PreparedRun Prepare(const RunSpec& spec);
 

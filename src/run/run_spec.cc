@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <charconv>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "systems/systems.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 

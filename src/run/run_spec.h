@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
-#include "common/settings.h"
+#include "api/cluster.h"
+#include "api/settings.h"
 #include "sim/simulator.h"
 
 namespace slotflow {
@@ -63,7 +63,7 @@ struct RunSpec {
   int trace_machines = 0;
   std::optional<double> map_input_ratio =
       std::nullopt;  // none: map inputs balanced with the reduce stage
-  // The generator used when no trace or job file is given (workload/generator.h), and the
+  // The generator used when no trace or job file is given (api/generator.h), and the
   // values given for generators' settings in the order given (later wins): each generator
   // takes those it declares (GeneratorSettings).
   std::string generator = kDefaultGenerator;

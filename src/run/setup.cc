@@ -4,13 +4,13 @@
 #include <limits>
 #include <sstream>
 
+#include "api/error.h"
 #include "cluster/cluster_config.h"
-#include "common/error.h"
 #include "common/json_input.h"
 #include "common/sha256.h"
 #include "run/policies.h"
 #include "run/prepare.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 namespace {

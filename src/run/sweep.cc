@@ -16,7 +16,7 @@
 #include <memory>
 #include <mutex>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
 #include "common/sha256.h"

@@ -6,7 +6,7 @@
 #include <map>
 #include <optional>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
 #include "run/sweep.h"

@@ -8,10 +8,10 @@
 #include <optional>
 #include <sstream>
 
-#include "common/error.h"
+#include "api/error.h"
+#include "api/units.h"
 #include "common/input_file.h"
 #include "common/sha256.h"
-#include "common/units.h"
 #include "run/config_file.h"
 #include "systems/systems.h"
 

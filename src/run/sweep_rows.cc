@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/input_file.h"
 #include "common/json_input.h"
 #include "common/output_file.h"

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/random.h"
-#include "common/settings.h"
-#include "sim/task_scheduler.h"
+#include "api/random.h"
+#include "api/settings.h"
+#include "api/task_scheduler.h"
 
 namespace slotflow {
 

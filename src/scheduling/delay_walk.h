@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/settings.h"
-#include "scheduling/job_order.h"
-#include "sim/task_scheduler.h"
+#include "api/job_order.h"
+#include "api/settings.h"
+#include "api/task_scheduler.h"
 
 namespace slotflow {
 
@@ -74,7 +74,8 @@ class DelayWalk {
 // at heartbeats only).
 class WalkScheduler : public TaskScheduler {
  public:
-  WalkScheduler(Seconds heartbeat, DelayWalk walk) : heartbeat_(heartbeat), walk_(std::move(walk)) {}
+  WalkScheduler(Seconds heartbeat, DelayWalk walk)
+      : heartbeat_(heartbeat), walk_(std::move(walk)) {}
 
   Decision Next(const SimState&) override { return {}; }
   Seconds server_heartbeat() const override { return heartbeat_; }

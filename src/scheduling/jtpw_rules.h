@@ -3,8 +3,8 @@
 // jtpw scheduler (scheduling/policies/jtpw.cc) applies them to a run.
 #pragma once
 
-#include "common/units.h"
-#include "workload/job.h"
+#include "api/job.h"
+#include "api/units.h"
 
 namespace slotflow {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "cluster/cluster.h"
-#include "network/flow_view.h"
+#include "api/cluster.h"
+#include "api/flow_view.h"
 
 namespace slotflow {
 

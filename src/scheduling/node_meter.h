@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/ids.h"
-#include "common/units.h"
-#include "sim/state.h"
+#include "api/ids.h"
+#include "api/state.h"
+#include "api/units.h"
 
 namespace slotflow {
 

@@ -3,7 +3,7 @@
 // k1 ≤ β < k2, long otherwise; its node-level and rack-level waits shrink as β grows.
 #pragma once
 
-#include "common/units.h"
+#include "api/units.h"
 
 namespace slotflow {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "common/tolerance.h"
+#include "api/tolerance.h"
 
 namespace slotflow {
 namespace {

@@ -10,9 +10,9 @@
 
 #include <span>
 
-#include "cluster/cluster.h"
-#include "network/flow_view.h"
-#include "sim/state.h"
+#include "api/cluster.h"
+#include "api/flow_view.h"
+#include "api/state.h"
 
 namespace slotflow {
 

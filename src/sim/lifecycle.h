@@ -9,15 +9,15 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
-#include "common/chunked_records.h"
+#include "api/chunked_records.h"
+#include "api/cluster.h"
+#include "api/flow_view.h"
+#include "api/job.h"
+#include "api/random.h"
+#include "api/state.h"
+#include "api/why.h"
 #include "common/event_log.h"
-#include "common/random.h"
-#include "common/why.h"
 #include "engine/engine.h"
-#include "network/flow_view.h"
-#include "sim/state.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

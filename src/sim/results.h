@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "api/state.h"
 #include "metrics/report.h"
-#include "sim/state.h"
 
 namespace slotflow {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "common/random.h"
+#include "api/random.h"
 #include "sim/results.h"
 
 namespace slotflow {

@@ -1,4 +1,4 @@
-// SchedulerDriver: the scheduler protocol of sim/task_scheduler.h, run the same way in
+// SchedulerDriver: the scheduler protocol of api/task_scheduler.h, run the same way in
 // simulation and live mode. It adds a workload's jobs with random numbers drawn in one fixed
 // order, makes them arrive at their submit times, offers a server's free slots at its
 // heartbeats, runs the cluster-wide tick, asks Next() after every step that may need it, counts
@@ -14,15 +14,15 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/flow_view.h"
+#include "api/job.h"
+#include "api/state.h"
+#include "api/task_scheduler.h"
 #include "common/event_log.h"
 #include "metrics/report.h"
-#include "network/flow_view.h"
 #include "sim/driver_clock.h"
 #include "sim/lifecycle.h"
-#include "sim/state.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "cluster/cluster.h"
+#include "api/cluster.h"
+#include "api/job.h"
+#include "api/state.h"
+#include "api/task_scheduler.h"
 #include "engine/engine.h"
 #include "metrics/report.h"
 #include "network/network.h"
 #include "sim/engine_clock.h"
 #include "sim/lifecycle.h"
 #include "sim/scheduler_driver.h"
-#include "sim/state.h"
-#include "sim/task_scheduler.h"
-#include "workload/job.h"
 
 namespace slotflow {
 

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/cluster.h"
-#include "common/error.h"
+#include "api/cluster.h"
+#include "api/error.h"
 #include "workload/delimited.h"
 
 namespace slotflow {

@@ -29,8 +29,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/units.h"
-#include "workload/job.h"
+#include "api/job.h"
+#include "api/units.h"
 
 namespace slotflow {
 
@@ -56,8 +56,9 @@ bool LooksLikeAlibaba(std::string_view text);
 // The trace's jobs submitted in the options' window. InputError(file, line, field, ...) on a
 // malformed line: a field missing or extra, an empty task or job name, a number that is not one
 // (instance_num, start_time and end_time whole and non-negative; plan_cpu from 0 to 100 per core
-// of the most a server may have, plan_mem from 0 to 100; empty meaning 100 and 0), a task named twice in its job or two tasks with one
-// number, a cycle of parents, or a workload past the simulator's bounds.
+// of the most a server may have, plan_mem from 0 to 100; empty meaning 100 and 0), a task named
+// twice in its job or two tasks with one number, a cycle of parents, or a workload past the
+// simulator's bounds.
 AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name_for_messages,
                               const AlibabaOptions& options);
 

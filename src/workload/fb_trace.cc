@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
+#include "api/units.h"
 #include "common/input_file.h"
-#include "common/units.h"
 
 namespace slotflow {
 namespace {
@@ -249,13 +249,14 @@ FbTrace Build(std::string_view text, const std::string& file, const FbTraceOptio
     for (const Reducer& red : c.reducers) {
       const Bytes b = red.shuffle_mib * bytes_per_mib;
       if (!(b <= kMaxBytes)) {
-        throw InputError(file, c.line, "shuffle size",
-                         fmt::format("{} MiB{} is larger than 1 EB (1e18 bytes), the most "
-                                     "slotflow accepts",
-                                     red.shuffle_mib,
-                                     options.traffic_scale == 1
-                                         ? ""
-                                         : fmt::format(" x traffic_scale {}", options.traffic_scale)));
+        throw InputError(
+            file, c.line, "shuffle size",
+            fmt::format("{} MiB{} is larger than 1 EB (1e18 bytes), the most "
+                        "slotflow accepts",
+                        red.shuffle_mib,
+                        options.traffic_scale == 1
+                            ? ""
+                            : fmt::format(" x traffic_scale {}", options.traffic_scale)));
       }
       reduce_input.push_back(b);
     }

@@ -11,12 +11,12 @@
 #include <optional>
 #include <string>
 
-#include "workload/job.h"
+#include "api/job.h"
 
 namespace slotflow {
 
 struct FbTraceOptions {
-  double traffic_scale = 1.0;    // multiplies every byte count (Duopoly Fig. 9)
+  double traffic_scale = 1.0;  // multiplies every byte count (Duopoly Fig. 9)
   // As jobs: map input per task = ratio * job shuffle / M; none: balanced (MapInputPerTask).
   std::optional<double> map_input_ratio = std::nullopt;
 };

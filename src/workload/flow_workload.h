@@ -33,9 +33,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/random.h"
-#include "common/units.h"
-#include "workload/job.h"
+#include "api/job.h"
+#include "api/random.h"
+#include "api/units.h"
 
 namespace slotflow {
 

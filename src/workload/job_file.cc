@@ -17,11 +17,11 @@
 #include <utility>
 #include <vector>
 
+#include "api/error.h"
+#include "api/tolerance.h"
 #include "cluster/cluster_config.h"
-#include "common/error.h"
 #include "common/input_file.h"
 #include "common/json_input.h"
-#include "common/tolerance.h"
 #include "workload/profiles.h"
 
 namespace slotflow {

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "cluster/cluster.h"
-#include "workload/job.h"
+#include "api/cluster.h"
+#include "api/job.h"
 
 namespace slotflow {
 

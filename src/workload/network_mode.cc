@@ -1,6 +1,6 @@
 #include "workload/network_mode.h"
 
-#include "common/random.h"
+#include "api/random.h"
 
 namespace slotflow {
 

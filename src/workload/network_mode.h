@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "workload/job.h"
+#include "api/job.h"
 
 namespace slotflow {
 

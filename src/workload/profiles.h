@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "workload/job.h"
+#include "api/job.h"
 
 namespace slotflow {
 

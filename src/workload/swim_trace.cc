@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "workload/delimited.h"
 
 namespace slotflow {

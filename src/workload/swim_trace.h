@@ -23,8 +23,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/units.h"
-#include "workload/job.h"
+#include "api/job.h"
+#include "api/units.h"
 
 namespace slotflow {
 
@@ -43,9 +43,10 @@ struct SwimOptions {
 // (The coflow trace's first line is two space-separated integers.)
 bool LooksLikeSwim(std::string_view text);
 
-// The jobs of a SWIM trace submitted in the options' window, sorted by submit time (stable). InputError(file, line, field, ...)
-// on a malformed line: a field missing or extra, a number that is not a finite non-negative
-// decimal, an empty or repeated job id, or a workload past kMaxWorkloadTasks.
+// The jobs of a SWIM trace submitted in the options' window, sorted by submit time (stable).
+// InputError(file, line, field, ...) on a malformed line: a field missing or extra, a number that
+// is not a finite non-negative decimal, an empty or repeated job id, or a workload past
+// kMaxWorkloadTasks.
 Workload ReadSwimTrace(std::istream& in, const std::string& name_for_messages,
                        const SwimOptions& options);
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "common/error.h"
-#include "common/random.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/random.h"
+#include "api/units.h"
 
 namespace slotflow {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "workload/job.h"
+#include "api/job.h"
 
 namespace slotflow {
 
@@ -13,7 +13,7 @@ struct SyntheticOptions {
   int jobs = 200;
   double mean_interarrival_s = 2.0;  // Poisson arrivals; the first job arrives at 0
   uint64_t seed = 1;
-  double traffic_scale = 1.0;    // multiplies every byte count, as for the trace
+  double traffic_scale = 1.0;  // multiplies every byte count, as for the trace
   // Map input per task as the trace's (MapInputPerTask): balanced, or ratio * shuffle / M.
   std::optional<double> map_input_ratio = std::nullopt;
 };

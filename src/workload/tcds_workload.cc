@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/random.h"
+#include "api/error.h"
+#include "api/random.h"
 
 namespace slotflow {
 namespace {

@@ -17,8 +17,8 @@
 
 #include <cstdint>
 
-#include "common/units.h"
-#include "workload/job.h"
+#include "api/job.h"
+#include "api/units.h"
 
 namespace slotflow {
 

@@ -39,7 +39,7 @@ TEST(Cli, HelpExplainsEveryFlag) {
 }
 
 // The default of --map-input-ratio is no ratio but the balanced rule (Duopoly §6.1,
-// workload/job.h MapInputPerTask), as the meaning of workload.map_input_ratio says.
+// api/job.h MapInputPerTask), as the meaning of workload.map_input_ratio says.
 TEST(Cli, HelpGivesTheMapInputRatiosBalancedDefault) {
   const Result r = Slotflow("run --help");
   ASSERT_EQ(r.exit_code, 0);

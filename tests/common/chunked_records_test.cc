@@ -1,4 +1,4 @@
-#include "common/chunked_records.h"
+#include "api/chunked_records.h"
 
 #include <gtest/gtest.h>
 

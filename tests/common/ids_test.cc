@@ -1,4 +1,4 @@
-#include "common/ids.h"
+#include "api/ids.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <unordered_set>
 
-#include "network/flow_view.h"
+#include "api/flow_view.h"
 #include "rates/fluid_solver.h"
 #include "sim/lifecycle.h"
 
@@ -66,10 +66,15 @@ concept Comparable = requires(A a, B b) {
   a >= b;
 };
 template <class A, class B>
-concept ComparableAtAll = requires(A a, B b) { a == b; } || requires(A a, B b) { a != b; } ||
-                          requires(A a, B b) { a < b; } || requires(A a, B b) { a <= b; } ||
-                          requires(A a, B b) { a > b; } || requires(A a, B b) { a >= b; } ||
-                          requires(A a, B b) { a <=> b; };
+concept ComparableAtAll = requires(A a, B b) {
+  a == b;
+}
+|| requires(A a, B b) { a != b; }
+|| requires(A a, B b) { a < b; }
+|| requires(A a, B b) { a <= b; }
+|| requires(A a, B b) { a > b; }
+|| requires(A a, B b) { a >= b; }
+|| requires(A a, B b) { a <=> b; };
 static_assert(Comparable<ServerId, ServerId>);
 static_assert(Comparable<TaskId, TaskId>);
 static_assert(Comparable<JobIndex, JobIndex>);
@@ -96,14 +101,18 @@ static_assert(!ComparableAtAll<JobIndex, CoflowId>);
 
 // Placing a task on a server compiles only with the arguments in their order.
 template <class A, class B>
-concept Placeable = requires(TaskLifecycle& life, A a, B b) { life.Place(a, b); };
+concept Placeable = requires(TaskLifecycle& life, A a, B b) {
+  life.Place(a, b);
+};
 static_assert(Placeable<TaskId, ServerId>);
 static_assert(!Placeable<ServerId, TaskId>);
 static_assert(!Placeable<int32_t, int32_t>);
 
 // A flow id is not a task's: the life cycle's flow callback takes only a flow.
 template <class A>
-concept FlowDoneTakes = requires(TaskLifecycle& life, A a) { life.OnFlowDone(a); };
+concept FlowDoneTakes = requires(TaskLifecycle& life, A a) {
+  life.OnFlowDone(a);
+};
 static_assert(FlowDoneTakes<FlowId>);
 static_assert(!FlowDoneTakes<TaskId>);
 static_assert(!FlowDoneTakes<int32_t>);
@@ -111,28 +120,40 @@ static_assert(!FlowDoneTakes<int32_t>);
 // A flow and a link of the network are not each other: the view's per-flow and per-link reads
 // take only their own kind, and a function of (flow, link) rejects them swapped.
 template <class A>
-concept RateOf = requires(const FlowView& v, A a) { v.Rate(a); };
+concept RateOf = requires(const FlowView& v, A a) {
+  v.Rate(a);
+};
 template <class A>
-concept LinkLoadOf = requires(const FlowView& v, A a) { v.LinkLoad(a); };
+concept LinkLoadOf = requires(const FlowView& v, A a) {
+  v.LinkLoad(a);
+};
 static_assert(RateOf<FlowId> && !RateOf<LinkId> && !RateOf<int32_t>);
 static_assert(LinkLoadOf<LinkId> && !LinkLoadOf<FlowId> && !LinkLoadOf<int32_t>);
 [[maybe_unused]] void OnLink(FlowId, LinkId) {}
 template <class A, class B>
-concept OnLinkTakes = requires(A a, B b) { OnLink(a, b); };
+concept OnLinkTakes = requires(A a, B b) {
+  OnLink(a, b);
+};
 static_assert(OnLinkTakes<FlowId, LinkId>);
 static_assert(!OnLinkTakes<LinkId, FlowId>);
 
 // A coflow is looked up by its own id only, never by a flow's or a job's.
 template <class A>
-concept CoflowOf = requires(const FlowView& v, A a) { v.coflow(a); };
+concept CoflowOf = requires(const FlowView& v, A a) {
+  v.coflow(a);
+};
 template <class A>
-concept FlowOf = requires(const FlowView& v, A a) { v.flow(a); };
+concept FlowOf = requires(const FlowView& v, A a) {
+  v.flow(a);
+};
 static_assert(CoflowOf<CoflowId> && !CoflowOf<FlowId> && !CoflowOf<JobIndex>);
 static_assert(FlowOf<FlowId> && !FlowOf<CoflowId> && !FlowOf<int32_t>);
 
 // The solver's Add takes a flow, then a path: neither swapped nor a flow for the path.
 template <class A, class B>
-concept SolverAdds = requires(FluidSolver& s, A a, B b) { s.Add(a, b, 1.0, 0); };
+concept SolverAdds = requires(FluidSolver& s, A a, B b) {
+  s.Add(a, b, 1.0, 0);
+};
 static_assert(SolverAdds<FlowId, PathId>);
 static_assert(!SolverAdds<PathId, FlowId>);
 static_assert(!SolverAdds<FlowId, FlowId>);

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "common/input_file.h"
 
 namespace slotflow {

@@ -1,5 +1,5 @@
 // Typed policy settings: one rule for every source, errors that name the source and the key.
-#include "common/settings.h"
+#include "api/settings.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/units.h"
 
 namespace slotflow {
 namespace {

@@ -1,4 +1,4 @@
-#include "common/units.h"
+#include "api/units.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

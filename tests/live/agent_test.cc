@@ -8,7 +8,7 @@
 #include <chrono>
 #include <map>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "live/line_channel.h"
 #include "live_peer.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

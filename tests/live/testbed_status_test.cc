@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "live/testbed.h"
 
 namespace slotflow {

@@ -15,11 +15,11 @@
 #include <thread>
 #include <vector>
 
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "live/live_peer.h"
 #include "master/master.h"
-#include "network/network_policy.h"
 #include "scenario.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow::testing {
 namespace {

@@ -16,12 +16,12 @@
 #include <sstream>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "live/live_peer.h"
 #include "master/master.h"
-#include "network/network_policy.h"
 #include "scenario.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow::testing {
 namespace {
@@ -271,7 +271,8 @@ TEST(MasterJournal, WhatIsNotAJournalOfThisRunIsRefusedNamingWhy) {
       {"(1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0)",
        "records task 0 of stage 1 of job 1, which this workload does not have"},
       {"(0, 0, 1, -3, 1, 0, 0, 0, 0, 0, 0)", "task 1 of stage 0 of job 0 (A): server is negative"},
-      {"(0, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0)", "task 1 of stage 0 of job 0 (A): locality is not 0 to 3"},
+      {"(0, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0)",
+       "task 1 of stage 0 of job 0 (A): locality is not 0 to 3"},
       {"(0, 0, 1, 0, 1, 0, 0, NULL, 0, 0, 0)", "a completed task's placed_s is not a number"},
       {"(0, 0, 1, 0, 1.5, 0, 0, 0, 0, 0, 0)", "a completed task's locality is not an integer"},
   };

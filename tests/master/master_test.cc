@@ -11,10 +11,10 @@
 #include <span>
 #include <thread>
 
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "live/live_peer.h"
-#include "network/network_policy.h"
 #include "scenario.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow::testing {
 namespace {

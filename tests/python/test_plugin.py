@@ -30,8 +30,8 @@ name = "four"
 
 # A plugin registering a name the core has.
 CLASH = """
-#include "common/plugin.h"
-#include "sim/task_scheduler.h"
+#include "api/plugin.h"
+#include "api/task_scheduler.h"
 SLOTFLOW_PLUGIN();
 namespace {
 struct Clash : slotflow::TaskScheduler {

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "common/random.h"
-#include "common/tolerance.h"
+#include "api/random.h"
+#include "api/tolerance.h"
 #include "rates/fluid_solver.h"
 #include "rates/solver_runs.h"
 

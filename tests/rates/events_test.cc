@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "common/tolerance.h"
+#include "api/tolerance.h"
 #include "rates/fluid_solver.h"
 #include "rates/solver_runs.h"
 

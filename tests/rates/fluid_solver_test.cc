@@ -8,8 +8,8 @@
 #include <map>
 #include <vector>
 
-#include "common/random.h"
-#include "common/tolerance.h"
+#include "api/random.h"
+#include "api/tolerance.h"
 #include "rates/solver_runs.h"
 
 namespace slotflow {

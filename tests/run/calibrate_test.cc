@@ -10,13 +10,13 @@
 #include <map>
 #include <string>
 
-#include "cluster/cluster.h"
-#include "common/error.h"
-#include "network/network_policy.h"
+#include "api/cluster.h"
+#include "api/error.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "run/config_file.h"
 #include "run/run_spec.h"
 #include "sim/simulator.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {

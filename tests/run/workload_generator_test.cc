@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "run/catalogue.h"
 #include "run/config_file.h"
 #include "run/execute.h"
 #include "run/prepare.h"
 #include "run/run_spec.h"
 #include "run/setup.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 namespace {

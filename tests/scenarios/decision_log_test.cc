@@ -251,7 +251,10 @@ TEST(DecisionLogFig1, MacroflowPriorityFreesASlotAt1) {
                                 "A,reduce,1,2,0,none,0,0,2,2,2,2,1,1\n"
                                 "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
                                 "B,reduce,0,3,0,none,0,1,3,3,3,3,2,2\n");
-  ExpectLog(told.log, Fig1Start() + R"({"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":65536,"rate":1}
+  ExpectLog(
+      told.log,
+      Fig1Start() +
+          R"({"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":65536,"rate":1}
 {"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":65537,"rate":0}
 {"t":1,"event":"flow_end","flow":0,"task":2,"duration_s":1}
 {"t":1,"event":"task_done","task":2,"job":0,"server":3}
@@ -277,7 +280,10 @@ TEST(DecisionLogFig1, CoflowFairSharingKeepsBothSlotsUntil2) {
                                 "A,reduce,1,2,0,none,0,0,2,2,2,2,1,1\n"
                                 "B,map,0,1,1,none,0,0,0,0,0,0,0,0\n"
                                 "B,reduce,0,3,0,none,0,2,4,4,4,4,2,2\n");
-  ExpectLog(told.log, Fig1Start() + R"({"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":131072,"rate":0.5}
+  ExpectLog(
+      told.log,
+      Fig1Start() +
+          R"({"t":0,"event":"flow_start","flow":0,"task":2,"job":0,"coflow":0,"src":0,"dst":3,"bytes":1,"class":131072,"rate":0.5}
 {"t":0,"event":"flow_start","flow":1,"task":3,"job":0,"coflow":0,"src":0,"dst":2,"bytes":1,"class":131072,"rate":0.5}
 {"t":2,"event":"flow_end","flow":0,"task":2,"duration_s":2}
 {"t":2,"event":"flow_end","flow":1,"task":3,"duration_s":2}
@@ -306,11 +312,13 @@ std::vector<std::string> Events(const std::vector<std::string>& log, const std::
 // from their coflow's class (16 units << 16) to their macroflows' (4 units << 16, then the tie
 // index), saying why. (Under the paper's signal L0 is B, whose one task fits: no switch.)
 TEST(DecisionLogFig2, TheModeSwitchReclassesTheShuffleWithItsReason) {
-  const Told told = Tell("duopoly-fig2.toml", "duopoly-I", {{"scheduler.mode_signal", "first-ready"}});
-  EXPECT_EQ(Events(told.log, "class"),
-            (std::vector<std::string>{
-                R"({"t":2.1,"event":"class","flow":0,"task":4,"from":1048576,"to":262144,"why":{"rule":"mode-switch","priority":"macroflow"}})",
-                R"({"t":2.1,"event":"class","flow":1,"task":5,"from":1048576,"to":262145,"why":{"rule":"mode-switch","priority":"macroflow"}})"}));
+  const Told told =
+      Tell("duopoly-fig2.toml", "duopoly-I", {{"scheduler.mode_signal", "first-ready"}});
+  EXPECT_EQ(
+      Events(told.log, "class"),
+      (std::vector<std::string>{
+          R"({"t":2.1,"event":"class","flow":0,"task":4,"from":1048576,"to":262144,"why":{"rule":"mode-switch","priority":"macroflow"}})",
+          R"({"t":2.1,"event":"class","flow":1,"task":5,"from":1048576,"to":262145,"why":{"rule":"mode-switch","priority":"macroflow"}})"}));
   // R3 and R4 start in the slot-sufficient mode again: coflow class, no change logged.
   EXPECT_EQ(Events(told.log, "mode"),
             (std::vector<std::string>{R"({"t":2.1,"event":"mode","mode":"insufficient"})",
@@ -319,7 +327,7 @@ TEST(DecisionLogFig2, TheModeSwitchReclassesTheShuffleWithItsReason) {
 }
 
 // Aalo demotes a coflow the moment its sent bytes cross Q1·E^k: with Q1 = 10 B, E = 10 and one
-// 25-byte flow at 1 B/s, at 10 s into queue 1 (class 2^60: network/policy_helpers/class_key.h); it never
+// 25-byte flow at 1 B/s, at 10 s into queue 1 (class 2^60: api/class_key.h); it never
 // reaches 100 B.
 TEST(DecisionLog, AaloDemotionIsLoggedWithItsThreshold) {
   testing::Scenario s;
@@ -415,10 +423,9 @@ TEST(CansBlockReads, OwnCoflowOrLast) {
   StageSpec read{"map", {}, {Task(1, 0)}};
   read.replicas = Replicas({{1}});
   s.workload.source = "block-reads";
-  s.workload.jobs = {Job("R", 0, {read}),
-                     Job("S", 0,
-                         {StageSpec{"map", {}, {Task(0, 0, 1)}},
-                          StageSpec{"reduce", {0}, {Task(2, 0, 0)}}})};
+  s.workload.jobs = {Job("R", 0, {read}), Job("S", 0,
+                                              {StageSpec{"map", {}, {Task(0, 0, 1)}},
+                                               StageSpec{"reduce", {0}, {Task(2, 0, 0)}}})};
   s.scheduler = "test-task-k-on-server-k";
   s.network = "cans";
   s.network_settings = {{"queues", "unlimited"}, {"priority", "coflow"}};

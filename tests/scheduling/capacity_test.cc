@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "scenario.h"
 
 namespace slotflow::testing {

@@ -1,6 +1,6 @@
 // The job orders every task scheduler shares: sjf by map input plus shuffle, sjf-shuffle by
 // shuffle alone, and a job file's size estimate standing for both.
-#include "scheduling/job_order.h"
+#include "api/job_order.h"
 
 #include <gtest/gtest.h>
 

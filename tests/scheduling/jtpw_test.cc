@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "scenario.h"
 #include "scheduling/jtpw_rules.h"
 
@@ -173,9 +173,8 @@ TEST(Jtpw, DiskAndNetworkLoadsAreThoseOfTheLastRefresh) {
   for (const char* node_load : {"measured", "slots"}) {
     Scenario s;
     s.cluster = UnitCluster(2, 1);
-    s.cluster.classes = {
-        ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
-        ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
+    s.cluster.classes = {ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
+                         ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
     s.workload.source = "refresh";
     TaskSpec read = Task(10, 0);
     read.output = 0;
@@ -244,9 +243,8 @@ TEST(Jtpw, MeasuredCpuUseCountsComputingNotSlotsHeld) {
 TEST(Jtpw, MeasuredDiskUseIsTheMeanOverTheRefreshInterval) {
   Scenario s;
   s.cluster = UnitCluster(2, 1);
-  s.cluster.classes = {
-      ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
-      ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
+  s.cluster.classes = {ServerClass{.name = "big", .count = 1, .slots = 4, .nic = 1, .disk = 1},
+                       ServerClass{.name = "small", .count = 1, .slots = 2, .nic = 1, .disk = 1}};
   s.workload.source = "disk use";
   TaskSpec read = Task(1.5, 0);
   read.output = 0;

@@ -1,7 +1,7 @@
 // The NEAT+ completion-time predictor (NEAT+ §IV, §V-B1; NEAT+ Fig. 1, §I): the paper's
 // example, hand-checked coflow cases, the compressed state against the exact predictor, and the
 // per-server edge summaries built from a live Network.
-#include "scheduling/neat_predictor.h"
+#include "api/neat_predictor.h"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "api/neat_daemons.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 #include "engine/engine.h"
 #include "network/network.h"
-#include "network/network_policy.h"
-#include "scheduling/neat_daemons.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow {
 namespace {
@@ -403,7 +403,7 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   EXPECT_TRUE(loads.Preferred(ServerId{0}, 4));
 }
 
-// NEAT+'s network daemons (scheduling/neat_daemons.h): flows enter and leave their edge links'
+// NEAT+'s network daemons (api/neat_daemons.h): flows enter and leave their edge links'
 // state as they start and end; a queried link is rebuilt from its flows' remaining bytes as of
 // now; the node state is the cache of the last start, end or rebuild at the node; under a
 // coflow policy a coflow's flows on a link are one binned transfer.

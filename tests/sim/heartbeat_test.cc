@@ -1,4 +1,4 @@
-// Heartbeat-driven scheduling (sim/task_scheduler.h): with per-server heartbeats a free slot is
+// Heartbeat-driven scheduling (api/task_scheduler.h): with per-server heartbeats a free slot is
 // offered only at its server's heartbeat, as Hadoop's JobTracker assigns tasks; server s beats
 // at origin + (s / servers + k) · interval.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "api/task_scheduler.h"
 #include "scenario.h"
-#include "sim/task_scheduler.h"
 
 namespace slotflow::testing {
 namespace {
@@ -75,10 +75,10 @@ TEST(ServerHeartbeat, TheLogShowsHeartbeatsThatPlacedATask) {
   for (const std::string& line : Lines(text.str())) {
     if (line.find("\"heartbeat\"") != std::string::npos) beats.push_back(line);
   }
-  EXPECT_EQ(beats, (std::vector<std::string>{
-                       R"({"t":0.3,"event":"heartbeat","server":0,"placed":1})",
-                       R"({"t":0.8,"event":"heartbeat","server":1,"placed":1})",
-                       R"({"t":1.3,"event":"heartbeat","server":0,"placed":1})"}));
+  EXPECT_EQ(beats,
+            (std::vector<std::string>{R"({"t":0.3,"event":"heartbeat","server":0,"placed":1})",
+                                      R"({"t":0.8,"event":"heartbeat","server":1,"placed":1})",
+                                      R"({"t":1.3,"event":"heartbeat","server":0,"placed":1})"}));
 }
 
 TEST(ServerHeartbeat, TheIntervalIsASetting) {

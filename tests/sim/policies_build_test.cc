@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "network/network_policy.h"
-#include "sim/task_scheduler.h"
+#include "api/network_policy.h"
+#include "api/task_scheduler.h"
 
 namespace slotflow {
 namespace {

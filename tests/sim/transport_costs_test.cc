@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "cluster/cluster.h"
-#include "common/error.h"
+#include "api/cluster.h"
+#include "api/error.h"
 #include "scenario.h"
 
 namespace slotflow::testing {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/units.h"
 
 namespace slotflow {
 namespace {
@@ -187,7 +187,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadTrace{"4 1\n1 0 1 0 1 1:big\n", 2, "shuffle size"},  // non-numeric size
                       BadTrace{"4 1\n1 0 1 0 1 1:-3\n", 2, "shuffle size"},   // negative size
                       BadTrace{"4 1\n1 0 1 0 1 1:nan\n", 2, "shuffle size"},  // NaN
-                      BadTrace{"4 1\n1 0 1 0 1 1:\n", 2, "shuffle size"},   // empty size
+                      BadTrace{"4 1\n1 0 1 0 1 1:\n", 2, "shuffle size"},     // empty size
                       BadTrace{"4 1\n1 0 1 0 1 1:1e308\n", 2, "shuffle size"}));  // > 1 EB
 
 // Every mapper of a coflow sends to every reducer: a line whose pairs cross the workload's

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

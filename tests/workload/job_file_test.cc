@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/units.h"
 
 namespace slotflow {
 namespace {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "workload/job_file.h"
 
 namespace slotflow {

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 
 namespace slotflow {
 namespace {

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/error.h"
-#include "common/units.h"
+#include "api/error.h"
+#include "api/units.h"
 
 namespace slotflow {
 namespace {
@@ -71,8 +71,8 @@ TEST(Synthetic, JobsAreMapReduceWithNamesAndPoissonArrivals) {
     EXPECT_EQ(job.stages[1].parents, std::vector<int>{0});
     std::vector<Bytes> reduce_input;
     for (const TaskSpec& r : job.stages[1].tasks) reduce_input.push_back(r.input);
-    const Bytes per_map = MapInputPerTask(std::nullopt, reduce_input,
-                                          static_cast<int>(job.stages[0].tasks.size()));
+    const Bytes per_map =
+        MapInputPerTask(std::nullopt, reduce_input, static_cast<int>(job.stages[0].tasks.size()));
     for (const TaskSpec& m : job.stages[0].tasks) EXPECT_DOUBLE_EQ(m.input, per_map);
   }
   EXPECT_NO_THROW(w.Validate(1));

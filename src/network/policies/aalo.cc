@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/tolerance.h"
-#include "network/policy_helpers/class_key.h"
-#include "network/network_policy.h"
+#include "api/class_key.h"
+#include "api/network_policy.h"
+#include "api/tolerance.h"
 #include "network/policy_helpers/coflow_tracker.h"
 #include "network/policy_helpers/threshold_watch.h"
 

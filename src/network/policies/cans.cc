@@ -18,7 +18,7 @@
 // frees a slot at t = 1). Among equal sizes the one seen first (first flow started earlier)
 // goes first, and among those seen in the same pass the lower macroflow (task) / coflow id;
 // this is first-come-first-served among equals, so an equal newcomer never pre-empts.
-// Class: level floor(size), key the tie index (network/policy_helpers/class_key.h; size capped at 2^47 bytes;
+// Class: level floor(size), key the tie index (api/class_key.h; size capped at 2^47 bytes;
 // beyond 2^16 − 1 equals of one size the rest share the last index).
 //
 // Flows without a coflow (block reads, docs/readings.md) are a coflow of their own whose size
@@ -37,8 +37,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "network/policy_helpers/class_key.h"
-#include "network/network_policy.h"
+#include "api/class_key.h"
+#include "api/network_policy.h"
 
 namespace slotflow {
 namespace {
@@ -67,26 +67,26 @@ std::vector<SettingSpec> CansSettings() {
                        .min = 1,
                        .min_exclusive = true};
   };
-  return {QueuesSetting("8"),
-          bytes("coflow_first_threshold",
-                "upper bound of the first class of coflow sizes (limited queues)"),
-          factor("coflow_multiplier", "8", "factor between consecutive coflow-size thresholds"),
-          bytes("macroflow_first_threshold",
-                "upper bound of the first class of macroflow sizes (limited queues)"),
-          factor("macroflow_multiplier", "4",
-                 "factor between consecutive macroflow-size thresholds"),
-          {.name = "block_reads",
-           .kind = SettingKind::kChoice,
-           .default_value = "own-coflow",
-           .meaning = "map-input block reads (no coflow): own-coflow (a one-flow coflow and "
-                      "macroflow of their own size, ours) or last (below every shuffle)",
-           .choices = {"own-coflow", "last"}},
-          {.name = "priority",
-           .kind = SettingKind::kChoice,
-           .default_value = "by-mode",
-           .meaning = "which priority is in force: by-mode (coflow when slots suffice, "
-                      "macroflow when not), coflow (ablation C), macroflow (ablation M)",
-           .choices = {"by-mode", "coflow", "macroflow"}}};
+  return {
+      QueuesSetting("8"),
+      bytes("coflow_first_threshold",
+            "upper bound of the first class of coflow sizes (limited queues)"),
+      factor("coflow_multiplier", "8", "factor between consecutive coflow-size thresholds"),
+      bytes("macroflow_first_threshold",
+            "upper bound of the first class of macroflow sizes (limited queues)"),
+      factor("macroflow_multiplier", "4", "factor between consecutive macroflow-size thresholds"),
+      {.name = "block_reads",
+       .kind = SettingKind::kChoice,
+       .default_value = "own-coflow",
+       .meaning = "map-input block reads (no coflow): own-coflow (a one-flow coflow and "
+                  "macroflow of their own size, ours) or last (below every shuffle)",
+       .choices = {"own-coflow", "last"}},
+      {.name = "priority",
+       .kind = SettingKind::kChoice,
+       .default_value = "by-mode",
+       .meaning = "which priority is in force: by-mode (coflow when slots suffice, "
+                  "macroflow when not), coflow (ablation C), macroflow (ablation M)",
+       .choices = {"by-mode", "coflow", "macroflow"}}};
 }
 
 constexpr int64_t kMaxTie = (int64_t{1} << 16) - 1;

@@ -9,7 +9,7 @@
 //                started so far; none of the papers defines LCF: docs/readings.md)
 // A flow without a coflow (a map input read) is its own coflow of one flow.
 // Classes: with unlimited queues every distinct key is its own class (arrival to the µs for
-// coflow-fifo, network/policy_helpers/class_key.h); with Q queues, size keys are bucketed by exponential
+// coflow-fifo, api/class_key.h); with Q queues, size keys are bucketed by exponential
 // thresholds (first threshold and multiplier from the config; for ncf the first threshold is 10
 // flows), and coflow-fifo gives the Q−1 earliest active coflows classes 0..Q−2 and the rest class
 // Q−1.
@@ -18,8 +18,8 @@
 #include <map>
 #include <unordered_map>
 
-#include "network/policy_helpers/class_key.h"
-#include "network/network_policy.h"
+#include "api/class_key.h"
+#include "api/network_policy.h"
 #include "network/policy_helpers/coflow_tracker.h"
 
 namespace slotflow {

@@ -1,6 +1,6 @@
 // fair — per-flow fair sharing (DCTCP-like, NEAT+ §I): every flow in one class, so the solver's
 // max-min allocation is the whole policy. The baseline the coflow papers compare against.
-#include "network/network_policy.h"
+#include "api/network_policy.h"
 
 namespace slotflow {
 namespace {

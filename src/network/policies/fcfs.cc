@@ -12,7 +12,7 @@
 #include <set>
 #include <span>
 
-#include "network/network_policy.h"
+#include "api/network_policy.h"
 
 namespace slotflow {
 namespace {

@@ -40,8 +40,8 @@
 #include <tuple>
 #include <vector>
 
-#include "common/tolerance.h"
-#include "network/network_policy.h"
+#include "api/network_policy.h"
+#include "api/tolerance.h"
 
 namespace slotflow {
 namespace {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "network/network_policy.h"
+#include "api/network_policy.h"
 
 namespace slotflow {
 

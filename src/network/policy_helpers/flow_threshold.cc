@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/tolerance.h"
+#include "api/tolerance.h"
 
 namespace slotflow {
 

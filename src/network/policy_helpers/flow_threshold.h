@@ -17,7 +17,7 @@
 #include <span>
 #include <vector>
 
-#include "network/network_policy.h"
+#include "api/network_policy.h"
 
 namespace slotflow {
 

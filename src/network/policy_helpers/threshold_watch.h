@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/units.h"
+#include "api/units.h"
 
 namespace slotflow {
 

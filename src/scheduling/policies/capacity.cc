@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <string>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "scheduling/capacity_queues.h"
 
 namespace slotflow {

@@ -2,9 +2,9 @@
 // and give the first ready task any free slot. A task that reads an input block takes a slot
 // on a replica holder when one is free (local read); otherwise a random free slot. Never
 // leaves a slot empty while a task is ready.
-#include "common/random.h"
-#include "scheduling/job_order.h"
-#include "sim/task_scheduler.h"
+#include "api/job_order.h"
+#include "api/random.h"
+#include "api/task_scheduler.h"
 
 namespace slotflow {
 namespace {

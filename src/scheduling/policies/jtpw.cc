@@ -46,7 +46,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "scheduling/capacity_queues.h"
 #include "scheduling/jtpw_rules.h"
 #include "scheduling/node_meter.h"

@@ -5,11 +5,11 @@
 // (`load = tasks`), so tasks spread evenly; `load = bytes` reads it as the bytes still to arrive
 // on the server's downlink (§II's explanation of Fig. 3(b), that loadAware keeps a long flow off
 // nodes with long flows, fits this reading), then fewer running tasks. Remaining ties: setting
-// `ties` (scheduling/tie_break.h). Input locality plays no part.
+// `ties` (api/tie_break.h). Input locality plays no part.
 #include <utility>
 
-#include "scheduling/first_fit.h"
-#include "scheduling/tie_break.h"
+#include "api/first_fit.h"
+#include "api/tie_break.h"
 
 namespace slotflow {
 namespace {

@@ -4,14 +4,14 @@
 // wins under SRPT: it "minimises the total network load, the sum of each flow's size times its
 // hop count"). A block is read from its nearest replica; hops are 0 on the same server, 2
 // through one switch, 4 through the core. The paper names no tie-break: by default servers
-// equally near go to setting `ties` (scheduling/tie_break.h, random by default);
+// equally near go to setting `ties` (api/tie_break.h, random by default);
 // `busy_ties = fewer-running` first prefers the server running fewer tasks.
 #include <algorithm>
 #include <limits>
 #include <utility>
 
-#include "scheduling/first_fit.h"
-#include "scheduling/tie_break.h"
+#include "api/first_fit.h"
+#include "api/tie_break.h"
 
 namespace slotflow {
 namespace {

@@ -45,9 +45,9 @@
 #include <optional>
 #include <string>
 
-#include "common/random.h"
-#include "scheduling/job_order.h"
-#include "sim/task_scheduler.h"
+#include "api/job_order.h"
+#include "api/random.h"
+#include "api/task_scheduler.h"
 
 namespace slotflow {
 namespace {

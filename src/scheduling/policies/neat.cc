@@ -27,7 +27,7 @@
 //    docs/readings.md) if the task would receive nothing over it, all its input being local
 //    there. When no candidate is preferred, those with the most free slots are the candidates.
 //  - The candidate with the smallest score wins; ties (within kRelTolerance, relative): fewer
-//    running tasks, then setting ties (scheduling/tie_break.h). The decision log gives the
+//    running tasks, then setting ties (api/tie_break.h). The decision log gives the
 //    counts each filter leaves (free servers, eligible, candidates), the filter that chose the
 //    candidates, and the winner's and the runner-up's scores.
 // NEAT never leaves a slot empty while a task is ready. With the exact state (state = exact) one
@@ -44,12 +44,12 @@
 #include <utility>
 #include <vector>
 
-#include "common/tolerance.h"
-#include "scheduling/job_order.h"
-#include "scheduling/neat_daemons.h"
-#include "scheduling/neat_score.h"
-#include "scheduling/tie_break.h"
-#include "sim/task_scheduler.h"
+#include "api/job_order.h"
+#include "api/neat_daemons.h"
+#include "api/neat_score.h"
+#include "api/task_scheduler.h"
+#include "api/tie_break.h"
+#include "api/tolerance.h"
 
 namespace slotflow {
 namespace {

@@ -1,7 +1,8 @@
 // random — placement baseline (not one the papers' texts name): each task on a free server
 // chosen uniformly at random among those that can host it, input locality ignored.
-#include "common/random.h"
-#include "scheduling/first_fit.h"
+#include "api/random.h"
+
+#include "api/first_fit.h"
 
 namespace slotflow {
 namespace {

@@ -17,7 +17,7 @@
 // The walk itself is scheduling/delay_walk.h.
 #include <fmt/format.h>
 
-#include "common/error.h"
+#include "api/error.h"
 #include "scheduling/delay_walk.h"
 #include "scheduling/tcds_waits.h"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "workload/flow_workload.h"
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 namespace {

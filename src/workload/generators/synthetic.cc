@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "workload/generator.h"
+#include "api/generator.h"
 
 namespace slotflow {
 namespace {

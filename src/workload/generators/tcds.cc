@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "workload/generator.h"
+#include "api/generator.h"
 #include "workload/tcds_workload.h"
 
 namespace slotflow {

@@ -1,6 +1,6 @@
-// Class keys (network/policy_helpers/class_key.h): ordered by level, then by key, over the engine's whole time
+// Class keys (api/class_key.h): ordered by level, then by key, over the engine's whole time
 // range, and what Aalo's classes do with it at times the old 40-bit packing could not hold.
-#include "network/policy_helpers/class_key.h"
+#include "api/class_key.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

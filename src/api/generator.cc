@@ -1,0 +1,7 @@
+#include "api/generator.h"
+
+namespace slotflow {
+
+SLOTFLOW_DEFINE_REGISTRY(GeneratorRegistry);
+
+}  // namespace slotflow

@@ -1,7 +1,0 @@
-#include "sim/task_scheduler.h"
-
-namespace slotflow {
-
-SLOTFLOW_DEFINE_REGISTRY(TaskSchedulerRegistry);
-
-}  // namespace slotflow

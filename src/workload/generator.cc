@@ -1,7 +1,0 @@
-#include "workload/generator.h"
-
-namespace slotflow {
-
-SLOTFLOW_DEFINE_REGISTRY(GeneratorRegistry);
-
-}  // namespace slotflow
