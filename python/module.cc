@@ -157,7 +157,6 @@ py::dict Live(const py::dict& setup, const std::string& config, const std::strin
               const std::string& command_line, bool log, const std::string& out,
               const py::dict& live) {
   LiveSettings settings;
-  settings.flag_names = false;
   for (auto [k, v] : live) {
     const std::string key = k.cast<std::string>();
     if (v.is_none()) continue;

@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include <algorithm>
 #include <string>
 
 namespace slotflow {
@@ -19,6 +20,12 @@ void RefuseEmptyValues(CLI::App& app) {
       o->check(non_empty);
     }
   }
+}
+
+std::string FlagName(std::string_view key) {
+  std::string flag = "--" + std::string(key);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
 }
 
 }  // namespace slotflow

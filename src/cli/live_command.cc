@@ -91,6 +91,7 @@ Subcommand AddLiveCommand(CLI::App& app, const std::string& command_line) {
                    "are seconds since the run began")
       ->check(NonEmptyFile());
   AddLiveFlags(*live, f->live);
+  f->live.name_of = [](std::string_view key) { return FlagName(key); };
   return {live, [f] { return LiveCommand(f->run, f->live); }};
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,16 +14,15 @@ namespace slotflow {
 // The flags as given; BuildSpec checks and applies them.
 struct RunFlags {
   std::string command_line;  // how slotflow was invoked, for summary.json
-  std::string config, mode, order, queues, nic, disk, slot_rate, topology, map_reads, out, log;
-  std::optional<int> servers, slots, replicas, servers_per_rack;
-  std::optional<double> cpu_speed, oversubscription, payload_efficiency;
-  std::string task_launch_latency, flow_start_latency;
+  std::string config, mode, order, queues, out, log;
   std::string seed;
   std::vector<std::string> set;
-  std::string traffic_scale, map_input_ratio, estimate_error, synthetic_jobs, generator, tcds_group;
-  std::string flow_sizes, flow_load, flows;
-  std::string trace_format, trace_window;
+  std::string generator;
+  std::string trace_window;
   std::string system, scheduler, network, trace, jobs;
+  // The flags of declared keys, by key: [cluster] keys (cluster/cluster_keys.h), run-wide
+  // workload values and generators' settings (run/run_spec.h); empty: not given.
+  std::map<std::string, std::string> cluster, workload;
   bool quiet = false;
   bool check = false;
   bool utilisation = false;

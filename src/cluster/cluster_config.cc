@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/error.h"
+#include "cluster/cluster_keys.h"
 
 namespace slotflow {
 namespace {
@@ -199,43 +200,91 @@ std::string_view MapReadsName(MapReads m) {
 
 namespace {
 
-// The per-server keys shared by the [cluster] table and its [[cluster.class]] entries; unset
-// keys stay empty so that class entries can fall back to the top-level values.
-struct ServerKeys {
-  std::optional<int> slots;
-  std::optional<double> cpu_speed;
-  std::optional<BytesPerSecond> nic;
-  std::optional<BytesPerSecond> disk;
-  std::optional<Bytes> memory;
-
-  void ApplyTo(ServerClass& c) const {
-    if (slots) c.slots = *slots;
-    if (cpu_speed) c.cpu_speed = *cpu_speed;
-    if (nic) c.nic = *nic;
-    if (disk) c.disk = *disk;
-    if (memory) c.memory = *memory;
-  }
-};
-
-ServerKeys ReadServerKeys(const toml::table& t, const std::string& file, std::string_view prefix) {
+// A [cluster] value's node as the text a flag would give: numbers for integers and numbers,
+// a string for a choice, either for sizes, durations and rates (a number in the base unit).
+std::string ValueText(const toml::node& node, SettingKind kind, const std::string& file,
+                      std::string_view field) {
   using namespace toml_input;
-  ServerKeys k;
-  if (const auto* n = t.get("slots")) {
-    k.slots = static_cast<int>(GetInt(*n, file, Field(prefix, "slots"), 0, kMaxSlotsPerServer));
+  switch (kind) {
+    case SettingKind::kInteger:
+      return fmt::format("{}", GetInt(node, file, field, std::numeric_limits<int64_t>::min(),
+                                      std::numeric_limits<int64_t>::max()));
+    case SettingKind::kNumber:
+      return fmt::format("{}", GetNumber(node, file, field));
+    case SettingKind::kChoice:
+      return GetString(node, file, field);
+    default:
+      if (node.is_string()) return node.as_string()->get();
+      if (!node.is_number()) {
+        Fail(file, Line(node), field,
+             "expected a number or a string with a unit, e.g. \"1Gbps\", \"64MiB\", \"5ms\"");
+      }
+      return fmt::format("{}", node.is_integer() ? static_cast<double>(node.as_integer()->get())
+                                                 : node.as_floating_point()->get());
   }
-  if (const auto* n = t.get("cpu_speed")) {
-    const std::string field = Field(prefix, "cpu_speed");
-    k.cpu_speed = GetNumber(*n, file, field);
-    if (!(*k.cpu_speed > 0)) Fail(file, Line(*n), field, "must be positive");
+}
+
+// The declared keys of `t` (but `skip`), each parsed where it stands.
+std::vector<std::pair<const ClusterKey*, SettingAssignment>> ReadKeys(const toml::table& t,
+                                                                      const std::string& file,
+                                                                      std::string_view prefix,
+                                                                      bool servers_only) {
+  std::vector<std::pair<const ClusterKey*, SettingAssignment>> read;
+  for (const ClusterKey& key : ClusterKeys()) {
+    const toml::node* n = t.get(key.setting.name);
+    if (n == nullptr || (servers_only && !key.set_server)) continue;
+    const std::string field = Field(prefix, key.setting.name);
+    read.emplace_back(
+        &key, SettingAssignment{key.setting.name, ValueText(*n, key.setting.kind, file, field),
+                                file, Line(*n), field});
+    ParseClusterValue(read.back().second);  // checked where it stands, in file order
   }
-  if (const auto* n = t.get("nic")) {
-    const std::string field = Field(prefix, "nic");
-    k.nic = GetRate(*n, file, field);
-    if (!(*k.nic > 0)) Fail(file, Line(*n), field, "must be positive");
+  return read;
+}
+
+void ApplyServerKeys(const std::vector<std::pair<const ClusterKey*, SettingAssignment>>& keys,
+                     ServerClass& c) {
+  for (const auto& [key, given] : keys) {
+    if (key->set_server) key->set_server(c, ParseClusterValue(given));
   }
-  if (const auto* n = t.get("disk")) k.disk = GetRate(*n, file, Field(prefix, "disk"));
-  if (const auto* n = t.get("memory")) k.memory = GetBytes(*n, file, Field(prefix, "memory"));
-  return k;
+}
+
+// [[cluster.class]]: the list replaces the classes; the top-level server keys are the defaults
+// of every class (documented in the header).
+std::vector<ServerClass> ReadClasses(
+    const toml::node& classes, const std::string& file,
+    const std::vector<std::pair<const ClusterKey*, SettingAssignment>>& defaults) {
+  using namespace toml_input;
+  const toml::array& list = GetTableArray(classes, file, "cluster.class", "cluster.class");
+  if (list.empty()) Fail(file, Line(classes), "cluster.class", "needs at least one class");
+  std::vector<ServerClass> result;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string prefix = fmt::format("cluster.class[{}]", i);
+    const toml::table& ct = GetTable(list[i], file, prefix);
+    for (auto&& [k, value] : ct) {
+      const ClusterKey* key = FindClusterKey(k.str());
+      if (k.str() == "name" || k.str() == "count" || (key != nullptr && key->set_server)) continue;
+      std::string known = "name, count";
+      for (const ClusterKey& s : ClusterKeys()) {
+        if (s.set_server) known += ", " + s.setting.name;
+      }
+      Fail(file, Line(k), Field(prefix, k.str()),
+           fmt::format("unknown key '{}' (known keys here: {})", k.str(), known));
+    }
+    ServerClass c;
+    c.name = fmt::format("class{}", i);
+    if (const auto* n = ct.get("name")) {
+      c.name = GetString(*n, file, Field(prefix, "name"));
+      if (c.name.empty()) Fail(file, Line(*n), Field(prefix, "name"), "must not be empty");
+    }
+    const auto* count = ct.get("count");
+    if (count == nullptr) Fail(file, Line(ct), Field(prefix, "count"), "is required");
+    c.count = static_cast<int>(GetInt(*count, file, Field(prefix, "count"), 1, kMaxServers));
+    ApplyServerKeys(defaults, c);
+    ApplyServerKeys(ReadKeys(ct, file, prefix, true), c);
+    result.push_back(std::move(c));
+  }
+  return result;
 }
 
 }  // namespace
@@ -244,104 +293,23 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
                       ClusterSpec& spec) {
   using namespace toml_input;
   const toml::table& t = cluster_table;
-  CheckKeys(
-      t, file, "cluster",
-      {"servers", "slots", "cpu_speed", "nic", "disk", "memory", "topology", "servers_per_rack",
-       "oversubscription", "rack_link", "slot_rate", "replicas", "map_reads", "payload_efficiency",
-       "task_launch_latency", "flow_start_latency", "class"});
-
-  const ServerKeys defaults = ReadServerKeys(t, file, "cluster");
-  const toml::node* servers = t.get("servers");
-  const toml::node* classes = t.get("class");
-
-  if (classes != nullptr) {
-    // Heterogeneous cluster: the list replaces the classes; top-level per-server keys are the
-    // defaults of every class (documented in the header).
-    if (servers != nullptr) {
+  for (auto&& [k, value] : t) {
+    if (k.str() == "class" || FindClusterKey(k.str()) != nullptr) continue;
+    std::string known;
+    for (const ClusterKey& key : ClusterKeys()) known += key.setting.name + ", ";
+    Fail(file, Line(k), Field("cluster", k.str()),
+         fmt::format("unknown key '{}' (known keys here: {}class)", k.str(), known));
+  }
+  const auto keys = ReadKeys(t, file, "cluster", false);
+  if (const toml::node* classes = t.get("class")) {
+    if (const toml::node* servers = t.get("servers")) {
       Fail(file, Line(*servers), "cluster.servers",
            "not allowed together with [[cluster.class]]: give each class a count");
     }
-    const toml::array& list = GetTableArray(*classes, file, "cluster.class", "cluster.class");
-    if (list.empty()) Fail(file, Line(*classes), "cluster.class", "needs at least one class");
-    std::vector<ServerClass> result;
-    for (size_t i = 0; i < list.size(); ++i) {
-      const std::string prefix = fmt::format("cluster.class[{}]", i);
-      const toml::table& ct = GetTable(list[i], file, prefix);
-      CheckKeys(ct, file, prefix, {"name", "count", "slots", "cpu_speed", "nic", "disk", "memory"});
-      ServerClass c;
-      c.name = fmt::format("class{}", i);
-      if (const auto* n = ct.get("name")) {
-        c.name = GetString(*n, file, Field(prefix, "name"));
-        if (c.name.empty()) Fail(file, Line(*n), Field(prefix, "name"), "must not be empty");
-      }
-      const auto* count = ct.get("count");
-      if (count == nullptr) Fail(file, Line(ct), Field(prefix, "count"), "is required");
-      c.count = static_cast<int>(GetInt(*count, file, Field(prefix, "count"), 1, kMaxServers));
-      defaults.ApplyTo(c);
-      ReadServerKeys(ct, file, prefix).ApplyTo(c);
-      result.push_back(std::move(c));
-    }
-    spec.classes = std::move(result);
-  } else {
-    if (servers != nullptr) {
-      if (spec.classes.size() != 1) {
-        Fail(file, Line(*servers), "cluster.servers",
-             fmt::format("the cluster has {} server classes: set each class's count in "
-                         "[[cluster.class]] instead",
-                         spec.classes.size()));
-      }
-      spec.classes[0].count =
-          static_cast<int>(GetInt(*servers, file, "cluster.servers", 1, kMaxServers));
-    }
-    for (auto& c : spec.classes) defaults.ApplyTo(c);
+    spec.classes = ReadClasses(*classes, file, keys);
   }
-
-  if (const auto* n = t.get("topology")) {
-    const std::string text = GetString(*n, file, "cluster.topology");
-    try {
-      spec.topology = ParseTopology(text, "cluster.topology");
-    } catch (const InputError& e) {
-      Fail(file, Line(*n), "cluster.topology", MessageOf(e));
-    }
-  }
-  if (const auto* n = t.get("servers_per_rack")) {
-    spec.servers_per_rack =
-        static_cast<int>(GetInt(*n, file, "cluster.servers_per_rack", 1, kMaxServers));
-  }
-  if (const auto* n = t.get("oversubscription")) {
-    spec.oversubscription = GetNumber(*n, file, "cluster.oversubscription");
-    if (!(spec.oversubscription > 0)) {
-      Fail(file, Line(*n), "cluster.oversubscription", "must be positive");
-    }
-  }
-  if (const auto* n = t.get("rack_link")) spec.rack_link = GetRate(*n, file, "cluster.rack_link");
-  if (const auto* n = t.get("slot_rate")) {
-    spec.slot_rate = GetRate(*n, file, "cluster.slot_rate");
-    if (!(spec.slot_rate > 0)) Fail(file, Line(*n), "cluster.slot_rate", "must be positive");
-  }
-  if (const auto* n = t.get("replicas")) {
-    spec.replicas = static_cast<int>(GetInt(*n, file, "cluster.replicas", 1, kMaxServers));
-  }
-  if (const auto* n = t.get("map_reads")) {
-    const std::string text = GetString(*n, file, "cluster.map_reads");
-    try {
-      spec.map_reads = ParseMapReads(text, "cluster.map_reads");
-    } catch (const InputError& e) {
-      Fail(file, Line(*n), "cluster.map_reads", MessageOf(e));
-    }
-  }
-  if (const auto* n = t.get("payload_efficiency")) {
-    spec.payload_efficiency = GetNumber(*n, file, "cluster.payload_efficiency");
-    if (!(spec.payload_efficiency > 0 && spec.payload_efficiency <= 1)) {
-      Fail(file, Line(*n), "cluster.payload_efficiency",
-           fmt::format("must be in (0, 1], got {}", spec.payload_efficiency));
-    }
-  }
-  if (const auto* n = t.get("task_launch_latency")) {
-    spec.task_launch_latency = GetSeconds(*n, file, "cluster.task_launch_latency");
-  }
-  if (const auto* n = t.get("flow_start_latency")) {
-    spec.flow_start_latency = GetSeconds(*n, file, "cluster.flow_start_latency");
+  for (const auto& [key, given] : keys) {
+    if (!key->set_server || !t.contains("class")) ApplyClusterSetting(given, spec);
   }
 }
 

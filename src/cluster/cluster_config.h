@@ -2,29 +2,15 @@
 // the small TOML helpers (typed values with units, unknown-key checks, errors that carry the
 // file, line and dotted field) that the job-file reader shares.
 //
-// [cluster] keys (all optional; a missing key leaves the spec's value unchanged):
-//   servers           int >= 1       number of servers (single-class clusters only)
-//   slots             int >= 0       compute slots per server
-//   cpu_speed         float > 0      relative CPU speed
-//   nic               rate > 0       NIC capacity, each direction (number = bytes/s, or "1Gbps")
-//   disk              rate >= 0      disk bandwidth; 0 = not modelled
-//   memory            bytes >= 0     informational
-//   topology          "big-switch" | "two-tier"
-//   servers_per_rack  int >= 1
-//   oversubscription  float > 0
-//   rack_link         rate >= 0      explicit rack up/down capacity (0 = from oversubscription)
-//   slot_rate         rate > 0       compute speed of one slot (bytes of input per second)
-//   replicas          int >= 1       input block replicas
-//   map_reads         "network" | "compute-only"   how a non-local map task reads its block
-//   payload_efficiency  float in (0, 1]  share of a network link's rate that carries payload
-//   task_launch_latency  seconds >= 0    placement to the start of a task's reads
-//   flow_start_latency   seconds >= 0    then to its network flows' first byte
+// The [cluster] keys are declared once, in cluster/cluster_keys.h (each with its kind, default,
+// range and meaning; `slotflow run --help` lists them as flags). All are optional; a missing key
+// leaves the spec's value unchanged. Besides them:
 //   [[cluster.class]] heterogeneous clusters: each entry has `count` (int >= 1, required) and
-//                     optional name, slots, cpu_speed, nic, disk, memory. The list replaces
-//                     the spec's classes; server ids are assigned class by class in list order.
-//                     A per-server key given at the top level of [cluster] (slots, cpu_speed,
-//                     nic, disk, memory) is then the default for every class that omits it,
-//                     and `servers` is an error (each class gives its own count).
+//                     optional name and the server keys (slots, cpu_speed, nic, disk, memory).
+//                     The list replaces the spec's classes; server ids are assigned class by
+//                     class in list order. A server key given at the top level of [cluster] is
+//                     then the default for every class that omits it, and `servers` is an
+//                     error (each class gives its own count).
 // Without [[cluster.class]], per-server keys apply to every existing class; `servers` is
 // accepted only when the spec has a single class.
 #pragma once

@@ -9,6 +9,7 @@
 #include "api/error.h"
 #include "api/network_policy.h"
 #include "api/task_scheduler.h"
+#include "cluster/cluster_keys.h"
 #include "live/machine_load.h"
 #include "live/testbed.h"
 #include "live/testbed_plan.h"
@@ -214,6 +215,15 @@ std::string CalibrationToml(const ProbePlan& p, const Calibration& c, const std:
     const size_t end = std::min(comment.find('\n', at), comment.size());
     out += "# " + comment.substr(at, end - at) + "\n";
     at = end + 1;
+  }
+  // The keys written are declared [cluster] keys, each value within its domain.
+  for (const auto& [key, value] :
+       {std::pair{"nic", p.rate},
+        std::pair{"payload_efficiency", std::min(1.0, c.payload_efficiency)},
+        std::pair{"task_launch_latency", c.task_launch_latency},
+        std::pair{"flow_start_latency", c.flow_start_latency}}) {
+    ParseClusterValue(
+        SettingAssignment{key, fmt::format("{}", value), "", 0, fmt::format("calibrated {}", key)});
   }
   out += "[cluster]\n";
   out += fmt::format("nic = {:.17g}  # bytes/s: the testbed's link rate\n", p.rate);

@@ -8,6 +8,7 @@
 
 #include "api/error.h"
 #include "api/units.h"
+#include "cluster/cluster_keys.h"
 #include "live/machine_load.h"
 #include "master/journal.h"
 #include "master/live_session.h"
@@ -22,29 +23,27 @@ constexpr const char* kDefaultRate = "100mbit";
 }  // namespace
 
 std::string LiveSettings::Field(std::string_view key) const {
-  std::string name(key);
-  if (flag_names) return "--" + name;
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name;
+  return name_of ? name_of(key) : std::string(key);
 }
 
 void ApplyLiveCluster(const LiveSettings& s, RunSpec& spec) {
+  const SettingAssignment* servers = ClusterSettingGiven(spec, "servers");
   if (s.hosts > 0) {
-    if (spec.overrides.servers && *spec.overrides.servers != s.hosts) {
+    if (servers != nullptr && ParseClusterValue(*servers).number != s.hosts) {
       throw InputError("", 0, s.Field("hosts"),
-                       fmt::format("contradicts {}; give one of them",
-                                   s.flag_names ? "--servers" : "cluster's servers"));
+                       fmt::format("contradicts {}; give one of them", servers->field));
     }
-    spec.overrides.servers = s.hosts;
+    SetClusterValue(spec, "servers", std::to_string(s.hosts), "", 0, s.Field("hosts"));
   }
-  if (!s.rate.empty() && spec.overrides.nic) {
-    throw InputError(
-        "", 0, s.Field("rate"),
-        fmt::format("contradicts {}; give one of them", s.flag_names ? "--nic" : "cluster's nic"));
+  const SettingAssignment* nic = ClusterSettingGiven(spec, "nic");
+  if (!s.rate.empty() && nic != nullptr) {
+    throw InputError("", 0, s.Field("rate"),
+                     fmt::format("contradicts {}; give one of them", nic->field));
   }
-  if (!spec.overrides.nic) {
+  if (nic == nullptr) {
     const std::string rate = s.rate.empty() ? kDefaultRate : s.rate;
-    spec.overrides.nic = static_cast<double>(ParseLinkRate(rate, s.Field("rate"))) / 8;
+    const double bytes_per_second = static_cast<double>(ParseLinkRate(rate, s.Field("rate"))) / 8;
+    SetClusterValue(spec, "nic", fmt::format("{}", bytes_per_second), "", 0, s.Field("rate"));
   }
 }
 
@@ -55,11 +54,13 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
         "veth pairs, tc) and runs agents inside it");
   }
   const ClusterSpec& c = run.cluster.spec();
-  for (const auto& [key, modelled] : {std::pair{"payload-efficiency", c.payload_efficiency != 1},
-                                      std::pair{"task-launch-latency", c.task_launch_latency != 0},
-                                      std::pair{"flow-start-latency", c.flow_start_latency != 0}}) {
+  for (const auto& [key, modelled] : {std::pair{"payload_efficiency", c.payload_efficiency != 1},
+                                      std::pair{"task_launch_latency", c.task_launch_latency != 0},
+                                      std::pair{"flow_start_latency", c.flow_start_latency != 0}}) {
     if (modelled) {
-      throw InputError("", 0, s.Field(key),
+      const SettingAssignment* given = ClusterSettingGiven(spec, key);
+      throw InputError(given ? given->file : "", given ? given->line : 0,
+                       given ? given->field : fmt::format("cluster.{}", key),
                        "models what a real transport and task launch cost; live mode has the real "
                        "ones (leave it at its default here, and give `run` the values `slotflow "
                        "testbed calibrate` measures)");
@@ -68,9 +69,9 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
   LiveRunOptions lo;
   lo.master.deadline = ParseWaitSeconds(s.deadline, s.Field("deadline"));
   if (!(lo.master.deadline > 0)) throw InputError("", 0, s.Field("deadline"), "must be positive");
-  lo.master.agent_timeout = ParseWaitSeconds(s.agent_timeout, s.Field("agent-timeout"));
+  lo.master.agent_timeout = ParseWaitSeconds(s.agent_timeout, s.Field("agent_timeout"));
   if (!(lo.master.agent_timeout >= 2)) {
-    throw InputError("", 0, s.Field("agent-timeout"),
+    throw InputError("", 0, s.Field("agent_timeout"),
                      "must be at least 2s (agents beat every 1s; a shorter wait loses live ones)");
   }
   if (!s.agent_program.empty() && access(s.agent_program.c_str(), X_OK) != 0) {
@@ -83,7 +84,7 @@ RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSetting
     const Journal check(s.journal, run.workload, spec.simulation.seed);
   }
   if (s.block_reads != "memory" && s.block_reads != "file") {
-    throw InputError("", 0, s.Field("block-reads"),
+    throw InputError("", 0, s.Field("block_reads"),
                      fmt::format("expected memory or file, got '{}'", s.block_reads));
   }
   lo.master.read_blocks = s.block_reads == "file";

@@ -3,6 +3,7 @@
 // for Python.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -24,8 +25,9 @@ struct LiveSettings {
   // "memory" (a local block is in the agent's memory: its read costs nothing, as in the
   // simulator without disks) or "file" (read from a scratch file of its size).
   std::string block_reads = "memory";
-  // How errors name a setting: as a flag ("--agent-timeout"), or as a keyword ("agent_timeout").
-  bool flag_names = true;
+  // How errors name a setting, given its key ("agent_timeout"): as the front end took it (a
+  // flag, a keyword). Unset: the key itself.
+  std::function<std::string(std::string_view key)> name_of;
 
   std::string Field(std::string_view key) const;
 };

@@ -12,12 +12,13 @@
 #include <sstream>
 
 #include "api/error.h"
+#include "api/generator.h"
 #include "cluster/cluster_config.h"
+#include "cluster/cluster_keys.h"
 #include "common/input_file.h"
 #include "common/sha256.h"
 #include "workload/alibaba_trace.h"
 #include "workload/fb_trace.h"
-#include "api/generator.h"
 #include "workload/job_file.h"
 #include "workload/network_mode.h"
 #include "workload/swim_trace.h"
@@ -25,29 +26,9 @@
 namespace slotflow {
 namespace {
 
-void ApplyOverrides(const ClusterOverrides& o, ClusterSpec& c) {
-  if (o.servers) {
-    if (c.classes.size() != 1) {
-      throw InputError("", 0, "--servers",
-                       "cannot set the server count of a heterogeneous cluster (edit its classes)");
-    }
-    c.classes[0].count = *o.servers;
-  }
-  for (ServerClass& sc : c.classes) {
-    if (o.slots) sc.slots = *o.slots;
-    if (o.cpu_speed) sc.cpu_speed = *o.cpu_speed;
-    if (o.nic) sc.nic = *o.nic;
-    if (o.disk) sc.disk = *o.disk;
-  }
-  if (o.replicas) c.replicas = *o.replicas;
-  if (o.servers_per_rack) c.servers_per_rack = *o.servers_per_rack;
-  if (o.oversubscription) c.oversubscription = *o.oversubscription;
-  if (o.slot_rate) c.slot_rate = *o.slot_rate;
-  if (o.topology) c.topology = *o.topology;
-  if (o.map_reads) c.map_reads = *o.map_reads;
-  if (o.payload_efficiency) c.payload_efficiency = *o.payload_efficiency;
-  if (o.task_launch_latency) c.task_launch_latency = *o.task_launch_latency;
-  if (o.flow_start_latency) c.flow_start_latency = *o.flow_start_latency;
+// The [cluster] keys given after the config file, in order.
+void ApplyOverrides(const RunSpec& spec, ClusterSpec& c) {
+  for (const SettingAssignment& given : spec.cluster_settings) ApplyClusterSetting(given, c);
 }
 
 // A task that fits no server (its cpus and its memory on one server) would wait for ever:
@@ -164,7 +145,7 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
     if (spec.trace_machines > 0) {
       // Bytes in proportion to the cluster (settled as the run will have it).
       ClusterSpec settled = cluster;
-      ApplyOverrides(spec.overrides, settled);
+      ApplyOverrides(spec, settled);
       scale *= static_cast<double>(settled.ServerCount()) / spec.trace_machines;
     }
     TraceFormat format = spec.trace_format;
@@ -212,7 +193,7 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
       AlibabaOptions options{spec.dag_bytes, scale};
       // plan_mem is a share of the largest machine's memory: of the settled cluster's.
       ClusterSpec settled = cluster;
-      ApplyOverrides(spec.overrides, settled);
+      ApplyOverrides(spec, settled);
       for (const ServerClass& sc : settled.classes) {
         options.machine_memory = std::max(options.machine_memory, sc.memory);
       }
@@ -264,7 +245,7 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
 // Pinned coflows: one server per trace port, unless a flag or config file sets the count.
 void FitServersToTrace(const RunSpec& spec, int trace_ports, ClusterSpec& cluster) {
   SettingAssignment given;  // where: the flag, else the config file's line
-  if (spec.overrides.servers) given.field = "--servers";
+  if (const SettingAssignment* flag = ClusterSettingGiven(spec, "servers")) given = *flag;
   for (const char* key : {"cluster.class", "cluster.servers"}) {
     if (given.field.empty() && spec.given_at.contains(key)) given = spec.given_at.at(key);
   }
@@ -412,7 +393,7 @@ PreparedRun Prepare(const RunSpec& spec) {
   RefuseOtherGeneratorSettings(spec);
   if (!generated) in = ReadTraceOrJobs(spec, cluster);
   RefuseUnusedByteValues(spec, in.format);
-  ApplyOverrides(spec.overrides, cluster);
+  ApplyOverrides(spec, cluster);
   if (in.trace_ports && spec.mode == RunMode::kNetwork) {
     FitServersToTrace(spec, *in.trace_ports, cluster);
   }

@@ -6,8 +6,9 @@
 #include <charconv>
 
 #include "api/error.h"
-#include "systems/systems.h"
 #include "api/generator.h"
+#include "cluster/cluster_keys.h"
+#include "systems/systems.h"
 
 namespace slotflow {
 
@@ -34,10 +35,6 @@ std::string_view TraceFormatName(TraceFormat format) {
   return "auto";
 }
 
-namespace {
-
-// The values every workload takes, beside its generator's settings; the config file and the
-// flags both go through SetWorkloadValue, so one rule checks them.
 const std::vector<SettingSpec>& WorkloadValues() {
   static const std::vector<SettingSpec> values = {
       {.name = "traffic_scale",
@@ -126,6 +123,8 @@ const std::vector<SettingSpec>& WorkloadValues() {
        .choices = {}}};
   return values;
 }
+
+namespace {
 
 // The generator's name: one of the registered generators.
 SettingSpec GeneratorChoice() {
@@ -229,7 +228,8 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
   if ((table != "scheduler" && table != "network") || key.empty()) {
     throw InputError(file, line, field,
                      fmt::format("unknown setting '{}' (settings are scheduler.KEY, "
-                                 "network.KEY or workload.KEY; see `slotflow policies NAME`)",
+                                 "network.KEY, workload.KEY or cluster.KEY; see `slotflow "
+                                 "policies NAME`)",
                                  dotted_key));
   }
   const bool scheduler = table == "scheduler";
@@ -257,7 +257,25 @@ void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
     SetWorkloadValue(spec, key.substr(9), std::move(value), "", 0, "--set " + key);
     return;
   }
+  if (key.rfind("cluster.", 0) == 0 && key.size() > 8) {
+    SetClusterValue(spec, key.substr(8), std::move(value), "", 0, "--set " + key);
+    return;
+  }
   SetPolicySetting(spec, key, std::move(value), "", 0, "--set " + key);
+}
+
+void SetClusterValue(RunSpec& spec, const std::string& key, std::string text,
+                     const std::string& file, int line, const std::string& field) {
+  SettingAssignment given{key, std::move(text), file, line, field};
+  ParseClusterValue(given);
+  spec.cluster_settings.push_back(std::move(given));
+}
+
+const SettingAssignment* ClusterSettingGiven(const RunSpec& spec, std::string_view key) {
+  for (auto it = spec.cluster_settings.rbegin(); it != spec.cluster_settings.rend(); ++it) {
+    if (it->key == key) return &*it;
+  }
+  return nullptr;
 }
 
 void ApplySystem(RunSpec& spec, const std::string& name, const std::string& field,

@@ -28,16 +28,6 @@ enum class TraceFormat { kAuto, kCoflow, kSwim, kAlibaba };
 // The workload of a set-up that names no trace, job file or generator.
 inline constexpr const char* kDefaultGenerator = "synthetic";
 
-// Cluster settings given on the command line; they override the config file and a job file.
-struct ClusterOverrides {
-  std::optional<int> servers, slots, replicas, servers_per_rack;
-  std::optional<double> cpu_speed, oversubscription, payload_efficiency;
-  std::optional<BytesPerSecond> nic, disk, slot_rate;
-  std::optional<Seconds> task_launch_latency, flow_start_latency;
-  std::optional<TopologyKind> topology;
-  std::optional<MapReads> map_reads;
-};
-
 struct RunSpec {
   // Workload: exactly one of trace / jobs_file, or neither for a generated one.
   std::string trace;
@@ -70,7 +60,9 @@ struct RunSpec {
   std::vector<SettingAssignment> generator_settings;
 
   ClusterSpec cluster;
-  ClusterOverrides overrides;
+  // [cluster] keys given after the config file (flags, `--set cluster.KEY`) in order, each
+  // checked where given; applied over a job file's cluster too (cluster/cluster_keys.h).
+  std::vector<SettingAssignment> cluster_settings;
   std::string system;  // the preset these settings came from, if any (src/systems)
   std::string scheduler = "greedy";
   std::string network = "fair";
@@ -104,6 +96,10 @@ struct RunSpec {
 // through SetWorkloadValue).
 void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string value,
                       const std::string& file, int line, const std::string& field);
+// The values every workload takes, beside its generator's settings (traffic_scale,
+// map_input_ratio, trace_format, ...), declared once: the config file, --set workload.KEY, the
+// command line's flags of their own and Python all go through SetWorkloadValue.
+const std::vector<SettingSpec>& WorkloadValues();
 // A [workload] value from the config file or a flag: traffic_scale, map_input_ratio,
 // estimate_error, mode, generator (a registered generator's name), or a setting some
 // generator declares. Checked against its domain at once; InputError naming `file`:`line` or
@@ -112,8 +108,13 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field);
 // A seed: a non-negative integer below 2^64; InputError naming `field` otherwise.
 uint64_t ParseSeed(std::string_view text, std::string_view field);
-// `--set KEY=VALUE`: KEY is scheduler.NAME, network.NAME or workload.NAME.
+// `--set KEY=VALUE`: KEY is scheduler.NAME, network.NAME, workload.NAME or cluster.NAME.
 void ApplySetFlag(RunSpec& spec, std::string_view assignment);
+// A [cluster] key given after the config file; checked at once (InputError naming `field`).
+void SetClusterValue(RunSpec& spec, const std::string& key, std::string text,
+                     const std::string& file, int line, const std::string& field);
+// The last assignment of a [cluster] key among spec.cluster_settings, or nullptr.
+const SettingAssignment* ClusterSettingGiven(const RunSpec& spec, std::string_view key);
 // A system's scheduler, network and settings: the lowest layer, so a policy or setting given
 // in a config file or a flag wins over the preset's whatever the order they were given in.
 // With `replace_policies` (an entry of `compare --system` or a sweep variant, which is what is

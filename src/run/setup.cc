@@ -5,37 +5,43 @@
 #include <sstream>
 
 #include "api/error.h"
+#include "api/generator.h"
 #include "cluster/cluster_config.h"
+#include "cluster/cluster_keys.h"
 #include "common/json_input.h"
 #include "common/sha256.h"
 #include "run/policies.h"
 #include "run/prepare.h"
-#include "api/generator.h"
 
 namespace slotflow {
 namespace {
 
+// A declared value as a TOML value of its kind: integers, numbers (sizes, times and rates in
+// bytes, seconds and bytes/s) and words.
+void InsertValue(toml::table& t, const SettingSpec& s, const KeyValue& v) {
+  if (s.kind == SettingKind::kInteger) {
+    t.insert(s.name, static_cast<int64_t>(v.number));
+  } else if (s.kind == SettingKind::kChoice || s.kind == SettingKind::kQueues ||
+             s.kind == SettingKind::kQueueShares) {
+    t.insert(s.name, v.word);
+  } else {
+    t.insert(s.name, v.number);
+  }
+}
+
+// Every declared cluster-wide key's value, and the classes with their server keys.
 toml::table ClusterTable(const ClusterSpec& c) {
   toml::table t;
-  t.insert("topology", TopologyName(c.topology));
-  t.insert("servers_per_rack", c.servers_per_rack);
-  t.insert("oversubscription", c.oversubscription);
-  t.insert("rack_link", c.rack_link);
-  t.insert("slot_rate", c.slot_rate);
-  t.insert("replicas", c.replicas);
-  t.insert("map_reads", MapReadsName(c.map_reads));
-  t.insert("payload_efficiency", c.payload_efficiency);
-  t.insert("task_launch_latency", c.task_launch_latency);
-  t.insert("flow_start_latency", c.flow_start_latency);
+  for (const ClusterKey& key : ClusterKeys()) {
+    if (key.get) InsertValue(t, key.setting, key.get(c));
+  }
   toml::array classes;
   for (const ServerClass& sc : c.classes) {
-    classes.push_back(toml::table{{"name", sc.name},
-                                  {"count", sc.count},
-                                  {"slots", sc.slots},
-                                  {"cpu_speed", sc.cpu_speed},
-                                  {"nic", sc.nic},
-                                  {"disk", sc.disk},
-                                  {"memory", sc.memory}});
+    toml::table entry{{"name", sc.name}, {"count", sc.count}};
+    for (const ClusterKey& key : ClusterKeys()) {
+      if (key.get_server) InsertValue(entry, key.setting, key.get_server(sc));
+    }
+    classes.push_back(std::move(entry));
   }
   t.insert("class", std::move(classes));
   return t;

@@ -77,7 +77,7 @@ def test_bad_block_reads_and_modelled_costs_are_refused_before_the_testbed():
     with pytest.raises(slotflow.InputError) as e:
         slotflow.live(system="duopoly", cluster={"payload_efficiency": 0.95},
                       testbed_prefix=PREFIX)
-    assert e.value.field == "payload_efficiency"
+    assert e.value.field == "cluster.payload_efficiency"
     assert not [ns for ns in namespaces() if ns.startswith(PREFIX)]
 
 

@@ -92,7 +92,7 @@ def test_the_decision_log_on_request():
 
 
 @pytest.mark.parametrize("kwargs, source, field, words", [
-    (dict(cluster={"servers": -1}), "slotflow.run()", "cluster.servers", "1..100000"),
+    (dict(cluster={"servers": -1}), "slotflow.run()", "cluster.servers", "[1, 100000]"),
     (dict(scheduler="nope"), "slotflow.run()", "scheduler.policy", "unknown name 'nope'"),
     (dict(system="nope"), "slotflow.run()", "system", "nope"),
     (dict(cluster={"servers": {1, 2}}), "slotflow.run()", "cluster.servers", "not set"),
