@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "api/error.h"
-#include "common/event_log.h"
 #include "common/output_file.h"
 #include "live/testbed_plan.h"
 #include "metrics/report.h"
@@ -129,16 +128,11 @@ py::dict FilesOf(const RunResult& result, const std::string& log) {
 template <class Execute>
 py::dict RunCollected(RunSpec& spec, bool log, const std::string& out, Execute execute) {
   std::ostringstream log_text;
-  std::optional<EventLog> event_log;
-  if (log) spec.simulation.log = &event_log.emplace(log_text);
   RunResult result;
   {
     py::gil_scoped_release release;
     const PreparedRun run = Prepare(spec);
-    if (!out.empty()) MakeOutputDirectory(out, "out");  // fail before a long run, not after
-    result = execute(spec, run);
-    if (event_log) event_log->Flush();
-    if (!out.empty()) WriteRunOutputs(out, result, "out");
+    result = RunWithSinks(spec, run, {out, "out", "", "log", log ? &log_text : nullptr}, execute);
   }
   return FilesOf(result, log_text.str());
 }
@@ -234,7 +228,7 @@ py::dict Compare(const py::dict& base, const std::string& config, const std::str
     RunComparison(c, threads, /*quiet=*/true);
     WriteComparisonCsv(c.entries, c.seeds, c.results, csv);
     WriteComparisonSummaryCsv(c.entries, c.results, summary);
-    if (!out.empty()) WriteComparison(out, c.entries, c.seeds, c.results);
+    if (!out.empty()) WriteComparison(out, "out", c.entries, c.seeds, c.results);
   }
   py::dict result;
   result["runs"] = csv.str();

@@ -104,7 +104,7 @@ int CompareCommand(const RunFlags& f, int threads, int seeds) {
     fmt::print("{}\n", ComparedWorkload(c));
     PrintComparison(c.entries, c.results, std::cout);
   }
-  if (!f.out.empty()) WriteComparison(f.out, c.entries, c.seeds, c.results);
+  if (!f.out.empty()) WriteComparison(f.out, "--out", c.entries, c.seeds, c.results);
   int code = 0;
   for (size_t e = 0; e < c.entries.size(); ++e) {
     for (size_t k = 0; k < c.seeds.size(); ++k) {

@@ -5,7 +5,6 @@
 
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "api/error.h"
@@ -13,8 +12,6 @@
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/run_flags.h"
-#include "common/event_log.h"
-#include "common/output_file.h"
 #include "live/testbed_plan.h"
 #include "metrics/report.h"
 #include "run/live.h"
@@ -55,19 +52,9 @@ int LiveCommand(const RunFlags& f, const LiveSettings& o) {
   RunSpec spec = BuildSpec(f);
   ApplyLiveCluster(o, spec);
   const PreparedRun run = Prepare(spec);
-  if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");
-  std::optional<OutputFile> log_file;
-  std::optional<EventLog> log;
-  if (!f.log.empty()) {
-    log_file.emplace(f.log, "--log");
-    spec.simulation.log = &log.emplace(log_file->stream());
-  }
-  const RunResult result = RunLive(spec, run, o);
-  if (log) {
-    log->Flush();
-    log_file->Commit();
-  }
-  if (!f.out.empty()) WriteRunOutputs(f.out, result);
+  const RunResult result =
+      RunWithSinks(spec, run, {f.out, "--out", f.log, "--log", nullptr},
+                   [&o](const RunSpec& s, const PreparedRun& r) { return RunLive(s, r, o); });
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
   return CheckFinished(result, "");
 }

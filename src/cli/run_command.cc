@@ -3,14 +3,11 @@
 
 #include <iostream>
 #include <memory>
-#include <optional>
 
 #include "cli/commands.h"
 #include "cli/exit_code.h"
 #include "cli/flags.h"
 #include "cli/run_flags.h"
-#include "common/event_log.h"
-#include "common/output_file.h"
 #include "metrics/report.h"
 #include "run/execute.h"
 #include "run/prepare.h"
@@ -26,19 +23,9 @@ int RunCommand(const RunFlags& f) {
                                                           : ProgressStyle::kLog;
   const PreparedRun run = Prepare(spec);
   for (const std::string& note : run.notes) std::cerr << "slotflow: note: " << note << "\n";
-  if (!f.out.empty()) MakeOutputDirectory(f.out, "--out");  // fail before a long run, not after
-  std::optional<OutputFile> log_file;
-  std::optional<EventLog> log;
-  if (!f.log.empty()) {
-    log_file.emplace(f.log, "--log");
-    spec.simulation.log = &log.emplace(log_file->stream());
-  }
-  const RunResult result = Execute(spec, run);
-  if (log) {
-    log->Flush();
-    log_file->Commit();
-  }
-  if (!f.out.empty()) WriteRunOutputs(f.out, result);
+  const RunResult result =
+      RunWithSinks(spec, run, {f.out, "--out", f.log, "--log", nullptr},
+                   [](const RunSpec& s, const PreparedRun& r) { return Execute(s, r); });
   if (!f.quiet) PrintSummaryTable(result.summary, std::cout);
   return CheckFinished(result, "");
 }

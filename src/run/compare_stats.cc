@@ -143,8 +143,8 @@ void WriteComparisonSummaryCsv(const std::vector<CompareEntry>& entries,
   }
 }
 
-void WriteComparison(const std::string& out, const std::vector<CompareEntry>& entries,
-                     const std::vector<uint64_t>& seeds,
+void WriteComparison(const std::string& out, const std::string& out_field,
+                     const std::vector<CompareEntry>& entries, const std::vector<uint64_t>& seeds,
                      const std::vector<std::vector<RunResult>>& results) {
   const std::filesystem::path dir(out);
   for (size_t e = 0; e < entries.size(); ++e) {
@@ -152,12 +152,12 @@ void WriteComparison(const std::string& out, const std::vector<CompareEntry>& en
       const std::filesystem::path sub =
           seeds.size() > 1 ? dir / entries[e].label / fmt::format("seed-{}", seeds[k])
                            : dir / entries[e].label;
-      WriteRunOutputs(sub.string(), results[e][k]);
+      WriteRunOutputs(sub.string(), results[e][k], out_field);
     }
   }
-  WriteOutputFile(dir / "compare.csv", "--out",
+  WriteOutputFile(dir / "compare.csv", out_field,
                   [&](std::ostream& o) { WriteComparisonCsv(entries, seeds, results, o); });
-  WriteOutputFile(dir / "compare_summary.csv", "--out",
+  WriteOutputFile(dir / "compare_summary.csv", out_field,
                   [&](std::ostream& o) { WriteComparisonSummaryCsv(entries, results, o); });
 }
 

@@ -36,9 +36,10 @@ void WriteComparisonSummaryCsv(const std::vector<CompareEntry>& entries,
 
 // --out of compare: a sub-directory per entry (and per seed, with several) with the run's files
 // (run/run_outputs.h), compare.csv with a row per entry and seed, and compare_summary.csv with
-// each statistic's mean and 95 % CI. InputError naming --out when a file cannot be written.
-void WriteComparison(const std::string& out, const std::vector<CompareEntry>& entries,
-                     const std::vector<uint64_t>& seeds,
+// each statistic's mean and 95 % CI. InputError naming `out_field` (how the front end took the
+// directory) when a file cannot be written.
+void WriteComparison(const std::string& out, const std::string& out_field,
+                     const std::vector<CompareEntry>& entries, const std::vector<uint64_t>& seeds,
                      const std::vector<std::vector<RunResult>>& results);
 
 }  // namespace slotflow

@@ -3,7 +3,9 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
+#include "common/event_log.h"
 #include "common/output_file.h"
 #include "metrics/report.h"
 #include "run/setup.h"
@@ -34,6 +36,26 @@ void WriteRunOutputs(const std::string& dir, const RunResult& r, const std::stri
     }
   }
   for (OutputFile& f : files) f.Commit();
+}
+
+RunResult RunWithSinks(
+    RunSpec& spec, const PreparedRun& run, const RunSinks& sinks,
+    const std::function<RunResult(const RunSpec&, const PreparedRun&)>& execute) {
+  if (!sinks.out.empty()) MakeOutputDirectory(sinks.out, sinks.out_field);
+  std::optional<OutputFile> log_file;
+  std::optional<EventLog> log;
+  if (!sinks.log.empty()) {
+    log_file.emplace(sinks.log, sinks.log_field);
+    spec.simulation.log = &log.emplace(log_file->stream());
+  } else if (sinks.log_stream != nullptr) {
+    spec.simulation.log = &log.emplace(*sinks.log_stream);
+  }
+  const RunResult result = execute(spec, run);
+  spec.simulation.log = nullptr;
+  if (log) log->Flush();
+  if (log_file) log_file->Commit();
+  if (!sinks.out.empty()) WriteRunOutputs(sinks.out, result, sinks.out_field);
+  return result;
 }
 
 }  // namespace slotflow
