@@ -28,7 +28,7 @@ void AddDeclaredFlags(CLI::App& cmd, RunFlags& f) {
     cmd.add_option(FlagName(key.setting.name), f.cluster[key.setting.name], Help(key.setting));
   }
   std::vector<const SettingSpec*> workload;
-  for (const SettingSpec& s : WorkloadValues()) workload.push_back(&s);
+  for (const WorkloadValue& w : WorkloadValues()) workload.push_back(&w.setting);
   for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
     for (const SettingSpec& s : entry.settings) workload.push_back(&s);
   }

@@ -8,6 +8,7 @@
 #include "api/error.h"
 #include "api/generator.h"
 #include "cluster/cluster_keys.h"
+#include "run/prepare.h"
 #include "systems/systems.h"
 
 namespace slotflow {
@@ -20,6 +21,13 @@ RunMode ParseRunMode(std::string_view text, std::string_view field) {
 }
 
 std::string_view RunModeName(RunMode mode) { return mode == RunMode::kJobs ? "jobs" : "network"; }
+
+TraceFormat ParseTraceFormat(std::string_view word) {
+  if (word == "swim") return TraceFormat::kSwim;
+  if (word == "coflow") return TraceFormat::kCoflow;
+  if (word == "alibaba") return TraceFormat::kAlibaba;
+  return TraceFormat::kAuto;  // "auto"; the declaration's choices admit nothing else
+}
 
 std::string_view TraceFormatName(TraceFormat format) {
   switch (format) {
@@ -35,92 +43,161 @@ std::string_view TraceFormatName(TraceFormat format) {
   return "auto";
 }
 
-const std::vector<SettingSpec>& WorkloadValues() {
-  static const std::vector<SettingSpec> values = {
-      {.name = "traffic_scale",
-       .kind = SettingKind::kNumber,
-       .default_value = "1",
-       .meaning = "multiplies every byte count of the workload",
-       .min = 0,
-       .max = 1e6,
-       .min_exclusive = true,
-       .choices = {}},
-      {.name = "map_input_ratio",
-       .kind = SettingKind::kNumber,
-       .default_value = "balanced",
-       .meaning = "map input = ratio x job shuffle / maps (default: each job's map stage as "
-                  "long as its reduce stage on an idle 1 Gbps, 1 GB/s-per-slot cluster)",
-       .min = 0,
-       .max = 1e6,
-       .choices = {}},
-      {.name = "trace_format",
-       .kind = SettingKind::kChoice,
-       .default_value = "auto",
-       .meaning = "the trace's format: coflow (the coflow benchmark's), swim (SWIM's MapReduce "
-                  "jobs), alibaba (cluster-trace-v2018's batch_task.csv) or auto (told apart by "
-                  "content)",
-       .choices = {"auto", "coflow", "swim", "alibaba"}},
-      {.name = "block_size",
-       .kind = SettingKind::kBytes,
-       .default_value = "64MiB",
-       .meaning = "SWIM traces: map input per map task (an HDFS block; Hadoop 0.20's default)",
-       .min = 1,
-       .max = 1e15,
-       .choices = {}},
-      {.name = "reduce_bytes",
-       .kind = SettingKind::kBytes,
-       .default_value = "1GiB",
-       .meaning = "SWIM traces: shuffle bytes per reduce task (Hive's default bytes per reducer)",
-       .min = 1,
-       .max = 1e15,
-       .choices = {}},
-      {.name = "dag_bytes",
-       .kind = SettingKind::kBytes,
-       .default_value = "64MiB",
-       .meaning = "Alibaba traces (which give no sizes): the input block each instance of a task "
-                  "without parents reads, and the bytes each instance sends to each child task",
-       .min = 0,
-       .max = 1e15,
-       .choices = {}},
-      {.name = "trace_start",
-       .kind = SettingKind::kSeconds,
-       .default_value = "0s",
-       .meaning = "traces: the first submit time kept; later times shift to start at 0",
-       .min = 0,
-       .max = 1e9,
-       .choices = {}},
-      {.name = "trace_length",
-       .kind = SettingKind::kSeconds,
-       .default_value = "0s",
-       .meaning = "traces: keep the jobs submitted within this long of trace_start (0: to the "
-                  "end)",
-       .min = 0,
-       .max = 1e9,
-       .choices = {}},
-      {.name = "time_scale",
-       .kind = SettingKind::kNumber,
-       .default_value = "1",
-       .meaning = "traces: multiplies every submit time (below 1: arrivals closer together)",
-       .min = 0,
-       .max = 1e6,
-       .min_exclusive = true,
-       .choices = {}},
-      {.name = "trace_machines",
-       .kind = SettingKind::kInteger,
-       .default_value = "0",
-       .meaning = "traces: the machines the trace was taken on; above 0, its bytes scale by "
-                  "servers / trace_machines (SWIM: 600 for FB-2009, 3000 for FB-2010)",
-       .min = 0,
-       .max = 1e7,
-       .choices = {}},
+const std::vector<WorkloadValue>& WorkloadValues() {
+  // Written to a set-up only when the run read it: `f` is the trace's format as read (auto for
+  // a job file or a generator).
+  static const std::vector<WorkloadValue> values = {
+      {.setting = {.name = "traffic_scale",
+                   .kind = SettingKind::kNumber,
+                   .default_value = "1",
+                   .meaning = "multiplies every byte count of the workload",
+                   .min = 0,
+                   .max = 1e6,
+                   .min_exclusive = true,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.traffic_scale = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (!WorkloadValueApplies(s, f, "traffic_scale")) return std::nullopt;
+         return KeyValue{s.traffic_scale, ""};
+       }},
+      {.setting = {.name = "map_input_ratio",
+                   .kind = SettingKind::kNumber,
+                   .default_value = "balanced",
+                   .meaning =
+                       "map input = ratio x job shuffle / maps (default: each job's map stage as "
+                       "long as its reduce stage on an idle 1 Gbps, 1 GB/s-per-slot cluster)",
+                   .min = 0,
+                   .max = 1e6,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.map_input_ratio = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (!s.map_input_ratio || !WorkloadValueApplies(s, f, "map_input_ratio")) {
+           return std::nullopt;  // balanced, or not read
+         }
+         return KeyValue{*s.map_input_ratio, ""};
+       }},
+      {.setting =
+           {.name = "trace_format",
+            .kind = SettingKind::kChoice,
+            .default_value = "auto",
+            .meaning =
+                "the trace's format: coflow (the coflow benchmark's), swim (SWIM's MapReduce "
+                "jobs), alibaba (cluster-trace-v2018's batch_task.csv) or auto (told apart by "
+                "content)",
+            .choices = {"auto", "coflow", "swim", "alibaba"}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.trace_format = ParseTraceFormat(v.word); },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f == TraceFormat::kAuto) return std::nullopt;
+         return KeyValue{0, std::string(TraceFormatName(f))};  // the format as read
+       }},
+      {.setting = {.name = "block_size",
+                   .kind = SettingKind::kBytes,
+                   .default_value = "64MiB",
+                   .meaning =
+                       "SWIM traces: map input per map task (an HDFS block; Hadoop 0.20's default)",
+                   .min = 1,
+                   .max = 1e15,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.block_size = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f != TraceFormat::kSwim) return std::nullopt;
+         return KeyValue{s.block_size, ""};
+       }},
+      {.setting =
+           {.name = "reduce_bytes",
+            .kind = SettingKind::kBytes,
+            .default_value = "1GiB",
+            .meaning =
+                "SWIM traces: shuffle bytes per reduce task (Hive's default bytes per reducer)",
+            .min = 1,
+            .max = 1e15,
+            .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.reduce_bytes = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f != TraceFormat::kSwim) return std::nullopt;
+         return KeyValue{s.reduce_bytes, ""};
+       }},
+      {.setting =
+           {.name = "dag_bytes",
+            .kind = SettingKind::kBytes,
+            .default_value = "64MiB",
+            .meaning =
+                "Alibaba traces (which give no sizes): the input block each instance of a task "
+                "without parents reads, and the bytes each instance sends to each child task",
+            .min = 0,
+            .max = 1e15,
+            .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.dag_bytes = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f != TraceFormat::kAlibaba) return std::nullopt;
+         return KeyValue{s.dag_bytes, ""};
+       }},
+      {.setting = {.name = "trace_start",
+                   .kind = SettingKind::kSeconds,
+                   .default_value = "0s",
+                   .meaning = "traces: the first submit time kept; later times shift to start at 0",
+                   .min = 0,
+                   .max = 1e9,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.trace_start = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f == TraceFormat::kAuto) return std::nullopt;
+         return KeyValue{s.trace_start, ""};
+       }},
+      {.setting = {.name = "trace_length",
+                   .kind = SettingKind::kSeconds,
+                   .default_value = "0s",
+                   .meaning =
+                       "traces: keep the jobs submitted within this long of trace_start (0: to the "
+                       "end)",
+                   .min = 0,
+                   .max = 1e9,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.trace_length = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f == TraceFormat::kAuto) return std::nullopt;
+         return KeyValue{s.trace_length, ""};
+       }},
+      {.setting = {.name = "time_scale",
+                   .kind = SettingKind::kNumber,
+                   .default_value = "1",
+                   .meaning =
+                       "traces: multiplies every submit time (below 1: arrivals closer together)",
+                   .min = 0,
+                   .max = 1e6,
+                   .min_exclusive = true,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.time_scale = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f == TraceFormat::kAuto) return std::nullopt;
+         return KeyValue{s.time_scale, ""};
+       }},
+      {.setting = {.name = "trace_machines",
+                   .kind = SettingKind::kInteger,
+                   .default_value = "0",
+                   .meaning =
+                       "traces: the machines the trace was taken on; above 0, its bytes scale by "
+                       "servers / trace_machines (SWIM: 600 for FB-2009, 3000 for FB-2010)",
+                   .min = 0,
+                   .max = 1e7,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.trace_machines = static_cast<int>(v.number); },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         if (f == TraceFormat::kAuto) return std::nullopt;
+         return KeyValue{static_cast<double>(s.trace_machines), ""};
+       }},
       // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
-      {.name = "estimate_error",
-       .kind = SettingKind::kNumber,
-       .default_value = "0",
-       .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
-       .min = 0,
-       .max = 0.999,
-       .choices = {}}};
+      {.setting = {.name = "estimate_error",
+                   .kind = SettingKind::kNumber,
+                   .default_value = "0",
+                   .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
+                   .min = 0,
+                   .max = 0.999,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.simulation.estimate_error = v.number; },
+       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+         return KeyValue{s.simulation.estimate_error, ""};
+       }}};
   return values;
 }
 
@@ -177,25 +254,11 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     }
     return;
   }
-  for (const SettingSpec& s : WorkloadValues()) {
-    if (s.name != key) continue;
-    const double v = ParseSetting(s, given, canonical);
-    if (key == "traffic_scale") spec.traffic_scale = v;
-    if (key == "map_input_ratio") spec.map_input_ratio = v;
-    if (key == "estimate_error") spec.simulation.estimate_error = v;
-    if (key == "trace_format") {
-      spec.trace_format = canonical == "swim"      ? TraceFormat::kSwim
-                          : canonical == "coflow"  ? TraceFormat::kCoflow
-                          : canonical == "alibaba" ? TraceFormat::kAlibaba
-                                                   : TraceFormat::kAuto;
-    }
-    if (key == "block_size") spec.block_size = v;
-    if (key == "reduce_bytes") spec.reduce_bytes = v;
-    if (key == "dag_bytes") spec.dag_bytes = v;
-    if (key == "trace_start") spec.trace_start = v;
-    if (key == "trace_length") spec.trace_length = v;
-    if (key == "time_scale") spec.time_scale = v;
-    if (key == "trace_machines") spec.trace_machines = static_cast<int>(v);
+  for (const WorkloadValue& w : WorkloadValues()) {
+    if (w.setting.name != key) continue;
+    KeyValue v;
+    v.number = ParseSetting(w.setting, given, v.word);
+    w.set(spec, v);
     return;
   }
   if (!SetGeneratorSetting(spec, given)) throw InputError(file, line, field, "unknown key");

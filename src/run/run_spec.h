@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include "api/cluster.h"
 #include "api/settings.h"
+#include "cluster/cluster_keys.h"
 #include "sim/simulator.h"
 
 namespace slotflow {
@@ -99,7 +101,14 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
 // The values every workload takes, beside its generator's settings (traffic_scale,
 // map_input_ratio, trace_format, ...), declared once: the config file, --set workload.KEY, the
 // command line's flags of their own and Python all go through SetWorkloadValue.
-const std::vector<SettingSpec>& WorkloadValues();
+struct WorkloadValue {
+  SettingSpec setting;
+  std::function<void(RunSpec&, const KeyValue&)> set;
+  // The value in force for a set-up, or nothing when the run did not read it; `format` is the
+  // trace's format as read (auto for a job file or a generator).
+  std::function<std::optional<KeyValue>(const RunSpec&, TraceFormat format)> written;
+};
+const std::vector<WorkloadValue>& WorkloadValues();
 // A [workload] value from the config file or a flag: traffic_scale, map_input_ratio,
 // estimate_error, mode, generator (a registered generator's name), or a setting some
 // generator declares. Checked against its domain at once; InputError naming `file`:`line` or
@@ -131,5 +140,7 @@ bool WorkloadDependsOnSeed(const RunSpec& spec);
 RunMode ParseRunMode(std::string_view text, std::string_view field);
 std::string_view RunModeName(RunMode mode);
 std::string_view TraceFormatName(TraceFormat format);
+// A word of the trace_format choice ("auto", "coflow", "swim", "alibaba").
+TraceFormat ParseTraceFormat(std::string_view word);
 
 }  // namespace slotflow

@@ -78,26 +78,10 @@ toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with
   w.insert("mode", RunModeName(spec.mode));
   const bool generated = spec.trace.empty() && spec.jobs_file.empty();
   if (generated) w.insert("generator", spec.generator);
-  if (WorkloadValueApplies(spec, run.trace_format, "traffic_scale")) {
-    w.insert("traffic_scale", spec.traffic_scale);
+  // The run-wide values the run read.
+  for (const WorkloadValue& value : WorkloadValues()) {
+    if (const auto v = value.written(spec, run.trace_format)) InsertValue(w, value.setting, *v);
   }
-  if (spec.map_input_ratio && WorkloadValueApplies(spec, run.trace_format, "map_input_ratio")) {
-    w.insert("map_input_ratio", *spec.map_input_ratio);  // else balanced
-  }
-  if (run.trace_format != TraceFormat::kAuto) {
-    // The format as read, and only the values it reads.
-    w.insert("trace_format", TraceFormatName(run.trace_format));
-    if (run.trace_format == TraceFormat::kSwim) {
-      w.insert("block_size", spec.block_size);
-      w.insert("reduce_bytes", spec.reduce_bytes);
-    }
-    if (run.trace_format == TraceFormat::kAlibaba) w.insert("dag_bytes", spec.dag_bytes);
-    w.insert("trace_start", spec.trace_start);
-    w.insert("trace_length", spec.trace_length);
-    w.insert("time_scale", spec.time_scale);
-    w.insert("trace_machines", spec.trace_machines);
-  }
-  w.insert("estimate_error", spec.simulation.estimate_error);
   // Only what the run used: the settings of its generator, when it has one.
   if (generated) {
     const Settings settings = GeneratorSettings(spec, spec.generator);
