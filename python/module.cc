@@ -154,36 +154,18 @@ py::dict Live(const py::dict& setup, const std::string& config, const std::strin
   for (auto [k, v] : live) {
     const std::string key = k.cast<std::string>();
     if (v.is_none()) continue;
-    try {
-      if (key == "hosts") {
-        settings.hosts = v.cast<int>();
-        if (settings.hosts < 1 || settings.hosts > kMaxTestbedHosts) {
-          throw InputError(source, 0, key, fmt::format("must be in 1..{}", kMaxTestbedHosts));
-        }
-      } else if (key == "rate") {
-        settings.rate = v.cast<std::string>();
-      } else if (key == "deadline") {
-        settings.deadline = v.cast<std::string>();
-      } else if (key == "agent_timeout") {
-        settings.agent_timeout = v.cast<std::string>();
-      } else if (key == "journal") {
-        settings.journal = v.cast<std::string>();
-      } else if (key == "keep_testbed") {
-        settings.keep_testbed = v.cast<bool>();
-      } else if (key == "testbed_prefix") {
-        settings.prefix = v.cast<std::string>();
-      } else if (key == "block_reads") {
-        settings.block_reads = v.cast<std::string>();
-      } else if (key == "agent") {
-        settings.agent_program = v.cast<std::string>();
-      } else {
-        throw InputError(source, 0, key, "not a setting of live runs");
-      }
-    } catch (const py::cast_error&) {
+    std::string text;
+    if (py::isinstance<py::bool_>(v)) {
+      text = v.cast<bool>() ? "true" : "false";
+    } else if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v) ||
+               py::isinstance<py::str>(v)) {
+      text = py::str(v).cast<std::string>();
+    } else {
       throw InputError(
           source, 0, key,
           "wrong type: " + py::str(py::type::of(v).attr("__name__")).cast<std::string>());
     }
+    SetLiveSetting(settings, {key, text, source, 0, key});
   }
   RunSpec spec = SpecOf(setup, config, source, command_line);
   spec.simulation.collect_tasks = true;
@@ -307,6 +289,12 @@ PYBIND11_MODULE(_slotflow, m) {
         py::arg("command_line"), py::arg("entries"), py::arg("seeds"), py::arg("threads"),
         py::arg("out"));
   m.def("toml_text", &TomlText, py::arg("dict"), py::arg("source"));
+  // The settings of live runs as declared (run/live.h): live()'s keywords are these.
+  m.def("live_settings", [] {
+    std::vector<std::string> names;
+    for (const LiveSetting& s : LiveSettingTable()) names.push_back(s.setting.name);
+    return names;
+  });
   m.def("sweep_runs", &SweepRuns, py::arg("file"), py::arg("trace"));
   m.def("merge", &Merge, py::arg("inputs"), py::arg("out"), py::arg("sweep"));
   m.def("sweep", &Sweep, py::arg("file"), py::arg("out"), py::arg("trace"), py::arg("threads"),

@@ -214,15 +214,16 @@ def load_plugin(path) -> None:
 
 def live(system=None, *, scheduler=None, network=None, cluster=None, workload=None, trace=None,
          jobs=None, seed=None, set=None, config=None, log=False, out=None, hosts=None,
-         rate=None, deadline="300s", agent_timeout="5s", journal=None, keep_testbed=False,
-         testbed_prefix="sf", block_reads="memory", agent=None) -> Result:
+         rate=None, deadline=None, agent_timeout=None, journal=None, keep_testbed=None,
+         testbed_prefix=None, block_reads=None, agent=None) -> Result:
     """Runs the set-up on live mode's testbed (docs/live.md; needs root) and returns its
     measured Result, as `slotflow live` does: the scheduler and network policy, Python ones
     included, run in this process as the master; one agent per host moves real TCP bytes.
 
     The set-up's arguments are run()'s; hosts, rate, deadline, agent_timeout, journal,
-    keep_testbed, testbed_prefix and block_reads are `slotflow live`'s flags. agent: the slotflow executable
-    the agents run (default: the one built or installed with this package).
+    keep_testbed, testbed_prefix and block_reads are `slotflow live`'s flags (None: their
+    declared default, `slotflow live --help`). agent: the slotflow executable the agents run
+    (default: the one built or installed with this package).
     """
     source = "slotflow.live()"
     program = os.fspath(agent) if agent is not None else _agent_program(source)

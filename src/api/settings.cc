@@ -82,6 +82,14 @@ double ParseValue(const SettingSpec& spec, std::string_view text, std::string_vi
     case SettingKind::kQueueShares:
       ParseQueueShares(text, field);
       return 0;
+    case SettingKind::kText:
+      if (canonical.empty()) throw InputError("", 0, std::string(field), "must not be empty");
+      return 0;
+    case SettingKind::kSwitch:
+      if (canonical == "true" || canonical == "1") return canonical = "true", 1;
+      if (canonical == "false" || canonical == "0") return canonical = "false", 0;
+      throw InputError("", 0, std::string(field),
+                       fmt::format("expected true or false, got '{}'", text));
     case SettingKind::kInteger:
       v = static_cast<double>(ParseInteger(text, field));
       break;
@@ -177,6 +185,8 @@ std::string SettingRange(const SettingSpec& spec) {
   }
   if (spec.kind == SettingKind::kQueues) return fmt::format("1..{} or unlimited", kMaxQueues);
   if (spec.kind == SettingKind::kQueueShares) return "name:share[:max],...";
+  if (spec.kind == SettingKind::kText) return "text";
+  if (spec.kind == SettingKind::kSwitch) return "true | false";
   const bool has_min = std::isfinite(spec.min), has_max = std::isfinite(spec.max);
   const std::string lo = (spec.min_exclusive ? "> " : ">= ") + FormatLimit(spec, spec.min);
   if (has_min && has_max) {

@@ -28,6 +28,8 @@ enum class SettingKind {
   kChoice,       // one of a fixed list of words
   kQueues,       // a positive count of priority classes, or "unlimited"
   kQueueShares,  // capacity queues: "name:share[:max], ..." (see ParseQueueShares)
+  kText,         // a non-empty word or path, as written
+  kSwitch,       // on or off: "true" or "false" (1 or 0)
 };
 
 // One capacity queue (Hadoop's capacity scheduler): its name, its guaranteed share of the

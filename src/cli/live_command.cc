@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -21,27 +22,34 @@
 namespace slotflow {
 namespace {
 
-// Adds the live-only flags to `cmd` (which also has the run flags).
-void AddLiveFlags(CLI::App& cmd, LiveSettings& o) {
-  cmd.add_option("--hosts", o.hosts, "hosts of the testbed, one per server (same as --servers)")
-      ->check(CLI::Range(1, kMaxTestbedHosts));
-  cmd.add_option("--rate", o.rate,
-                 "every link's rate, and so every server's NIC (default 100mbit, or --nic)");
-  cmd.add_option("--deadline", o.deadline,
-                 "stop with an error if the run is not over by then (default 300s)");
-  cmd.add_option("--agent-timeout", o.agent_timeout,
-                 "an agent silent this long (it beats every 1s) is lost and its tasks re-run "
-                 "elsewhere (default 5s)");
-  cmd.add_option("--journal", o.journal,
-                 "SQLite file recording each completed job; started again with it, a run skips "
-                 "the jobs it records");
-  cmd.add_flag("--keep-testbed", o.keep_testbed, "leave a testbed this run brought up");
-  cmd.add_option("--block-reads", o.block_reads,
-                 "memory (default: an agent holds a local block in memory, so reading it costs "
-                 "nothing, as in the simulator without --disk) or file (read from a scratch "
-                 "file of its size)");
-  cmd.add_option("--testbed-prefix", o.prefix,
-                 "namespace names of the testbed (default sf: sfsw, sfh0, ...)");
+// The live-only flags, one per declared setting of live runs (run/live.h), as given.
+struct LiveFlags {
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> switches;
+};
+
+void AddLiveFlags(CLI::App& cmd, LiveFlags& f) {
+  for (const LiveSetting& s : LiveSettingTable()) {
+    const std::string help =
+        fmt::format("{} (default {})", s.setting.meaning, s.setting.default_value);
+    if (s.setting.kind == SettingKind::kSwitch) {
+      cmd.add_flag(FlagName(s.setting.name), f.switches[s.setting.name], help);
+    } else {
+      cmd.add_option(FlagName(s.setting.name), f.values[s.setting.name], help);
+    }
+  }
+}
+
+LiveSettings SettingsOf(const LiveFlags& f) {
+  LiveSettings o;
+  o.name_of = [](std::string_view key) { return FlagName(key); };
+  for (const auto& [key, value] : f.values) {
+    if (!value.empty()) SetLiveSetting(o, {key, value, "", 0, FlagName(key)});
+  }
+  for (const auto& [key, on] : f.switches) {
+    if (on) SetLiveSetting(o, {key, "true", "", 0, FlagName(key)});
+  }
+  return o;
 }
 
 int LiveCommand(const RunFlags& f, const LiveSettings& o) {
@@ -64,7 +72,7 @@ int LiveCommand(const RunFlags& f, const LiveSettings& o) {
 Subcommand AddLiveCommand(CLI::App& app, const std::string& command_line) {
   struct Flags {
     RunFlags run;
-    LiveSettings live;
+    LiveFlags live;
   };
   auto f = std::make_shared<Flags>();
   f->run.command_line = command_line;
@@ -78,8 +86,7 @@ Subcommand AddLiveCommand(CLI::App& app, const std::string& command_line) {
                    "are seconds since the run began")
       ->check(NonEmptyFile());
   AddLiveFlags(*live, f->live);
-  f->live.name_of = [](std::string_view key) { return FlagName(key); };
-  return {live, [f] { return LiveCommand(f->run, f->live); }};
+  return {live, [f] { return LiveCommand(f->run, SettingsOf(f->live)); }};
 }
 
 }  // namespace slotflow

@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "api/error.h"
 #include "api/units.h"
 #include "cluster/cluster_keys.h"
 #include "live/machine_load.h"
+#include "live/testbed_plan.h"
 #include "master/journal.h"
 #include "master/live_session.h"
 #include "run/execute.h"
@@ -21,6 +23,76 @@ namespace {
 constexpr const char* kDefaultRate = "100mbit";
 
 }  // namespace
+
+const std::vector<LiveSetting>& LiveSettingTable() {
+  using K = SettingKind;
+  const auto spec = [](std::string name, K kind, std::string default_value, std::string meaning,
+                       double min = -std::numeric_limits<double>::infinity(),
+                       double max = std::numeric_limits<double>::infinity(),
+                       std::vector<std::string> choices = {}) {
+    return SettingSpec{.name = std::move(name),
+                       .kind = kind,
+                       .default_value = std::move(default_value),
+                       .meaning = std::move(meaning),
+                       .min = min,
+                       .max = max,
+                       .min_exclusive = kind == K::kSeconds,
+                       .choices = std::move(choices)};
+  };
+  const auto text = [](std::string LiveSettings::*member) {
+    return [member](LiveSettings& s, const SettingAssignment& given, const KeyValue&) {
+      s.*member = given.value;
+    };
+  };
+  static const std::vector<LiveSetting> table = {
+      {spec("hosts", K::kInteger, "the cluster's servers",
+            "hosts of the testbed, one per server (the same as the cluster's servers)", 1,
+            kMaxTestbedHosts),
+       [](LiveSettings& s, const SettingAssignment&, const KeyValue& v) {
+         s.hosts = static_cast<int>(v.number);
+       }},
+      {spec("rate", K::kText, "100mbit, or the cluster's nic",
+            "every link's rate in tc's units (100mbit, 1gbit), and so every server's NIC"),
+       text(&LiveSettings::rate)},
+      {spec("deadline", K::kSeconds, "300s", "stop with an error if the run is not over by then", 0,
+            kMaxWaitTime),
+       text(&LiveSettings::deadline)},
+      {spec("agent_timeout", K::kSeconds, "5s",
+            "an agent silent this long (it beats every 1s) is lost and its tasks re-run "
+            "elsewhere",
+            0, kMaxWaitTime),
+       text(&LiveSettings::agent_timeout)},
+      {spec("journal", K::kText, "none",
+            "SQLite file recording each completed job; started again with it, a run skips the "
+            "jobs it records"),
+       text(&LiveSettings::journal)},
+      {spec("keep_testbed", K::kSwitch, "false", "leave a testbed this run brought up"),
+       [](LiveSettings& s, const SettingAssignment&, const KeyValue& v) {
+         s.keep_testbed = v.number != 0;
+       }},
+      {spec("block_reads", K::kChoice, "memory",
+            "memory (an agent holds a local block in memory, so reading it costs nothing, as in "
+            "the simulator without disks) or file (read from a scratch file of its size)",
+            0, 0, {"memory", "file"}),
+       text(&LiveSettings::block_reads)},
+      {spec("testbed_prefix", K::kText, "sf", "namespace names of the testbed (sfsw, sfh0, ...)"),
+       text(&LiveSettings::prefix)},
+      {spec("agent", K::kText, "this program",
+            "the slotflow executable the agents run (of the same build)"),
+       text(&LiveSettings::agent_program)}};
+  return table;
+}
+
+void SetLiveSetting(LiveSettings& settings, const SettingAssignment& given) {
+  for (const LiveSetting& s : LiveSettingTable()) {
+    if (s.setting.name != given.key) continue;
+    KeyValue v;
+    v.number = ParseSetting(s.setting, given, v.word);
+    s.set(settings, given, v);
+    return;
+  }
+  throw InputError(given.file, given.line, given.field, "not a setting of live runs");
+}
 
 std::string LiveSettings::Field(std::string_view key) const {
   return name_of ? name_of(key) : std::string(key);

@@ -6,7 +6,10 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "api/settings.h"
+#include "cluster/cluster_keys.h"
 #include "run/prepare.h"
 #include "run/run_spec.h"
 #include "sim/simulator.h"
@@ -31,6 +34,17 @@ struct LiveSettings {
 
   std::string Field(std::string_view key) const;
 };
+
+// A setting of live runs as declared once (name, kind, default, meaning), and how it is set:
+// `slotflow live`'s flags and Python's live() keywords are made from this table.
+struct LiveSetting {
+  SettingSpec setting;
+  std::function<void(LiveSettings&, const SettingAssignment& given, const KeyValue&)> set;
+};
+const std::vector<LiveSetting>& LiveSettingTable();
+// Parses and applies one assignment (key without prefix); InputError naming its source and
+// field for an unknown key or a value out of the declared domain.
+void SetLiveSetting(LiveSettings& settings, const SettingAssignment& given);
 
 // Sets the cluster's servers and NIC from `hosts` and `rate` (one host per server, the NIC rate
 // the testbed's link rate). InputError if they contradict the set-up's servers or NIC.

@@ -21,8 +21,10 @@ namespace {
 void InsertValue(toml::table& t, const SettingSpec& s, const KeyValue& v) {
   if (s.kind == SettingKind::kInteger) {
     t.insert(s.name, static_cast<int64_t>(v.number));
+  } else if (s.kind == SettingKind::kSwitch) {
+    t.insert(s.name, v.number != 0);
   } else if (s.kind == SettingKind::kChoice || s.kind == SettingKind::kQueues ||
-             s.kind == SettingKind::kQueueShares) {
+             s.kind == SettingKind::kQueueShares || s.kind == SettingKind::kText) {
     t.insert(s.name, v.word);
   } else {
     t.insert(s.name, v.number);
@@ -63,7 +65,11 @@ void InsertSetting(toml::table& t, const SettingSpec& spec, const Settings& sett
     case SettingKind::kChoice:  // its word, as below
     case SettingKind::kQueues:
     case SettingKind::kQueueShares:
+    case SettingKind::kText:
       break;
+    case SettingKind::kSwitch:
+      t.insert(spec.name, settings.Number(spec.name) != 0);
+      return;
   }
   for (const auto& [key, value] : settings.InForce()) {
     if (key == spec.name) t.insert(key, value);

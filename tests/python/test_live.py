@@ -1,5 +1,6 @@
 """slotflow.live(): a Python scheduler driving live mode's testbed (root only, where `ip netns`
 works; skipped elsewhere), and live()'s bad input raising InputError before any testbed is up."""
+import inspect
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import pandas as pd
 import pytest
 
 import slotflow
+from slotflow import _slotflow
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "examples" / "python"))
@@ -88,3 +90,11 @@ def test_bad_deadline_is_refused_before_the_testbed(tmp_path):
         slotflow.live(system="duopoly", deadline="soon", testbed_prefix=PREFIX)
     assert e.value.field == "deadline"
     assert not [ns for ns in namespaces() if ns.startswith(PREFIX)]
+
+
+def test_live_takes_a_keyword_for_each_declared_setting_of_live_runs():
+    """The keywords beyond run()'s are the settings of live runs as declared once (run/live.h),
+    which `slotflow live`'s flags are made from too."""
+    run_keywords = set(inspect.signature(slotflow.run).parameters)
+    live_keywords = set(inspect.signature(slotflow.live).parameters) - run_keywords
+    assert live_keywords == set(_slotflow.live_settings())
