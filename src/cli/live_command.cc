@@ -42,7 +42,7 @@ void AddLiveFlags(CLI::App& cmd, LiveFlags& f) {
 
 LiveSettings SettingsOf(const LiveFlags& f) {
   LiveSettings o;
-  o.name_of = [](std::string_view key) { return FlagName(key); };
+  o.named = {FlagName};
   for (const auto& [key, value] : f.values) {
     if (!value.empty()) SetLiveSetting(o, {key, value, "", 0, FlagName(key)});
   }

@@ -11,6 +11,7 @@ Subcommand AddMergeCommand(CLI::App& app) {
   auto options = std::make_shared<MergeOptions>();
   CLI::App* merge = app.add_subcommand(
       "merge", "join the results.csv of several sweep shards into one, in grid order");
+  options->named = {FlagName};
   merge->add_option("INPUT", options->inputs, "results.csv (or journal.csv) files of shards")
       ->required()
       ->check(NonEmptyFile());

@@ -120,13 +120,13 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
   // after them.
   auto table_of = [](const std::string& a) { return a.substr(0, a.find('.')); };
   for (const std::string& a : f.set) {
-    if (table_of(a) != "workload" && table_of(a) != "cluster") ApplySetFlag(spec, a);
+    if (table_of(a) != "workload" && table_of(a) != "cluster") ApplyAssignment(spec, a, "--set");
   }
   for (const auto& [key, text] : f.cluster) {
     if (!text.empty()) SetClusterValue(spec, key, text, "", 0, FlagName(key));
   }
   for (const std::string& a : f.set) {
-    if (table_of(a) == "cluster") ApplySetFlag(spec, a);
+    if (table_of(a) == "cluster") ApplyAssignment(spec, a, "--set");
   }
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   spec.simulation.check = f.check;
@@ -155,7 +155,7 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
     SetWorkloadValue(spec, "trace_length", fmt::format("{}", end - start), "", 0, "--trace-window");
   }
   for (const std::string& a : f.set) {
-    if (table_of(a) == "workload") ApplySetFlag(spec, a);
+    if (table_of(a) == "workload") ApplyAssignment(spec, a, "--set");
   }
   return spec;
 }

@@ -15,6 +15,7 @@ Subcommand AddSweepCommand(CLI::App& app) {
   auto f = std::make_shared<Flags>();
   CLI::App* sweep = app.add_subcommand(
       "sweep", "run a grid of set-ups x systems x seeds described in a TOML file (resumable)");
+  f->options.named = {FlagName};
   sweep->add_option("FILE", f->options.file, "the sweep file (see docs/sweeps.md)")
       ->required()
       ->check(NonEmptyFile());
@@ -29,7 +30,8 @@ Subcommand AddSweepCommand(CLI::App& app) {
   sweep->add_flag(
       "--quiet", [f](int64_t) { f->options.progress = false; }, "no progress");
   return {sweep, [f] {
-            if (!f->shard.empty()) ParseShard(f->shard, f->options.shard, f->options.shards);
+            if (!f->shard.empty())
+              ParseShard(f->shard, "--shard", f->options.shard, f->options.shards);
             return RunSweep(f->options);
           }};
 }

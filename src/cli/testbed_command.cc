@@ -14,6 +14,7 @@
 #include "api/error.h"
 #include "api/units.h"
 #include "cli/commands.h"
+#include "cli/flags.h"
 #include "common/output_file.h"
 #include "live/testbed.h"
 #include "live/testbed_status.h"
@@ -121,6 +122,7 @@ std::string Ms(const std::vector<double>& seconds) {
 
 int Calibrate(TestbedCommand c) {
   CalibrateSettings& s = c.calibration;
+  s.named = {FlagName};
   s.hosts = c.hosts;
   s.rate = c.rate;
   s.capacity = !c.no_capacity;

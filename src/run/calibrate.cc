@@ -59,8 +59,8 @@ JobSpec Ring(std::string name, Seconds submit, int hosts, Bytes bytes) {
 }
 
 void CheckPlan(const ProbePlan& p) {
-  if (p.hosts < 2) throw InputError("", 0, "--hosts", "calibration needs at least 2 hosts");
-  if (p.samples < 1) throw InputError("", 0, "--samples", "must be at least 1");
+  if (p.hosts < 2) throw InputError("", 0, "hosts", "calibration needs at least 2 hosts");
+  if (p.samples < 1) throw InputError("", 0, "samples", "must be at least 1");
 }
 
 double Median(std::vector<double> v) { return Percentile(std::move(v), 50); }
@@ -182,15 +182,16 @@ std::vector<TaskResult> RunProbes(const CalibrateSettings& s, const TestbedConfi
 
 CalibrateReport CalibrateTestbed(const CalibrateSettings& s) {
   if (s.samples < 1 || s.samples > 1000) {
-    throw InputError("", 0, "--samples", fmt::format("must be in 1..1000, got {}", s.samples));
+    throw InputError("", 0, s.named("samples"),
+                     fmt::format("must be in 1..1000, got {}", s.samples));
   }
   if (s.hosts < 2 || s.hosts > kMaxTestbedHosts) {
     throw InputError(
-        "", 0, "--hosts",
+        "", 0, s.named("hosts"),
         fmt::format("calibration needs 2..{} hosts, got {}", kMaxTestbedHosts, s.hosts));
   }
   TestbedConfig config = MakeTestbedConfig(s.hosts, s.rate);
-  config.names = MakeTestbedNames(s.prefix, "--testbed-prefix");
+  config.names = MakeTestbedNames(s.prefix, s.named("testbed_prefix"));
   RequireRoot();
   CalibrateReport report;
   ProbePlan& p = report.plan;

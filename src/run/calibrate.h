@@ -22,6 +22,7 @@
 #include "api/job.h"
 #include "api/units.h"
 #include "metrics/report.h"
+#include "run/named_as.h"
 
 namespace slotflow {
 
@@ -76,6 +77,7 @@ struct CalibrateSettings {
   bool capacity = true;
   Seconds deadline = 120;     // for each run
   std::string agent_program;  // the slotflow executable the agents run; empty: this program
+  NamedAs named;              // how the front end names hosts, samples, testbed_prefix
 };
 struct CalibrateReport {
   ProbePlan plan;

@@ -94,9 +94,7 @@ void SetLiveSetting(LiveSettings& settings, const SettingAssignment& given) {
   throw InputError(given.file, given.line, given.field, "not a setting of live runs");
 }
 
-std::string LiveSettings::Field(std::string_view key) const {
-  return name_of ? name_of(key) : std::string(key);
-}
+std::string LiveSettings::Field(std::string_view key) const { return named(key); }
 
 void ApplyLiveCluster(const LiveSettings& s, RunSpec& spec) {
   const SettingAssignment* servers = ClusterSettingGiven(spec, "servers");

@@ -10,6 +10,7 @@
 
 #include "api/settings.h"
 #include "cluster/cluster_keys.h"
+#include "run/named_as.h"
 #include "run/prepare.h"
 #include "run/run_spec.h"
 #include "sim/simulator.h"
@@ -28,9 +29,7 @@ struct LiveSettings {
   // "memory" (a local block is in the agent's memory: its read costs nothing, as in the
   // simulator without disks) or "file" (read from a scratch file of its size).
   std::string block_reads = "memory";
-  // How errors name a setting, given its key ("agent_timeout"): as the front end took it (a
-  // flag, a keyword). Unset: the key itself.
-  std::function<std::string(std::string_view key)> name_of;
+  NamedAs named;  // how errors name a setting: as the front end took it (a flag, a keyword)
 
   std::string Field(std::string_view key) const;
 };

@@ -360,7 +360,7 @@ PreparedRun Prepare(const RunSpec& spec) {
     const SettingAssignment other =
         GivenAt(spec, at.key == "trace" ? "workload.jobs" : "workload.trace");
     throw InputError(
-        at.file, at.line, at.field.empty() ? "--trace/--jobs" : at.field,
+        at.file, at.line, at.field.empty() ? "workload.trace/workload.jobs" : at.field,
         other.value.empty() || WhereGiven(other) == WhereGiven(at)
             ? "give a trace or a job file, not both"
             : fmt::format("give a trace or a job file, not both ({} names the {})",
@@ -371,7 +371,7 @@ PreparedRun Prepare(const RunSpec& spec) {
     throw InputError(at.file, at.line, at.field,
                      fmt::format("the {} generator makes its own jobs: drop it or the {} ({})",
                                  spec.generator, spec.trace.empty() ? "job file" : "trace",
-                                 spec.input_from.field.empty() ? "--trace/--jobs"
+                                 spec.input_from.field.empty() ? "workload.trace/workload.jobs"
                                                                : WhereGiven(spec.input_from)));
   }
   if (spec.trace.empty()) {

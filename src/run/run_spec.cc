@@ -307,24 +307,26 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
       .push_back(SettingAssignment{key, std::move(value), file, line, field});
 }
 
-void ApplySetFlag(RunSpec& spec, std::string_view assignment) {
+void ApplyAssignment(RunSpec& spec, std::string_view assignment, std::string_view given_as) {
   const size_t eq = assignment.find('=');
   if (eq == std::string_view::npos) {
     throw InputError(
-        "", 0, "--set",
+        "", 0, std::string(given_as),
         fmt::format("expected KEY=VALUE (e.g. network.queues=8), got '{}'", assignment));
   }
   const std::string key(assignment.substr(0, eq));
   std::string value(assignment.substr(eq + 1));
   if (key.rfind("workload.", 0) == 0 && key.size() > 9) {
-    SetWorkloadValue(spec, key.substr(9), std::move(value), "", 0, "--set " + key);
+    SetWorkloadValue(spec, key.substr(9), std::move(value), "", 0,
+                     fmt::format("{} {}", given_as, key));
     return;
   }
   if (key.rfind("cluster.", 0) == 0 && key.size() > 8) {
-    SetClusterValue(spec, key.substr(8), std::move(value), "", 0, "--set " + key);
+    SetClusterValue(spec, key.substr(8), std::move(value), "", 0,
+                    fmt::format("{} {}", given_as, key));
     return;
   }
-  SetPolicySetting(spec, key, std::move(value), "", 0, "--set " + key);
+  SetPolicySetting(spec, key, std::move(value), "", 0, fmt::format("{} {}", given_as, key));
 }
 
 void SetClusterValue(RunSpec& spec, const std::string& key, std::string text,

@@ -117,8 +117,9 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field);
 // A seed: a non-negative integer below 2^64; InputError naming `field` otherwise.
 uint64_t ParseSeed(std::string_view text, std::string_view field);
-// `--set KEY=VALUE`: KEY is scheduler.NAME, network.NAME, workload.NAME or cluster.NAME.
-void ApplySetFlag(RunSpec& spec, std::string_view assignment);
+// "KEY=VALUE", KEY scheduler.NAME, network.NAME, workload.NAME or cluster.NAME, as a front end
+// took it (`given_as`: "--set" on the command line); errors name the field `given_as` KEY.
+void ApplyAssignment(RunSpec& spec, std::string_view assignment, std::string_view given_as);
 // A [cluster] key given after the config file; checked at once (InputError naming `field`).
 void SetClusterValue(RunSpec& spec, const std::string& key, std::string text,
                      const std::string& file, int line, const std::string& field);

@@ -106,14 +106,14 @@ class OutLock {
     const fs::path path = dir / "sweep.lock";
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) {
-      throw InputError(path.string(), 0, "--out",
+      throw InputError(path.string(), 0, "out",
                        fmt::format("cannot open the lock file: {}", std::strerror(errno)));
     }
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
-      throw InputError(dir.string(), 0, "--out",
+      throw InputError(dir.string(), 0, "out",
                        "another slotflow sweep is writing to this directory (it holds "
-                       "sweep.lock); wait for it to end or use another --out");
+                       "sweep.lock); wait for it to end or use another directory");
     }
   }
   ~OutLock() { ::close(fd_); }
@@ -156,7 +156,7 @@ class Journal {
 
  private:
   [[noreturn]] void Fail(const std::string& what) {
-    throw InputError(path_.string(), 0, "--out",
+    throw InputError(path_.string(), 0, "out",
                      fmt::format("{}: {}", what, errno != 0 ? std::strerror(errno) : "error"));
   }
   fs::path path_;
@@ -192,10 +192,10 @@ size_t SkipHeader(const std::string& text, const std::string& header, const fs::
   } catch (const InputError&) {
     why = "its header is not a sweep's";
   }
-  throw InputError(path.string(), 1, "--out",
+  throw InputError(path.string(), 1, "out",
                    fmt::format("holds the rows of a sweep with other columns ({}); use another "
-                               "--out, or remove journal.csv and results.csv from it to run this "
-                               "sweep afresh",
+                               "directory, or remove journal.csv and results.csv from it to run "
+                               "this sweep afresh",
                                why));
 }
 
@@ -204,7 +204,7 @@ void LoadRows(const fs::path& path, const std::string& header, const ShardPlan& 
               std::map<SweepKey, std::string>& rows, ResumeNotes& notes) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return;
-  const std::string text = ReadInputFile(path.string(), "--out");
+  const std::string text = ReadInputFile(path.string(), "out");
   const SweepHeader columns = ParseSweepHeader(header, path.string());
   for (size_t at = SkipHeader(text, header, path); at < text.size();) {
     const size_t end = text.find('\n', at);
@@ -266,7 +266,7 @@ int RunMissing(const SweepPlan& plan, const SweepOptions& o, const ShardPlan& sh
     const fs::path setup = fs::path(o.out) / "setups" / (planned.digest + ".toml");
     std::error_code ec;
     if (!fs::exists(setup, ec)) {
-      WriteOutputFile(setup, "--out",
+      WriteOutputFile(setup, "out",
                       [&](std::ostream& out) { out << SetupTomlFromJson(r.summary.setup); });
     }
     journal.Append(row);
@@ -294,7 +294,7 @@ ShardManifest ManifestOf(const SweepPlan& plan, const SweepOptions& o, size_t sh
 
 }  // namespace
 
-void ParseShard(const std::string& text, int& shard, int& shards) {
+void ParseShard(const std::string& text, const std::string& field, int& shard, int& shards) {
   const size_t slash = text.find('/');
   auto parse = [](std::string_view s, int& v) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -304,27 +304,29 @@ void ParseShard(const std::string& text, int& shard, int& shards) {
   if (slash == std::string::npos || !parse(std::string_view(text).substr(0, slash), i) ||
       !parse(std::string_view(text).substr(slash + 1), n) || n < 1 || i < 1 || i > n) {
     throw InputError(
-        "", 0, "--shard",
+        "", 0, field,
         fmt::format("expected I/N with integers 1 <= I <= N <= {}, got '{}'", INT_MAX, text));
   }
   shard = i;
   shards = n;
 }
 
-int RunSweep(const SweepOptions& o) {
-  const SweepPlan plan = ReadSweepPlan(o.file, o.trace);
+namespace {
+
+int RunSweepIn(const SweepOptions& o) {
+  const SweepPlan plan = ReadSweepPlan(o.file, o.trace, o.named("trace"));
   if (static_cast<size_t>(o.shards) > plan.Runs()) {
-    throw InputError("", 0, "--shard",
+    throw InputError("", 0, o.named("shard"),
                      fmt::format("{} shards, but the sweep has only {} runs: some shards would "
                                  "have none; use at most {} shards",
                                  o.shards, plan.Runs(), plan.Runs()));
   }
   const ShardPlan shard = PlanShard(plan, o);
   const fs::path out(o.out), results = out / "results.csv", journal_path = out / "journal.csv";
-  MakeOutputDirectory(out, "--out");
+  MakeOutputDirectory(out, "out");
   const OutLock lock(out);
-  CheckOutputPath(results, "--out");
-  CheckOutputPath(journal_path, "--out");
+  CheckOutputPath(results, "out");
+  CheckOutputPath(journal_path, "out");
   const std::string header = SweepHeaderLine(plan);
   std::map<SweepKey, std::string> rows, journal_rows;
   ResumeNotes notes;
@@ -341,10 +343,10 @@ int RunSweep(const SweepOptions& o) {
     fmt::print(stderr, "sweep: resuming, {} runs already done\n", rows.size());
   }
   WriteShardManifest(out / "shard.json", ManifestOf(plan, o, shard.runs.size()));
-  WriteRows(journal_path, "--out", header, journal_rows);  // whole rows only, from here on
+  WriteRows(journal_path, "out", header, journal_rows);  // whole rows only, from here on
   Journal journal(journal_path);
   const int unfinished = missing.empty() ? 0 : RunMissing(plan, o, shard, missing, journal, rows);
-  WriteRows(results, "--out", header, rows);
+  WriteRows(results, "out", header, rows);
   std::error_code ec;
   fs::remove(journal_path, ec);  // only now: results.csv holds every row
   if (unfinished > 0) {
@@ -355,6 +357,18 @@ int RunSweep(const SweepOptions& o) {
     return 2;
   }
   return 0;
+}
+
+}  // namespace
+
+int RunSweep(const SweepOptions& o) {
+  try {
+    return RunSweepIn(o);
+  } catch (const InputError& e) {
+    // The output directory's errors name it as the front end took it.
+    if (e.field() != "out") throw;
+    throw InputError(e.file(), e.line(), o.named("out"), e.message());
+  }
 }
 
 }  // namespace slotflow

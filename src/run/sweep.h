@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "run/named_as.h"
+
 namespace slotflow {
 
 struct SweepOptions {
@@ -35,6 +37,7 @@ struct SweepOptions {
   int shard = 1, shards = 1;
   int threads = 0;  // <= 0: one per core
   bool progress = true;
+  NamedAs named;  // how the front end names out, trace and shard in errors
 };
 
 // Runs the sweep; returns 0, or 2 when a run left jobs unfinished. InputError on a bad file,
@@ -46,6 +49,7 @@ struct MergeOptions {
   std::string out;
   std::string sweep;     // the sweep file, to tell which runs are missing (else the manifests)
   bool partial = false;  // write the merge even when runs are missing
+  NamedAs named;         // how the front end names out in errors
 };
 
 // Joins sweep results into `out`: the same header in every input, every row sound, each
@@ -54,6 +58,6 @@ struct MergeOptions {
 void MergeSweepResults(const MergeOptions& options);
 
 // "I/N" with integers 1 <= I <= N; InputError naming --shard otherwise.
-void ParseShard(const std::string& text, int& shard, int& shards);
+void ParseShard(const std::string& text, const std::string& field, int& shard, int& shards);
 
 }  // namespace slotflow

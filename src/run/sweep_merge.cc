@@ -158,7 +158,7 @@ void CheckComplete(const MergeOptions& o, const Expected& e, const SweepHeader& 
 
 void MergeSweepResults(const MergeOptions& o) {
   if (o.inputs.empty()) throw InputError("", 0, "merge", "give at least one results file");
-  CheckOutputPath(o.out, "--out");
+  CheckOutputPath(o.out, o.named("out"));
   std::map<SweepKey, MergedRow> rows;
   std::string header;
   for (size_t i = 0; i < o.inputs.size(); ++i) ReadInput(o, i, header, rows);
@@ -166,10 +166,10 @@ void MergeSweepResults(const MergeOptions& o) {
     CheckComplete(o, *e, ParseSweepHeader(header, o.inputs.front()), rows);
   } else {
     fmt::print(stderr,
-               "merge: note: no --sweep and no shard.json beside every input, so missing runs "
+               "merge: note: no sweep file and no shard.json beside every input, so missing runs "
                "cannot be told\n");
   }
-  WriteOutputFile(o.out, "--out", [&](std::ostream& out) {
+  WriteOutputFile(o.out, o.named("out"), [&](std::ostream& out) {
     out << header << "\n";
     for (const auto& [key, row] : rows) out << row.text << "\n";
   });

@@ -284,7 +284,8 @@ SweepRun SweepPlan::RunAt(size_t index) const {
   return SweepRun{index / variants.size(), index % variants.size(), seeds[s]};
 }
 
-SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace) {
+SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace,
+                        const std::string& trace_field) {
   const std::string text = ReadInputFile(file, "sweep");
   const toml::table root = ParseToml(text, file);
   SweepPlan plan;
@@ -300,7 +301,7 @@ SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace) {
   ReadSweepTable(*sweep, file, plan);
   if (!trace.empty()) {
     plan.base.trace = trace;
-    plan.base.input_from = {"trace", trace, "", 0, "--trace"};
+    plan.base.input_from = {"trace", trace, "", 0, trace_field};
     plan.base.jobs_file.clear();
   }
   return plan;

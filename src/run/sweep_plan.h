@@ -64,7 +64,8 @@ struct SweepPlan {
 
 // Reads and checks a sweep file; `trace`, when not empty, replaces the base's workload.
 // InputError naming the file, line and key on any problem.
-SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace);
+SweepPlan ReadSweepPlan(const std::string& file, const std::string& trace,
+                        const std::string& trace_field = "trace");
 
 // The run's complete set-up: the base, the point's values, the variant's system and settings,
 // the seed. InputError citing the sweep file's line of a value that does not apply.

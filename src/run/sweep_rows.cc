@@ -132,7 +132,7 @@ void WriteShardManifest(const std::filesystem::path& path, const ShardManifest& 
                             {"points", m.points},
                             {"variants", m.variants},
                             {"seeds", m.seeds}};
-  WriteOutputFile(path, "--out", [&](std::ostream& out) { out << j.dump(2) << "\n"; });
+  WriteOutputFile(path, "out", [&](std::ostream& out) { out << j.dump(2) << "\n"; });
 }
 
 namespace {

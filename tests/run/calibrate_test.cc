@@ -90,7 +90,7 @@ TEST(Calibrate, OneHostCannotBeCalibrated) {
     ProbeWorkload(plan);
     FAIL() << "accepted one host";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--hosts"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("field 'hosts'"), std::string::npos) << e.what();
   }
 }
 

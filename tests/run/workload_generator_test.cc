@@ -81,9 +81,9 @@ TEST(WorkloadGenerator, ARegisteredGeneratorRunsFromAConfigTable) {
 
 TEST(WorkloadGenerator, SetFlagsSelectItAndSetItsSettings) {
   RunSpec spec = FromConfig("[cluster]\nservers = 2\n");
-  ApplySetFlag(spec, "workload.generator=test-chain");
-  ApplySetFlag(spec, "workload.chain_jobs=4");
-  ApplySetFlag(spec, "workload.chain_jobs=2");  // the later value wins
+  ApplyAssignment(spec, "workload.generator=test-chain", "--set");
+  ApplyAssignment(spec, "workload.chain_jobs=4", "--set");
+  ApplyAssignment(spec, "workload.chain_jobs=2", "--set");  // the later value wins
   const PreparedRun run = Prepare(spec);
   EXPECT_EQ(run.workload.jobs.size(), 4u);
   EXPECT_EQ(run.workload_name, "chain(jobs=2)");
@@ -128,20 +128,20 @@ TEST(WorkloadGenerator, BadValuesNameTheirSourceAndField) {
   }
   RunSpec spec;
   try {
-    ApplySetFlag(spec, "workload.chain_input=lots");
+    ApplyAssignment(spec, "workload.chain_input=lots", "--set");
     FAIL() << "chain_input=lots was taken";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--set workload.chain_input");
   }
   try {
-    ApplySetFlag(spec, "workload.chain_jobz=1");
+    ApplyAssignment(spec, "workload.chain_jobz=1", "--set");
     FAIL() << "an undeclared key was taken";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--set workload.chain_jobz");
     EXPECT_EQ(e.message(), "unknown key");
   }
   try {
-    ApplySetFlag(spec, "workload.generator=test-chains");
+    ApplyAssignment(spec, "workload.generator=test-chains", "--set");
     FAIL() << "an unknown generator was taken";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--set workload.generator");
