@@ -136,99 +136,119 @@ void TraceWindow(const RunSpec& spec, Workload& w) {
   for (JobSpec& j : w.jobs) j.submit = (j.submit - spec.trace_start) * spec.time_scale;
 }
 
-Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
-  Input in;
-  if (!spec.trace.empty()) {
-    const std::string read = ReadInput(spec, spec.trace, "trace", in.sha256);
-    const std::string_view text_read = SkipByteOrderMark(read);
-    double scale = spec.traffic_scale;
-    if (spec.trace_machines > 0) {
-      // Bytes in proportion to the cluster (settled as the run will have it).
-      ClusterSpec settled = cluster;
-      ApplyOverrides(spec, settled);
-      scale *= static_cast<double>(settled.ServerCount()) / spec.trace_machines;
+// The cluster as the run will have it: `cluster` with the [cluster] keys given after the config
+// file.
+ClusterSpec Settled(const RunSpec& spec, const ClusterSpec& cluster) {
+  ClusterSpec settled = cluster;
+  ApplyOverrides(spec, settled);
+  return settled;
+}
+
+// The trace's format: the one given, else the one its text looks like.
+TraceFormat FormatOf(const RunSpec& spec, std::string_view text) {
+  if (spec.trace_format != TraceFormat::kAuto) return spec.trace_format;
+  return LooksLikeSwim(text)      ? TraceFormat::kSwim
+         : LooksLikeAlibaba(text) ? TraceFormat::kAlibaba
+                                  : TraceFormat::kCoflow;
+}
+
+// Values that only another format reads are refused rather than ignored, and so are the modes
+// and settings the format cannot run under.
+void CheckTraceSettings(const RunSpec& spec, TraceFormat format) {
+  const std::map<std::string, std::vector<TraceFormat>> readers = {
+      {"workload.block_size", {TraceFormat::kSwim}},
+      {"workload.reduce_bytes", {TraceFormat::kSwim}},
+      {"workload.dag_bytes", {TraceFormat::kAlibaba}}};
+  for (const auto& [key, formats] : readers) {
+    if (!spec.given_at.contains(key) ||
+        std::find(formats.begin(), formats.end(), format) != formats.end()) {
+      continue;
     }
-    TraceFormat format = spec.trace_format;
-    if (format == TraceFormat::kAuto) {
-      format = LooksLikeSwim(text_read)      ? TraceFormat::kSwim
-               : LooksLikeAlibaba(text_read) ? TraceFormat::kAlibaba
-                                             : TraceFormat::kCoflow;
-    }
-    const bool swim = format == TraceFormat::kSwim;
-    // Values that only another format reads are refused rather than ignored.
-    const std::map<std::string, std::vector<TraceFormat>> readers = {
-        {"workload.block_size", {TraceFormat::kSwim}},
-        {"workload.reduce_bytes", {TraceFormat::kSwim}},
-        {"workload.dag_bytes", {TraceFormat::kAlibaba}}};
-    for (const auto& [key, formats] : readers) {
-      if (!spec.given_at.contains(key) ||
-          std::find(formats.begin(), formats.end(), format) != formats.end()) {
-        continue;
-      }
-      const SettingAssignment& at = spec.given_at.at(key);
-      throw InputError(
-          at.file, at.line, at.field,
-          fmt::format("does not apply to {}, a {}", spec.trace,
-                      format == TraceFormat::kSwim      ? "SWIM trace (its map inputs are given)"
-                      : format == TraceFormat::kAlibaba ? "batch_task.csv of Alibaba's trace"
-                                                        : "coflow trace"));
-    }
-    if (format == TraceFormat::kAlibaba && spec.mode == RunMode::kNetwork) {
-      const SettingAssignment at = GivenAt(spec, "workload.mode");
-      throw InputError(at.file, at.line, at.field,
-                       "network mode pins a coflow trace's flows to its ports; Alibaba's batch "
-                       "jobs run as jobs (--mode jobs)");
-    }
-    if (format == TraceFormat::kCoflow && spec.mode == RunMode::kNetwork &&
-        spec.trace_machines > 0) {
-      // There every port is a server, so the trace keeps its own bytes per machine.
-      const SettingAssignment at = GivenAt(spec, "workload.trace_machines");
-      throw InputError(at.file, at.line, at.field,
-                       "does not apply to pinned coflows (network mode): each of the trace's "
-                       "ports is a server; scale bytes with traffic_scale");
-    }
-    in.format = format;
-    std::istringstream text{std::string(text_read)};
-    if (format == TraceFormat::kAlibaba) {
-      AlibabaOptions options{spec.dag_bytes, scale};
-      // plan_mem is a share of the largest machine's memory: of the settled cluster's.
-      ClusterSpec settled = cluster;
-      ApplyOverrides(spec, settled);
-      for (const ServerClass& sc : settled.classes) {
-        options.machine_memory = std::max(options.machine_memory, sc.memory);
-      }
-      options.window_start = spec.trace_start;
-      if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
-      AlibabaTrace t = ReadAlibabaTrace(text, spec.trace, options);
-      in.workload = std::move(t.workload);
-      if (t.jobs_left_out > 0) {
-        in.notes.push_back(fmt::format(
-            "{}: {} job{} left out (a task not Terminated, without start and end times, or "
-            "without instances)",
-            spec.trace, t.jobs_left_out, t.jobs_left_out == 1 ? "" : "s"));
-      }
-      if (t.parents_dropped > 0) {
-        in.notes.push_back(
-            fmt::format("{}: {} reference{} to tasks the job does not list "
-                        "dropped (the child starts without that parent)",
-                        spec.trace, t.parents_dropped, t.parents_dropped == 1 ? "" : "s"));
-      }
-    } else if (swim) {
-      SwimOptions options{spec.block_size, spec.reduce_bytes, scale};
-      options.window_start = spec.trace_start;  // TraceWindow below shifts and scales the times
-      if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
-      in.workload = ReadSwimTrace(text, spec.trace, options);
-    } else {
-      const FbTraceOptions options{scale, spec.map_input_ratio};
-      FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)
-                                                 : ReadFbTraceAsJobs(text, spec.trace, options);
-      in.workload = std::move(t.workload);
-      in.trace_ports = t.ports;
-    }
-    TraceWindow(spec, in.workload);
-    in.name = "trace:" + spec.trace;
-    return in;
+    const SettingAssignment& at = spec.given_at.at(key);
+    throw InputError(
+        at.file, at.line, at.field,
+        fmt::format("does not apply to {}, a {}", spec.trace,
+                    format == TraceFormat::kSwim      ? "SWIM trace (its map inputs are given)"
+                    : format == TraceFormat::kAlibaba ? "batch_task.csv of Alibaba's trace"
+                                                      : "coflow trace"));
   }
+  if (format == TraceFormat::kAlibaba && spec.mode == RunMode::kNetwork) {
+    const SettingAssignment at = GivenAt(spec, "workload.mode");
+    throw InputError(at.file, at.line, at.field,
+                     "network mode pins a coflow trace's flows to its ports; Alibaba's batch "
+                     "jobs run as jobs (--mode jobs)");
+  }
+  if (format == TraceFormat::kCoflow && spec.mode == RunMode::kNetwork && spec.trace_machines > 0) {
+    // There every port is a server, so the trace keeps its own bytes per machine.
+    const SettingAssignment at = GivenAt(spec, "workload.trace_machines");
+    throw InputError(at.file, at.line, at.field,
+                     "does not apply to pinned coflows (network mode): each of the trace's "
+                     "ports is a server; scale bytes with traffic_scale");
+  }
+}
+
+// Alibaba's batch_task.csv into in.workload, with a note for what it leaves out.
+void ReadAlibabaInput(const RunSpec& spec, const ClusterSpec& cluster, double scale,
+                      std::istream& text, Input& in) {
+  AlibabaOptions options{spec.dag_bytes, scale};
+  // plan_mem is a share of the largest machine's memory: of the settled cluster's.
+  const ClusterSpec settled = Settled(spec, cluster);
+  for (const ServerClass& sc : settled.classes) {
+    options.machine_memory = std::max(options.machine_memory, sc.memory);
+  }
+  options.window_start = spec.trace_start;
+  if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
+  AlibabaTrace t = ReadAlibabaTrace(text, spec.trace, options);
+  in.workload = std::move(t.workload);
+  if (t.jobs_left_out > 0) {
+    in.notes.push_back(
+        fmt::format("{}: {} job{} left out (a task not Terminated, without start and end times, or "
+                    "without instances)",
+                    spec.trace, t.jobs_left_out, t.jobs_left_out == 1 ? "" : "s"));
+  }
+  if (t.parents_dropped > 0) {
+    in.notes.push_back(
+        fmt::format("{}: {} reference{} to tasks the job does not list "
+                    "dropped (the child starts without that parent)",
+                    spec.trace, t.parents_dropped, t.parents_dropped == 1 ? "" : "s"));
+  }
+}
+
+// A trace in any of its formats, its bytes scaled and its jobs windowed.
+Input ReadTrace(const RunSpec& spec, const ClusterSpec& cluster) {
+  Input in;
+  const std::string read = ReadInput(spec, spec.trace, "trace", in.sha256);
+  const std::string_view text_read = SkipByteOrderMark(read);
+  double scale = spec.traffic_scale;
+  if (spec.trace_machines > 0) {
+    // Bytes in proportion to the cluster (settled as the run will have it).
+    scale *= static_cast<double>(Settled(spec, cluster).ServerCount()) / spec.trace_machines;
+  }
+  in.format = FormatOf(spec, text_read);
+  CheckTraceSettings(spec, in.format);
+  std::istringstream text{std::string(text_read)};
+  if (in.format == TraceFormat::kAlibaba) {
+    ReadAlibabaInput(spec, cluster, scale, text, in);
+  } else if (in.format == TraceFormat::kSwim) {
+    SwimOptions options{spec.block_size, spec.reduce_bytes, scale};
+    options.window_start = spec.trace_start;  // TraceWindow below shifts and scales the times
+    if (spec.trace_length > 0) options.window_end = spec.trace_start + spec.trace_length;
+    in.workload = ReadSwimTrace(text, spec.trace, options);
+  } else {
+    const FbTraceOptions options{scale, spec.map_input_ratio};
+    FbTrace t = spec.mode == RunMode::kNetwork ? ReadFbTraceAsCoflows(text, spec.trace, options)
+                                               : ReadFbTraceAsJobs(text, spec.trace, options);
+    in.workload = std::move(t.workload);
+    in.trace_ports = t.ports;
+  }
+  TraceWindow(spec, in.workload);
+  in.name = "trace:" + spec.trace;
+  return in;
+}
+
+// A job file, TOML or JSON Lines.
+Input ReadJobs(const RunSpec& spec, ClusterSpec& cluster) {
+  Input in;
   const std::string read = ReadInput(spec, spec.jobs_file, "jobs", in.sha256);
   const std::string_view text = SkipByteOrderMark(read);
   JobFile jf = LooksLikeJobLines(text) ? ParseJobLines(text, spec.jobs_file)
@@ -240,6 +260,10 @@ Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
   in.workload = std::move(jf.workload);
   in.name = "jobs:" + spec.jobs_file;
   return in;
+}
+
+Input ReadTraceOrJobs(const RunSpec& spec, ClusterSpec& cluster) {
+  return spec.trace.empty() ? ReadJobs(spec, cluster) : ReadTrace(spec, cluster);
 }
 
 // Pinned coflows: one server per trace port, unless a flag or config file sets the count.
