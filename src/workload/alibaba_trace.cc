@@ -84,6 +84,41 @@ struct JobRows {
   Seconds submit = std::numeric_limits<Seconds>::infinity();
 };
 
+// The task of one line of kFieldCount fields, each checked.
+Row ParseRow(const std::vector<std::string_view>& f, const std::string& name, int line) {
+  if (f[0].empty()) throw InputError(name, line, kFields[0], "the task name is empty");
+  if (f[2].empty()) throw InputError(name, line, kFields[2], "the job name is empty");
+  Row r;
+  r.task = std::string(f[0]);
+  r.line = line;
+  const double instances = Number(f[1], name, line, 1, true);
+  if (instances > static_cast<double>(kMaxWorkloadTasks)) {
+    throw InputError(name, line, kFields[1],
+                     fmt::format("{} instances is more than the {} tasks a workload may have", f[1],
+                                 kMaxWorkloadTasks));
+  }
+  r.instances = static_cast<int64_t>(instances);
+  r.start = CheckSeconds(Number(f[5], name, line, 5, true), name, line, kFields[5]);
+  r.end = CheckSeconds(Number(f[6], name, line, 6, true), name, line, kFields[6]);
+  r.cpu = Number(f[7], name, line, 7, false, 100.0);
+  if (r.cpu > 100.0 * kMaxSlotsPerServer) {
+    throw InputError(name, line, kFields[7],
+                     fmt::format("asks for more than the {} cores a server may have (100 is "
+                                 "one core); got '{}'",
+                                 kMaxSlotsPerServer, f[7]));
+  }
+  r.mem = Number(f[8], name, line, 8, false, 0.0);
+  if (r.mem > 100) {
+    // The trace marks invalid normalised values as 101.
+    throw InputError(name, line, kFields[8],
+                     fmt::format("is a share of the largest machine's memory, 0 to 100; got "
+                                 "'{}'",
+                                 f[8]));
+  }
+  r.finished = f[4] == "Terminated" && r.start > 0 && r.end >= r.start && r.instances > 0;
+  return r;
+}
+
 // The job's stages in an order where every parent comes first (ties by line order).
 JobSpec MakeJob(const JobRows& j, const AlibabaOptions& o, const std::string& file,
                 WorkloadBudget& budget, int64_t& parents_dropped) {
@@ -192,36 +227,7 @@ AlibabaTrace ReadAlibabaTrace(std::istream& in, const std::string& name, const A
                                    "plan_mem), got {}",
                                    f.size()));
     }
-    if (f[0].empty()) throw InputError(name, line, kFields[0], "the task name is empty");
-    if (f[2].empty()) throw InputError(name, line, kFields[2], "the job name is empty");
-    Row r;
-    r.task = std::string(f[0]);
-    r.line = line;
-    const double instances = Number(f[1], name, line, 1, true);
-    if (instances > static_cast<double>(kMaxWorkloadTasks)) {
-      throw InputError(name, line, kFields[1],
-                       fmt::format("{} instances is more than the {} tasks a workload may have",
-                                   f[1], kMaxWorkloadTasks));
-    }
-    r.instances = static_cast<int64_t>(instances);
-    r.start = CheckSeconds(Number(f[5], name, line, 5, true), name, line, kFields[5]);
-    r.end = CheckSeconds(Number(f[6], name, line, 6, true), name, line, kFields[6]);
-    r.cpu = Number(f[7], name, line, 7, false, 100.0);
-    if (r.cpu > 100.0 * kMaxSlotsPerServer) {
-      throw InputError(name, line, kFields[7],
-                       fmt::format("asks for more than the {} cores a server may have (100 is "
-                                   "one core); got '{}'",
-                                   kMaxSlotsPerServer, f[7]));
-    }
-    r.mem = Number(f[8], name, line, 8, false, 0.0);
-    if (r.mem > 100) {
-      // The trace marks invalid normalised values as 101.
-      throw InputError(name, line, kFields[8],
-                       fmt::format("is a share of the largest machine's memory, 0 to 100; got "
-                                   "'{}'",
-                                   f[8]));
-    }
-    r.finished = f[4] == "Terminated" && r.start > 0 && r.end >= r.start && r.instances > 0;
+    Row r = ParseRow(f, name, line);
     const auto [it, fresh] = job_index.emplace(std::string(f[2]), jobs.size());
     if (fresh) jobs.push_back(JobRows{std::string(f[2]), {}});
     JobRows& j = jobs[it->second];
