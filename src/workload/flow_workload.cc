@@ -97,9 +97,8 @@ void SetCompute(TaskSpec& task, const FlowWorkloadOptions& o) {
   }
 }
 
-}  // namespace
-
-Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers, BytesPerSecond total_nic) {
+// Refuses settings out of range and combinations the generator does not make.
+void CheckFlowOptions(const FlowWorkloadOptions& o, int servers) {
   if (!(o.load > 0 && o.load <= 1)) {
     throw InputError("", 0, "flow_load", fmt::format("must be in (0, 1], got {}", o.load));
   }
@@ -128,6 +127,12 @@ Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers, BytesPe
   if (o.compute == FlowCompute::kFixed && !(o.compute_time >= 0)) {
     throw InputError("", 0, "flow_compute_time", "must be at least 0");
   }
+}
+
+}  // namespace
+
+Workload GenerateFlowWorkload(const FlowWorkloadOptions& o, int servers, BytesPerSecond total_nic) {
+  CheckFlowOptions(o, servers);
   // Counted before any job is made, as every reader counts: a few large settings together
   // would otherwise allocate until memory runs out.
   WorkloadBudget budget;
