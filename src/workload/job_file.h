@@ -1,6 +1,7 @@
 // Job files: user-defined workloads (DAGs of stages, task sizes, pinning, arrival times) and
 // optionally the cluster they run on, written in TOML. The format is
-// documented completely in docs/job-file.md; examples/ holds working files.
+// documented completely in docs/job-file.md; examples/ holds working files. Each job, of a TOML
+// file or of JSON Lines, is read by workload/job_table.h.
 #pragma once
 
 #include <optional>
