@@ -35,6 +35,21 @@ using FlowNet = CallScoped<FlowView>;
 
 // slotflow.View and the objects it hands out.
 void BindView(py::module_& m);
+
+// A View's tables (view_tables.cc), one numpy array per column.
+// server_table(*columns): the named columns (all when none is named), one entry per server.
+py::dict ServerTable(const SchedulerView& v, const py::args& columns);
+// Every job of the workload, arrived or not, one entry each.
+py::dict JobTable(const SchedulerView& v);
+// The ready tasks of the active jobs (jobs in submission order, each job's in id order).
+py::dict ReadyTable(const SchedulerView& v);
+// Every (ready task, server) pair that may start now, as an (n, 2) array: jobs in submission
+// order, each job's ready tasks in id order, servers in id order.
+py::array_t<int64_t> Candidates(const SchedulerView& v);
+// Per candidate: its task's job and input, whether the server holds the task's block, and the
+// bytes the task would read over the network there.
+py::dict CandidateTable(const SchedulerView& v);
+
 // slotflow.Flow and slotflow.Link, which both a View and a FlowNet hand out.
 void BindFlowObjects(py::module_& m);
 // Tasks ever described (ids 0 .. TaskCount() - 1).
