@@ -1,6 +1,7 @@
 // FluidSolver: the rates of fluid flows on capacitated links, and when the next flow
 // completes or reaches a byte mark at those rates. This is the one header of src/rates/ that
-// the rest of slotflow includes; the headers beside it are the solver's own parts.
+// the rest of slotflow includes; the headers beside it are the solver's own parts, and this one
+// includes none of them (they are held behind FluidSolver::Impl, in fluid_solver.cc).
 //
 // Strict priority across classes (lower class first), max-min fair within a class, work
 // conserving. Flows may instead carry an explicit rate (Varys MADD); those are served first
@@ -16,23 +17,21 @@
 // backfills the explicit-rate flows. A sparse class of many groups is re-filled only on the links
 // its changes reach when it can (LocalWaterFill, local_water_fill.h). EventSearch (events.h) finds
 // the next completion and mark.
+//
+// The links' capacities and residual capacities stay here, so that LinkCapacity and LinkLoad
+// (read per link by schedulers through the state view, and by the checking mode) stay inline
+// reads; every other call goes to the parts through one pointer, in fluid_solver.cc.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "api/ids.h"
 #include "api/units.h"
-#include "rates/dense_fill.h"
-#include "rates/events.h"
-#include "rates/explicit_rates.h"
-#include "rates/groups.h"
-#include "rates/local_water_fill.h"
-#include "rates/water_fill.h"
 
 namespace slotflow {
 
@@ -43,61 +42,61 @@ class FluidSolver {
   static constexpr FlowClass kHeldClass = std::numeric_limits<FlowClass>::max();
 
   explicit FluidSolver(std::vector<BytesPerSecond> link_capacities);
+  ~FluidSolver();
+  FluidSolver(FluidSolver&&) noexcept;
+  FluidSolver& operator=(FluidSolver&&) noexcept;
 
   // Interns a list of links; the same list always gets the same id.
-  PathId InternPath(std::span<const LinkId> links) { return table_.paths.Intern(links); }
-  std::span<const LinkId> PathLinks(PathId p) const { return table_.paths.Links(p); }
+  PathId InternPath(std::span<const LinkId> links);
+  std::span<const LinkId> PathLinks(PathId p) const;
 
   // Flow ids are chosen by the caller and must be dense (0, 1, 2, ...) but may arrive in any order.
-  void Add(FlowId f, PathId path, Bytes size, FlowClass cls) { table_.Add(f, path, size, cls); }
-  void SetClass(FlowId f, FlowClass cls) { table_.SetClass(f, cls); }
+  void Add(FlowId f, PathId path, Bytes size, FlowClass cls);
+  void SetClass(FlowId f, FlowClass cls);
   // rate < 0 clears the explicit rate.
-  void SetExplicitRate(FlowId f, BytesPerSecond rate) { table_.SetExplicitRate(f, rate); }
+  void SetExplicitRate(FlowId f, BytesPerSecond rate);
 
   // Recomputes the rates. Classes above the highest-priority class that changed since the last
   // solve keep their rates (strict priority: they never see lower classes), so only that class
   // and the ones below it are filled again. Cheap to call when nothing changed.
   void Solve();
-  bool dirty() const { return table_.dirty; }
+  bool dirty() const;
 
   // Moves time forward by dt >= 0 at the current rates (dt must not pass NextCompletionIn())
   // and notes which flows are now done. Advance(0) just checks.
-  void Advance(Seconds dt) { events_.Advance(table_, dt); }
+  void Advance(Seconds dt);
   // Removes the flows the last Advance() found done (remaining bytes 0 within a relative
   // epsilon); appends their ids in increasing id order.
-  void PopCompleted(std::vector<FlowId>& out) { events_.PopCompleted(table_, out); }
+  void PopCompleted(std::vector<FlowId>& out);
   // Time until the earliest completion at current rates (kForever if none).
-  Seconds NextCompletionIn() const { return events_.next_completion_in(); }
+  Seconds NextCompletionIn() const;
 
   // Marks: a flow may carry one mark, a count of bytes sent, and the solver tracks the earliest
   // mark per group as it does completions, so a policy whose classes change at byte thresholds
   // (LAS, SRPT) learns which flows got there without scanning the others. SetMark replaces
   // any earlier mark; completing clears it.
-  void SetMark(FlowId f, Bytes sent) { table_.SetMark(f, sent); }
-  void ClearMark(FlowId f) { table_.ClearMark(f); }
+  void SetMark(FlowId f, Bytes sent);
+  void ClearMark(FlowId f);
   // Time until the earliest mark is reached at current rates (kForever if none); current after
   // Solve() or Advance().
-  Seconds NextMarkIn() const { return events_.next_mark_in(); }
+  Seconds NextMarkIn() const;
   // Appends the flows whose marks the last Advance() found reached (within the completion
   // tolerance), in increasing id order, and clears those marks.
-  void TakeMarked(std::vector<FlowId>& out) { events_.TakeMarked(table_, out); }
+  void TakeMarked(std::vector<FlowId>& out);
 
-  bool Active(FlowId f) const { return table_.flows.Readable(f) && table_.flows[f].group >= 0; }
+  bool Active(FlowId f) const;
   // Flow f has completed and will not be asked about again: its record may be freed (with the
   // others of its chunk), and its path forgotten if no other flow holds it. Only Active() may
   // be asked of it afterwards (false).
-  void Retire(FlowId f) {
-    table_.paths.Release(table_.flows[f].path);
-    table_.flows.Retire(f);
-  }
-  Bytes Remaining(FlowId f) const { return table_.Remaining(f); }
+  void Retire(FlowId f);
+  Bytes Remaining(FlowId f) const;
   BytesPerSecond Rate(FlowId f) const;
-  FlowClass Class(FlowId f) const { return table_.flows[f].cls; }
-  PathId FlowPath(FlowId f) const { return table_.flows[f].path; }
-  int ActiveFlowCount() const { return table_.active_flows; }
-  int ActiveGroupCount() const { return table_.live_group_count; }
+  FlowClass Class(FlowId f) const;
+  PathId FlowPath(FlowId f) const;
+  int ActiveFlowCount() const;
+  int ActiveGroupCount() const;
   // Paths interned and not forgotten.
-  size_t PathCount() const { return table_.paths.size(); }
+  size_t PathCount() const;
   int LinkCount() const { return static_cast<int>(capacity_.size()); }
 
   // How the classes were filled, counted since the solver was made.
@@ -124,34 +123,21 @@ class FluidSolver {
   // hundred a whole fill is cheap enough that a local one does not pay for its bookkeeping
   // (the FB trace as jobs, 100 links: 1.06 s with whole fills only, 1.43 s with local ones; in
   // network mode, 294 links, local fills save 20-40 %). Tests lower it to reach them.
-  void SetLocalFillMinLinks(size_t links) {
-    dense_.SetLocalFillMinLinks(links);
-    local_water_.SetMinLinks(links);
-  }
+  void SetLocalFillMinLinks(size_t links);
   // A sparse class is filled locally only with at least this many groups (see
   // kLocalWaterFillMinGroups); tests lower it to reach small ones.
-  void SetLocalWaterFillMinGroups(size_t groups) { local_water_.SetMinGroups(groups); }
+  void SetLocalWaterFillMinGroups(size_t groups);
   BytesPerSecond LinkCapacity(LinkId l) const { return capacity_[l]; }
   // Sum of current rates crossing link l (computed by Solve()).
   BytesPerSecond LinkLoad(LinkId l) const { return capacity_[l] - residual_[l]; }
 
  private:
-  // The first class Solve fills: the first changed one if the classes above it can keep their
-  // rates (resumable), else the first. Sets residual_ to what the classes above it leave.
-  std::map<FlowClass, int32_t>::iterator FirstClassToFill(bool resumable);
-  // Fills `groups` (a class's, or the explicit-rate ones with add) on residual_, densely with
-  // cs's matrix or not.
-  void FillGroups(rates::ClassState& cs, std::span<const int32_t> groups, bool add);
+  // The parts (GroupTable, the fills, EventSearch) and the order of a solve: fluid_solver.cc.
+  struct Impl;
 
   std::vector<BytesPerSecond> capacity_;
   std::vector<BytesPerSecond> residual_;  // what the fills so far left of each link
-  rates::GroupTable table_;
-  rates::ExplicitRates explicit_;
-  rates::WaterFill water_;
-  rates::LocalWaterFill local_water_;
-  rates::DenseFill dense_;
-  rates::EventSearch events_;
-  int64_t solves_ = 0, class_fills_ = 0;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace slotflow
