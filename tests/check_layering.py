@@ -10,8 +10,10 @@ tree's own folder (tests/, bench/ or fuzz/), then in src/. The rules:
   layers       A folder of src/ includes only itself and the folders below it (LAYERS), so no
                two folders include each other. The policy API (src/api/) is the lowest and
                includes nothing else.
-  rates        The rate allocator (src/rates/) has one public header: outside src/rates/, the
-               only one of its headers included is rates/fluid_solver.h.
+  rates        The rate allocator (src/rates/) has one public header, rates/fluid_solver.h,
+               which includes none of its other headers (its parts stay out of what its users
+               include). Outside src/rates/, that is the only one of its headers included,
+               but for the parts' own tests (tests/rates/), which call each part directly.
   scheduling   Task schedulers (src/scheduling/policies/) include only the policy API (src/api/)
                and the scheduling helpers beside them (src/scheduling/*.h); the helpers include
                only the API and each other.
@@ -27,8 +29,8 @@ tree's own folder (tests/, bench/ or fuzz/), then in src/. The rules:
                one (SLOTFLOW_REGISTER_TASK_SCHEDULER... or SLOTFLOW_REGISTER_NETWORK_POLICY...);
                the helper files register none.
   exists       Every quoted include names a file that exists. tests/, bench/ and fuzz/ may
-               include any header of src/ (but the rate allocator's public one only) and their
-               own files.
+               include any header of src/ (but of the rate allocator the public one only, but
+               in tests/rates/) and their own files.
 """
 import pathlib
 import re
@@ -70,6 +72,8 @@ OTHER_TREES = ("tests", "bench", "fuzz", "python")
 PYTHON_FRONT_END = "python/module.cc"
 
 RATES_PUBLIC = "rates/fluid_solver.h"
+# The tests of the rate allocator's parts, which may include every header of src/rates/.
+RATES_TESTS = "tests/rates"
 
 API = re.compile(r"api/[a-z_0-9]+\.h$")
 SCHEDULING_HELPER = re.compile(r"scheduling/[a-z_0-9]+\.h$")
@@ -187,9 +191,14 @@ def check(root):
             target_folder = header.split("/")[0]
             if in_src and target_folder != folder and target_folder not in LAYERS[folder]:
                 bad.append(f"{rel_root}: [layers] includes {header}, above its layer")
-            if target_folder == "rates" and header != RATES_PUBLIC and folder != "rates":
+            parts_test = rel_root.parent.as_posix() == RATES_TESTS
+            if (target_folder == "rates" and header != RATES_PUBLIC and folder != "rates" and
+                    not parts_test):
                 bad.append(f"{rel_root}: [rates] includes {header}, not the rate allocator's "
                            f"public header {RATES_PUBLIC}")
+            if in_src and rel.as_posix() == RATES_PUBLIC and target_folder == "rates":
+                bad.append(f"{rel_root}: [rates] the public header includes {header}, one of "
+                           f"the rate allocator's parts")
             if kind and kind[0] == "scheduling" and not scheduling_may(header):
                 bad.append(f"{rel_root}: [scheduling] a task scheduler"
                            f"{'' if kind[1] == 'policy' else ' helper'} includes {header}")
