@@ -7,12 +7,15 @@
 #include "api/random.h"
 #include "api/tolerance.h"
 #include "rates/fluid_solver.h"
+#include "rates/part_tables.h"
 #include "rates/solver_runs.h"
+#include "rates/water_fill.h"
 
 namespace slotflow {
 namespace {
 
 using testing::LinkIds;
+using testing::PartTable;
 using testing::ReferenceMaxMin;
 using testing::RunToCompletion;
 
@@ -128,6 +131,112 @@ TEST(WaterFill, MaxMinMatchesReferenceOnRandomTraffic) {
           << "seed " << seed << " flow " << f;
     }
   }
+}
+
+// --- WaterFill by itself, on a GroupTable built by hand ---
+
+// Link 0 (10) carries f0 and f1, link 1 (4) carries f1 and f2. Link 1's share, 4/2 = 2, is the
+// smaller: f1 = f2 = 2 and link 1 is that level; link 0 then has 10 - 2 = 8 for f0 alone.
+TEST(WaterFill, PartFreezesTheSmallestShareFirst) {
+  PartTable p({10.0, 4.0});
+  p.Add(0, {0});
+  p.Add(1, {0, 1});
+  p.Add(2, {1});
+  rates::WaterFill fill(2);
+  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 8);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 2);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 2);
+  EXPECT_DOUBLE_EQ(fill.level(LinkId{1}), 2);
+  EXPECT_DOUBLE_EQ(fill.level(LinkId{0}), 8);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 0}));
+  EXPECT_EQ(fill.fills(), 1);
+  EXPECT_EQ(fill.min_tree_fills(), 0);  // 2 links for 3 groups: the scan
+}
+
+// A link of capacity 0 is every crossing group's bottleneck at share 0: f0 (links 0 and 1)
+// gets 0 and takes nothing of link 1 (6), which f1 then has alone.
+TEST(WaterFill, PartGivesNothingAcrossALinkOfNoCapacity) {
+  PartTable p({0.0, 6.0});
+  p.Add(0, {0, 1});
+  p.Add(1, {1});
+  rates::WaterFill fill(2);
+  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  EXPECT_EQ(p.Rate(0), 0);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 6);
+  EXPECT_EQ(fill.level(LinkId{0}), 0);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 0}));
+}
+
+// Flows that share no link each take the whole of their own: 3, 5 and 7. An empty list of
+// groups changes nothing.
+TEST(WaterFill, PartGivesFlowsSharingNoLinkTheirWholeLinks) {
+  PartTable p({3.0, 5.0, 7.0});
+  p.Add(0, {0});
+  p.Add(1, {1});
+  p.Add(2, {2});
+  rates::WaterFill fill(3);
+  fill.Fill(p.t, p.residual, {}, /*add=*/false);
+  EXPECT_EQ(p.residual, p.capacity);
+  EXPECT_EQ(p.Rate(0), 0);
+  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 3);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 5);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 7);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 0, 0}));
+}
+
+// Equal demands in one group: f0-f2 on one path (links 0 and 1) are one group of three members,
+// f3 is alone on link 0 (12): four members there, 12/4 = 3 each; link 1 (100) keeps 100 - 3·3.
+TEST(WaterFill, PartCountsEveryMemberOfAGroup) {
+  PartTable p({12.0, 100.0});
+  for (int f = 0; f < 3; ++f) p.Add(f, {0, 1});
+  p.Add(3, {0});
+  ASSERT_EQ(p.t.live_group_count, 2);
+  rates::WaterFill fill(2);
+  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  for (int f = 0; f < 4; ++f) EXPECT_DOUBLE_EQ(p.Rate(f), 3) << f;
+  EXPECT_EQ(p.residual, std::vector<double>({0, 91}));
+}
+
+// The backfill adds to the rates already set: f0 has 2 (an explicit rate served before, which
+// left 8 of link 0) and gains the 8 left; f1 (link 1 alone, 5) had none and gains 5.
+TEST(WaterFill, PartAddsToTheRatesAlreadySetWhenBackfilling) {
+  PartTable p({10.0, 5.0});
+  p.Add(0, {0});
+  p.Add(1, {1});
+  p.t.SetRate(p.Group(0), 2);
+  p.residual[0] = 8;
+  rates::WaterFill fill(2);
+  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/true);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 10);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 5);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 0}));
+}
+
+// Few groups over many links (3 over 10: 10² > 8·3) take the min-tree. A crosses links 0-4, B
+// 4-8, C 8-9; all 100 but link 4 (6) and link 8 (3). Link 8's share 3/2 = 1.5 is the smallest:
+// B = C = 1.5; link 4 then has 6 - 1.5 = 4.5 for A; link 0 keeps 100 - 4.5.
+TEST(WaterFill, PartFindsTheBottlenecksOfFewGroupsWithTheMinTree) {
+  std::vector<double> capacity(10, 100.0);
+  capacity[4] = 6;
+  capacity[8] = 3;
+  PartTable p(capacity);
+  p.Add(0, {0, 1, 2, 3, 4});
+  p.Add(1, {4, 5, 6, 7, 8});
+  p.Add(2, {8, 9});
+  rates::WaterFill fill(10);
+  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  EXPECT_EQ(fill.min_tree_fills(), 1);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 4.5);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 1.5);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 1.5);
+  EXPECT_DOUBLE_EQ(fill.level(LinkId{8}), 1.5);
+  EXPECT_DOUBLE_EQ(fill.level(LinkId{4}), 4.5);
+  EXPECT_EQ(fill.level(LinkId{0}), kForever);  // not a bottleneck
+  EXPECT_DOUBLE_EQ(p.residual[0], 95.5);
+  EXPECT_DOUBLE_EQ(p.residual[4], 0);
+  EXPECT_DOUBLE_EQ(p.residual[9], 98.5);
 }
 
 }  // namespace
