@@ -6,7 +6,9 @@
 
 #include "api/random.h"
 #include "api/tolerance.h"
+#include "rates/dense_fill.h"
 #include "rates/fluid_solver.h"
+#include "rates/part_tables.h"
 #include "rates/solver_runs.h"
 
 namespace slotflow {
@@ -14,6 +16,7 @@ namespace {
 
 using testing::BigSwitch;
 using testing::LinkIds;
+using testing::PartTable;
 using testing::ReferenceMaxMin;
 
 // 8 sources x 8 destinations, a flow on every pair: 64 groups, a dense class. Uplinks 8, but
@@ -130,6 +133,102 @@ TEST(DenseFill, MaxMinMatchesReferenceOnRandomTraffic) {
           << "seed " << seed << " flow " << f;
     }
   }
+}
+
+// --- DenseFill by itself, on a GroupTable built by hand ---
+
+// Two sources (uplinks 0 and 1, the rows) to two destinations (downlinks 2 and 3, the
+// columns), flow 2s + d on uplink s and downlink 2 + d; `capacity` per link.
+PartTable TwoByTwo(std::vector<double> capacity) {
+  PartTable p(std::move(capacity));
+  for (int s = 0; s < 2; ++s) {
+    for (int d = 0; d < 2; ++d) p.Add(2 * s + d, {s, 2 + d});
+  }
+  return p;
+}
+
+// Builds class 0's matrix and fills it whole, as a solve does the first time.
+void BuildAndFill(PartTable& p, rates::DenseFill& fill) {
+  rates::ClassState& cs = p.Class(0);
+  rates::DenseFill::Build(p.t, cs, cs.groups);
+  fill.Fill(p.t, p.residual, cs, cs.groups, /*add=*/false, /*continues=*/true);
+}
+
+// Uplink 0 (1) has the smallest share, 1/2: f0 = f1 = 0.5. Each downlink (8) then has 7.5 for
+// one flow, uplink 1 (8) 4 for each of two, the smaller: f2 = f3 = 4, and the downlinks keep
+// 7.5 - 4 = 3.5 each.
+TEST(DenseFill, PartFillsAHandCheckedMatrix) {
+  PartTable p = TwoByTwo({1, 8, 8, 8});
+  rates::DenseFill fill(4);
+  BuildAndFill(p, fill);
+  EXPECT_TRUE(p.Class(0).dense);
+  EXPECT_EQ(p.Class(0).rows, 2u);
+  EXPECT_EQ(p.Class(0).cols, 2u);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 0.5);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 0.5);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 4);
+  EXPECT_DOUBLE_EQ(p.Rate(3), 4);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 0, 3.5, 3.5}));
+  EXPECT_EQ(fill.dense_fills(), 1);
+}
+
+// Uplink 0 has no capacity: its share is 0, so f0 = f1 = 0, charging the downlinks nothing;
+// uplink 1 (8) then gives f2 = f3 = 4 and the downlinks (8) keep 4 each.
+TEST(DenseFill, PartGivesNothingOnALineOfNoCapacity) {
+  PartTable p = TwoByTwo({0, 8, 8, 8});
+  rates::DenseFill fill(4);
+  BuildAndFill(p, fill);
+  EXPECT_EQ(p.Rate(0), 0);
+  EXPECT_EQ(p.Rate(1), 0);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 4);
+  EXPECT_DOUBLE_EQ(p.Rate(3), 4);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 0, 4, 4}));
+}
+
+// A cell of two members, and a column with none in the class: f0 and f1 share cell (0, 0) as
+// one group, f2 is on (1, 0), and f3 on (1, 1) is in class 1, so class 0's column 1 is empty
+// and keeps its capacity. Uplink 0 (6) has share 6/2 = 3 < downlink 0 (10), 10/3: f0 = f1 = 3.
+// Downlink 0 then has 10 - 6 = 4 for f2, below uplink 1's 10: f2 = 4.
+TEST(DenseFill, PartCountsEveryMemberOfACellAndSkipsEmptyLines) {
+  PartTable p({6, 10, 10, 10});
+  p.Add(0, {0, 2});
+  p.Add(1, {0, 2});
+  p.Add(2, {1, 2});
+  p.Add(3, {1, 3}, 100, /*cls=*/1);
+  ASSERT_EQ(p.Class(0).groups.size(), 2u);
+  rates::DenseFill fill(4);
+  BuildAndFill(p, fill);
+  EXPECT_EQ(p.Class(0).cols, 2u);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 3);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 3);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 4);
+  EXPECT_EQ(p.Rate(3), 0);  // class 1 is not filled here
+  EXPECT_EQ(p.residual, std::vector<double>({0, 6, 0, 10}));
+}
+
+// The matrix follows the flows between fills, and the next fill re-rates only the groups on
+// lines whose level moved. After the fill of PartFillsAHandCheckedMatrix, f4 joins f3 in cell
+// (1, 1): uplink 0 still freezes first at 0.5; uplink 1 (8) now has three members, 8/3 each,
+// below what the downlinks offer (7.5 and 7.5/2): f2 = f3 = f4 = 8/3; f0 and f1 keep 0.5.
+TEST(DenseFill, PartFollowsAChangedCellIntoTheNextFill) {
+  PartTable p = TwoByTwo({1, 8, 8, 8});
+  rates::DenseFill fill(4);
+  BuildAndFill(p, fill);
+  p.Add(4, {1, 3});
+  EXPECT_EQ(p.Group(4), p.Group(3));
+  EXPECT_EQ(p.Class(0).matrix[3], 2);  // cell (1, 1)
+  p.residual = p.capacity;
+  rates::ClassState& cs = p.Class(0);
+  fill.Fill(p.t, p.residual, cs, cs.groups, /*add=*/false, /*continues=*/true);
+  EXPECT_EQ(fill.dense_fills(), 2);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 0.5);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 0.5);
+  EXPECT_DOUBLE_EQ(p.Rate(2), 8.0 / 3);
+  EXPECT_DOUBLE_EQ(p.Rate(3), 8.0 / 3);
+  EXPECT_DOUBLE_EQ(p.Rate(4), 8.0 / 3);
+  EXPECT_NEAR(p.residual[1], 0, 1e-12);
+  EXPECT_NEAR(p.residual[2], 7.5 - 8.0 / 3, 1e-12);
+  EXPECT_NEAR(p.residual[3], 7.5 - 16.0 / 3, 1e-12);
 }
 
 }  // namespace
