@@ -2,16 +2,21 @@
 // changes reach, and the whole dense fill when they reach too far.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "api/tolerance.h"
+#include "rates/dense_fill.h"
 #include "rates/fluid_solver.h"
+#include "rates/local_fill.h"
+#include "rates/part_tables.h"
 #include "rates/solver_runs.h"
 
 namespace slotflow {
 namespace {
 
 using testing::BigSwitch;
+using testing::PartTable;
 
 // Every rate of s against a fresh solver holding the same flows.
 void ExpectFreshRates(FluidSolver& s, const std::vector<double>& capacity, int flows) {
@@ -112,6 +117,101 @@ TEST(LocalFill, AChangeThatReachesTooFarIsFilledWholeAndBacksOff) {
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_fills + s.fill_stats().whole_fills, 2);
   ExpectFreshRates(s, capacity, 72);
+}
+
+// --- LocalFill by itself, on a dense class built and filled whole by hand ---
+
+// n sources (uplinks 0..n-1, the rows, `up` each) to n destinations (downlinks n..2n-1, the
+// columns, `down` each), flow n·s + d on uplink s and downlink n + d, in class 0: built dense
+// and filled whole with what a local fill needs kept (as a solve's first fill of it).
+struct LocalFillCase {
+  LocalFillCase(int n, double up, double down) : n(n), p(Capacities(n, up, down)), whole(2 * n) {
+    for (int s = 0; s < n; ++s) {
+      for (int d = 0; d < n; ++d) p.Add(n * s + d, {s, n + d});
+    }
+    whole.SetLocalFillMinLinks(0);
+    rates::ClassState& cs = p.Class(0);
+    rates::DenseFill::Build(p.t, cs, cs.groups);
+    whole.Fill(p.t, p.residual, cs, cs.groups, /*add=*/false, /*continues=*/true);
+    p.residual = p.capacity;  // the next solve starts again from the capacities
+  }
+  static std::vector<double> Capacities(int n, double up, double down) {
+    std::vector<double> c(n, up);
+    c.resize(2 * n, down);
+    return c;
+  }
+  // The local fill of class 0; false if it gave up.
+  bool TryFill() { return local.TryFill(p.Class(0), p.t.shape, p.residual, level, reciprocals); }
+  // A group's rate from the levels of its two lines, as DenseFill rates them.
+  double RateOf(int s, int d) const { return std::min(level[s], level[n + d]); }
+
+  int n;
+  PartTable p;
+  rates::DenseFill whole;
+  rates::LocalFill local;
+  std::vector<double> level = std::vector<double>(2 * n, -1);  // per link, as TryFill sets it
+  rates::Reciprocals reciprocals;
+};
+
+// 3 x 3, uplinks 3, downlinks 100: every flow gets 1 (its uplink's share), the downlinks keep
+// 97. Moving f0 (cell (0, 0)) to class 1 seeds row 0 and column 0, 2 lines of 6 (not past a
+// third). Rows 1 and 2, outside at level 1, cap column 0's two flows at 1; row 0 (3) then
+// rises to 3/2 for its two flows, whose columns are unsaturated and can take the extra 1/2
+// each: nothing else joins. Levels: row 0 1.5, rows 1 and 2 still 1, every column unbounded;
+// column 0 keeps 100 - 2, columns 1 and 2 97 - 0.5.
+TEST(LocalFill, PartRefillsOnlyTheLinesAChangeReaches) {
+  LocalFillCase c(3, 3, 100);
+  c.p.t.SetClass(FlowId{0}, 1);
+  ASSERT_TRUE(c.p.Class(0).dense);
+  ASSERT_TRUE(c.TryFill());
+  EXPECT_EQ(c.local.local_fills(), 1);
+  EXPECT_EQ(c.local.whole_fills(), 0);
+  EXPECT_EQ(c.level, std::vector<double>({1.5, 1, 1, kForever, kForever, kForever}));
+  EXPECT_DOUBLE_EQ(c.RateOf(0, 1), 1.5);
+  EXPECT_DOUBLE_EQ(c.RateOf(0, 2), 1.5);
+  EXPECT_DOUBLE_EQ(c.RateOf(1, 0), 1);
+  EXPECT_DOUBLE_EQ(c.RateOf(2, 2), 1);
+  EXPECT_EQ(c.p.residual, std::vector<double>({0, 0, 0, 98, 96.5, 96.5}));
+}
+
+// No cell changed, but a class above took 1.5 of uplink 0 (its residual is 1.5, not the 3 of
+// the last fill): row 0 alone is filled again, 1.5/3 = 0.5 for each of its flows; the columns
+// give back 0.5 of each of their row-0 flows, and keep 97.5.
+TEST(LocalFill, PartRefillsALineWhoseCapacityLeftChanged) {
+  LocalFillCase c(3, 3, 100);
+  c.p.residual[0] = 1.5;
+  ASSERT_TRUE(c.TryFill());
+  EXPECT_EQ(c.level, std::vector<double>({0.5, 1, 1, kForever, kForever, kForever}));
+  EXPECT_DOUBLE_EQ(c.RateOf(0, 0), 0.5);
+  EXPECT_DOUBLE_EQ(c.RateOf(1, 0), 1);
+  EXPECT_EQ(c.p.residual, std::vector<double>({0, 0, 0, 97.5, 97.5, 97.5}));
+}
+
+// Nothing changed: the region is empty and every line keeps its level (1 for the rows) and
+// what the last fill left of it (0 of the rows, 97 of the columns).
+TEST(LocalFill, PartKeepsEveryLevelWhenNothingChanged) {
+  LocalFillCase c(3, 3, 100);
+  ASSERT_TRUE(c.TryFill());
+  EXPECT_EQ(c.local.local_fills(), 1);
+  EXPECT_EQ(c.level, std::vector<double>({1, 1, 1, kForever, kForever, kForever}));
+  EXPECT_EQ(c.p.residual, std::vector<double>({0, 0, 0, 97, 97, 97}));
+}
+
+// 2 x 2: a changed cell seeds its row and column, 2 lines of 4, past a third: the local fill
+// gives up (a whole fill is as cheap) and leaves residual and levels alone; the next attempt
+// is skipped (backing off) without looking.
+TEST(LocalFill, PartGivesUpOnAChangeThatReachesTooFarAndBacksOff) {
+  LocalFillCase c(2, 3, 100);
+  c.p.t.SetClass(FlowId{0}, 1);
+  EXPECT_FALSE(c.TryFill());
+  EXPECT_EQ(c.local.local_fills(), 0);
+  EXPECT_EQ(c.local.whole_fills(), 1);
+  EXPECT_EQ(c.p.residual, c.p.capacity);
+  EXPECT_EQ(c.level, std::vector<double>(4, -1));
+  EXPECT_EQ(c.p.Class(0).local_skip, 1);
+  EXPECT_FALSE(c.TryFill());
+  EXPECT_EQ(c.local.whole_fills(), 1);  // skipped, not tried
+  EXPECT_EQ(c.p.Class(0).local_skip, 0);
 }
 
 }  // namespace
