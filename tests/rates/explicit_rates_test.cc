@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "api/tolerance.h"
+#include "rates/explicit_rates.h"
 #include "rates/fluid_solver.h"
+#include "rates/part_tables.h"
 #include "rates/solver_runs.h"
 
 namespace slotflow {
@@ -14,6 +16,7 @@ namespace {
 
 using testing::BigSwitch;
 using testing::LinkIds;
+using testing::PartTable;
 
 TEST(ExplicitRates, AreServedFirstAndBackfilled) {
   FluidSolver s({10.0, 10.0});
@@ -126,6 +129,77 @@ TEST(ExplicitRates, TheBackfillGoesOnWhenOnlyExplicitFlowsLeft) {
   EXPECT_NEAR(s.Rate(sw.Flow(0, 4)), 1.0234375, 1e-12);
   EXPECT_NEAR(s.LinkLoad(sw.Up(1)), 9, 1e-12);
   EXPECT_NEAR(s.LinkLoad(sw.Down(1)), 8, 1e-12);
+}
+
+// --- ExplicitRates by itself, on a GroupTable built by hand ---
+
+// Within capacity, every explicit rate is served as asked and taken from its links: f0 asks 3
+// of link 0, f1 4 of links 0 and 1; link 0 keeps 10 - 7, link 1 10 - 4. f2, with no explicit
+// rate, is a class's and gets nothing here.
+TEST(ExplicitRates, PartServesRatesWithinCapacityAsAsked) {
+  PartTable p({10.0, 10.0});
+  p.Add(0, {0});
+  p.Add(1, {0, 1});
+  p.Add(2, {1});
+  p.t.SetExplicitRate(FlowId{0}, 3);
+  p.t.SetExplicitRate(FlowId{1}, 4);
+  ASSERT_EQ(p.t.explicit_groups.size(), 2u);
+  rates::ExplicitRates serve(2);
+  serve.Serve(p.t, p.residual);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 3);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 4);
+  EXPECT_EQ(p.Rate(2), 0);
+  EXPECT_EQ(p.residual, std::vector<double>({3, 6}));
+  EXPECT_FALSE(serve.backfill_continues());
+  EXPECT_FALSE(p.t.explicit_changed);
+}
+
+// Asked more than a link has, the rates across it are scaled down together: link 0 (10) is
+// asked 8 + 12 = 20, so each gets half, f0 4 and f1 6, whatever link 1 (30) could give f1;
+// link 0 keeps nothing, link 1 30 - 6.
+TEST(ExplicitRates, PartScalesAnOversubscribedLinksRatesDownTogether) {
+  PartTable p({10.0, 30.0});
+  p.Add(0, {0});
+  p.Add(1, {0, 1});
+  p.t.SetExplicitRate(FlowId{1}, 12);
+  p.t.SetExplicitRate(FlowId{0}, 8);
+  rates::ExplicitRates serve(2);
+  serve.Serve(p.t, p.residual);
+  EXPECT_DOUBLE_EQ(p.Rate(0), 4);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 6);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 24}));
+}
+
+// A link of no capacity scales every rate across it to 0 (f0 asks 2 of links 0 and 1), and
+// the flows off it keep theirs: f1 gets its 2 of link 1 (5), which keeps 3.
+TEST(ExplicitRates, PartServesNothingAcrossALinkOfNoCapacity) {
+  PartTable p({0.0, 5.0});
+  p.Add(0, {0, 1});
+  p.Add(1, {1});
+  p.t.SetExplicitRate(FlowId{0}, 2);
+  p.t.SetExplicitRate(FlowId{1}, 2);
+  rates::ExplicitRates serve(2);
+  serve.Serve(p.t, p.residual);
+  EXPECT_EQ(p.Rate(0), 0);
+  EXPECT_DOUBLE_EQ(p.Rate(1), 2);
+  EXPECT_EQ(p.residual, std::vector<double>({0, 3}));
+}
+
+// Equal rates whose sum passes the link by rounding only (0.5 + (0.5 + 1e-14) of 1) are served
+// as asked; with no explicit rate at all, the serve leaves every link as it was.
+TEST(ExplicitRates, PartServesASumOverByRoundingAsAskedAndNothingWithoutRates) {
+  PartTable p({1.0});
+  p.Add(0, {0});
+  p.Add(1, {0});
+  rates::ExplicitRates serve(1);
+  serve.Serve(p.t, p.residual);
+  EXPECT_EQ(p.residual, p.capacity);
+  p.t.SetExplicitRate(FlowId{0}, 0.5);
+  p.t.SetExplicitRate(FlowId{1}, 0.5 + 1e-14);
+  serve.Serve(p.t, p.residual);
+  EXPECT_EQ(p.Rate(0), 0.5);
+  EXPECT_EQ(p.Rate(1), 0.5 + 1e-14);
+  EXPECT_NEAR(p.residual[0], 0, 1e-13);
 }
 
 }  // namespace
