@@ -13,6 +13,7 @@
 #include "common/wall_duration.h"
 #include "live/line_channel.h"
 #include "live/testbed_plan.h"
+#include "master/asio_clock.h"
 #include "master/journal.h"
 #include "master/live_run.h"
 
@@ -23,7 +24,7 @@ using WallClock = std::chrono::steady_clock;
 
 namespace {}  // namespace
 
-struct Master::Impl final : public DriverClock, public AgentLink {
+struct Master::Impl final : public AgentLink {
   Impl(const Cluster& c, const Workload& w, std::unique_ptr<TaskScheduler> s,
        std::unique_ptr<NetworkPolicy> n, const MasterConfig& cfg)
       : cluster(c),
@@ -33,19 +34,14 @@ struct Master::Impl final : public DriverClock, public AgentLink {
         reclassify_timer(io),
         deadline_timer(io),
         signals(io),
+        clock(io, [this] { Settle(); }),
         agents(c.size()),
         agent_address(c.size()),
         data_port(c.size(), 0),
         run(c, w, std::move(s), std::move(n),
             LiveRunConfig{cfg.seed, cfg.estimate_error, cfg.journal, cfg.log, cfg.read_blocks},
-            *this, *this) {}
+            clock, *this) {}
 
-  // --- DriverClock: the time of the event being handled, read once per event so that all it
-  // causes happens at one instant, as in the simulator; timers are asio's.
-  Seconds now() const override { return now_s; }
-  void AtEach(std::vector<Seconds> times, std::function<void(int64_t)> fire) override;
-  void Every(Seconds origin, Seconds interval, std::function<void()> fire,
-             std::function<bool()> more) override;
   // --- AgentLink
   void Send(ServerId host, const ControlMessage& m) override {
     if (agents[host]) agents[host]->Send(m);
@@ -54,10 +50,8 @@ struct Master::Impl final : public DriverClock, public AgentLink {
     return {agent_address[host], data_port[host]};
   }
 
-  void Advance() {
-    if (started)
-      now_s = std::max(now_s, std::chrono::duration<double>(WallClock::now() - start).count());
-  }
+  // The time of the event being handled, read once per event (the clock's).
+  void Advance() { clock.Advance(); }
   void Listen();
   void Accept();
   void OnHello(const std::shared_ptr<LineChannel>& channel, const Hello& h);
@@ -77,18 +71,16 @@ struct Master::Impl final : public DriverClock, public AgentLink {
   tcp::acceptor acceptor;
   asio::steady_timer join_timer, reclassify_timer, deadline_timer;
   asio::signal_set signals;  // SIGINT and SIGTERM end the run as a failure, cleanly
-  std::vector<std::shared_ptr<asio::steady_timer>> timers;       // the driver's
-  std::vector<std::shared_ptr<void>> chains;                     // what re-arms them
+  AsioClock clock;           // the driver's timers; made before the run, which reads it
   std::vector<std::unique_ptr<asio::steady_timer>> silence;      // per host: agent_timeout
   std::vector<std::shared_ptr<asio::steady_timer>> fetch_grace;  // one per failed fetch
   std::vector<std::shared_ptr<LineChannel>> agents;              // by host
   std::vector<std::string> agent_address;
   std::vector<uint16_t> data_port;
-  Seconds now_s = 0;  // before run, which reads the clock as it is made
   LiveRun run;
   int joined = 0;
   bool started = false, ended = false;
-  WallClock::time_point start, run_start;
+  WallClock::time_point run_start;
   std::string error;
   int64_t messages = 0;
 };
@@ -232,65 +224,9 @@ void Master::Impl::OnHello(const std::shared_ptr<LineChannel>& channel, const He
 void Master::Impl::Begin() {
   join_timer.cancel();
   started = true;
-  start = WallClock::now();
+  clock.Start(WallClock::now());
   run.Begin();
   Settle();
-}
-
-// Calls due at one time run in index order, then the step settles, as in the simulator.
-void Master::Impl::AtEach(std::vector<Seconds> times, std::function<void(int64_t)> fire) {
-  std::vector<int64_t> order(times.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&times](int64_t a, int64_t b) { return times[a] < times[b]; });
-  auto timer = std::make_shared<asio::steady_timer>(io);
-  timers.push_back(timer);
-  struct Chain {
-    std::vector<Seconds> times;
-    std::vector<int64_t> order;
-    std::function<void(int64_t)> fire;
-    size_t next = 0;
-  };
-  auto chain = std::make_shared<Chain>(Chain{std::move(times), std::move(order), std::move(fire)});
-  auto arm = std::make_shared<std::function<void()>>();
-  *arm = [this, timer, chain, weak = std::weak_ptr<std::function<void()>>(arm)] {
-    if (chain->next >= chain->order.size()) return;
-    timer->expires_at(start + WallDuration(chain->times[chain->order[chain->next]]));
-    timer->async_wait([this, chain, weak](std::error_code e) {
-      if (e || ended) return;
-      Advance();
-      while (chain->next < chain->order.size() &&
-             chain->times[chain->order[chain->next]] <= now_s) {
-        chain->fire(chain->order[chain->next++]);
-      }
-      Settle();
-      if (auto again = weak.lock()) (*again)();
-    });
-  };
-  chains.push_back(arm);
-  (*arm)();
-}
-
-// origin + k · interval, the next set after each call while more() holds, as the engine does.
-void Master::Impl::Every(Seconds origin, Seconds interval, std::function<void()> fire,
-                         std::function<bool()> more) {
-  auto timer = std::make_shared<asio::steady_timer>(io);
-  timers.push_back(timer);
-  auto arm = std::make_shared<std::function<void(int64_t)>>();
-  *arm = [this, timer, origin, interval, fire = std::move(fire), more = std::move(more),
-          weak = std::weak_ptr<std::function<void(int64_t)>>(arm)](int64_t k) {
-    timer->expires_at(start + WallDuration(origin + static_cast<double>(k) * interval));
-    timer->async_wait([this, k, &fire, &more, weak](std::error_code e) {
-      if (e || ended) return;
-      Advance();
-      fire();
-      const bool again = more();
-      Settle();
-      if (auto a = weak.lock(); a && again) (*a)(k + 1);
-    });
-  };
-  chains.push_back(arm);
-  (*arm)(0);
 }
 
 void Master::Impl::OnAgentMessage(int host, const ControlMessage& m) {
@@ -380,7 +316,7 @@ void Master::Impl::ScheduleReclassify() {
     reclassify_timer.cancel();
     return;
   }
-  reclassify_timer.expires_at(start + WallDuration(at));
+  reclassify_timer.expires_at(clock.start() + WallDuration(at));
   reclassify_timer.async_wait([this](std::error_code e) {
     if (e || ended) return;
     Advance();
@@ -400,7 +336,7 @@ void Master::Impl::End() {
   std::error_code ignored;
   acceptor.close(ignored);
   for (auto* t : {&join_timer, &reclassify_timer, &deadline_timer}) t->cancel();
-  for (auto& t : timers) t->cancel();
+  clock.Stop();
   for (auto& t : silence) t->cancel();
   for (auto& t : fetch_grace) t->cancel();
   signals.cancel();
