@@ -8,11 +8,12 @@
 namespace slotflow {
 
 AsioClock::AsioClock(asio::io_context& io, std::function<void()> settle)
-    : io_(io), settle_(std::move(settle)) {}
+    : io_(io), timer_(io), settle_(std::move(settle)) {}
 
 void AsioClock::Start(WallClock::time_point start) {
   start_ = start;
   started_ = true;
+  Arm();
 }
 
 void AsioClock::Advance() {
@@ -22,62 +23,71 @@ void AsioClock::Advance() {
 }
 
 void AsioClock::AtEach(std::vector<Seconds> times, std::function<void(int64_t)> fire) {
-  std::vector<int64_t> order(times.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&times](int64_t a, int64_t b) { return times[a] < times[b]; });
-  auto timer = std::make_shared<asio::steady_timer>(io_);
-  timers_.push_back(timer);
-  struct Chain {
-    std::vector<Seconds> times;
-    std::vector<int64_t> order;
-    std::function<void(int64_t)> fire;
-    size_t next = 0;
-  };
-  auto chain = std::make_shared<Chain>(Chain{std::move(times), std::move(order), std::move(fire)});
-  auto arm = std::make_shared<std::function<void()>>();
-  *arm = [this, timer, chain, weak = std::weak_ptr<std::function<void()>>(arm)] {
-    if (chain->next >= chain->order.size()) return;
-    timer->expires_at(start_ + WallDuration(chain->times[chain->order[chain->next]]));
-    timer->async_wait([this, chain, weak](std::error_code e) {
-      if (e || stopped_) return;
-      Advance();
-      while (chain->next < chain->order.size() &&
-             chain->times[chain->order[chain->next]] <= now_) {
-        chain->fire(chain->order[chain->next++]);
-      }
-      settle_();
-      if (auto again = weak.lock()) (*again)();
-    });
-  };
-  chains_.push_back(arm);
-  (*arm)();
+  const auto s = static_cast<int32_t>(series_.size());
+  series_.emplace_back().fire = std::move(fire);
+  for (size_t i = 0; i < times.size(); ++i) Set(times[i], s, static_cast<int64_t>(i));
 }
 
 void AsioClock::Every(Seconds origin, Seconds interval, std::function<void()> fire,
                       std::function<bool()> more) {
-  auto timer = std::make_shared<asio::steady_timer>(io_);
-  timers_.push_back(timer);
-  auto arm = std::make_shared<std::function<void(int64_t)>>();
-  *arm = [this, timer, origin, interval, fire = std::move(fire), more = std::move(more),
-          weak = std::weak_ptr<std::function<void(int64_t)>>(arm)](int64_t k) {
-    timer->expires_at(start_ + WallDuration(origin + static_cast<double>(k) * interval));
-    timer->async_wait([this, k, &fire, &more, weak](std::error_code e) {
-      if (e || stopped_) return;
-      Advance();
-      fire();
-      const bool again = more();
-      settle_();
-      if (auto a = weak.lock(); a && again) (*a)(k + 1);
-    });
-  };
-  chains_.push_back(arm);
-  (*arm)(0);
+  const auto s = static_cast<int32_t>(series_.size());
+  Series& every = series_.emplace_back();
+  every.beat = std::move(fire);
+  every.more = std::move(more);
+  every.origin = origin;
+  every.interval = interval;
+  Set(origin, s, 0);
+}
+
+void AsioClock::Set(Seconds time, int32_t series, int64_t index) {
+  queue_.push(Call{time, next_seq_++, series, index});
+  Arm();
+}
+
+void AsioClock::Arm() {
+  if (!started_ || stopped_ || queue_.empty()) return;
+  const Seconds first = queue_.top().time;
+  if (armed_ && armed_for_ == first) return;
+  armed_ = true;
+  armed_for_ = first;
+  // A wait set before is cancelled (its handler sees the error); one already due may still
+  // come, and finds its calls run or not yet due.
+  timer_.expires_at(start_ + WallDuration(first));
+  timer_.async_wait([this](std::error_code e) {
+    if (e || stopped_) return;
+    armed_ = false;
+    Fire();
+  });
+}
+
+void AsioClock::Fire() {
+  Advance();
+  while (!stopped_ && !queue_.empty() && queue_.top().time <= now_) {
+    const Seconds t = queue_.top().time;
+    // Every call due at t, in the order set, those the calls set for t included.
+    while (!stopped_ && !queue_.empty() && queue_.top().time <= t) {
+      const Call call = queue_.top();
+      queue_.pop();
+      const Series& s = series_[call.series];
+      if (s.fire) {
+        s.fire(call.index);
+      } else {
+        s.beat();
+        if (s.more()) {
+          Set(s.origin + static_cast<double>(call.index + 1) * s.interval, call.series,
+              call.index + 1);
+        }
+      }
+    }
+    if (!stopped_) settle_();
+  }
+  Arm();
 }
 
 void AsioClock::Stop() {
   stopped_ = true;
-  for (auto& t : timers_) t->cancel();
+  armed_ = false;
+  timer_.cancel();
 }
 
 }  // namespace slotflow
