@@ -137,9 +137,8 @@ void FluidSolver::Impl::Solve(const std::vector<BytesPerSecond>& capacity,
   }
   table.dirty = false;
   // Ids freed below hi make every whole-array pass longer; repack when over a ninth are dead.
-  if (table.hi > rates::kRepackMinIds &&
-      rates::kRepackIdsDenominator * table.hi >
-          rates::kRepackIdsNumerator * table.live_group_count) {
+  if (table.hi > rates::kRepackMinIds && rates::kRepackIdsDenominator * table.hi >
+                                             rates::kRepackIdsNumerator * table.live_group_count) {
     table.Compact([&](int32_t from, int32_t to) { events.Renumber(from, to); });
   }
   // Strict priority: a class's rates depend only on the classes above it. Without explicit

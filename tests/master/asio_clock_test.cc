@@ -74,12 +74,12 @@ struct Schedule {
 // The engine's order: by time, then as set (a series' next call is set after its call runs);
 // each time's calls, then one settle.
 const std::vector<std::string> kEngineOrder = {
-    "a1", "tick0", "late0", "settle",                    // 0
-    "beat0", "settle",                                   // 1
-    "a0", "a2", "tick1", "beat1", "settle",              // 2
-    "c2", "once", "beat2", "settle",                     // 3
-    "a3", "c0", "c1", "tick2", "beat3", "settle",        // 4
-    "late1", "settle"};                                  // 5
+    "a1",    "tick0",  "late0", "settle",                      // 0
+    "beat0", "settle",                                         // 1
+    "a0",    "a2",     "tick1", "beat1",  "settle",            // 2
+    "c2",    "once",   "beat2", "settle",                      // 3
+    "a3",    "c0",     "c1",    "tick2",  "beat3",  "settle",  // 4
+    "late1", "settle"};                                        // 5
 
 TEST(DriverClocks, TheEngineClockFiresASchedule) {
   Engine engine;

@@ -207,7 +207,8 @@ std::unique_ptr<TaskScheduler> MakeScheduler(const std::string& name) {
 // aalo's first threshold lies beyond every coflow's bytes: its classes are those of its first
 // queue, coflows first come, first served.
 std::unique_ptr<NetworkPolicy> MakeNetworkPolicy(const std::string& name) {
-  if (name == "aalo") return NetworkPolicyRegistry::Get().Make(name, {{"first_threshold", "1e15"}}, 3);
+  if (name == "aalo")
+    return NetworkPolicyRegistry::Get().Make(name, {{"first_threshold", "1e15"}}, 3);
   return NetworkPolicyRegistry::Get().Make(name, {}, 3);
 }
 
@@ -224,8 +225,8 @@ std::vector<std::string> Decisions(const std::string& log) {
   static const std::regex kRate(",\"rate\":[^,}]*");
   std::vector<std::string> out;
   for (const std::string& line : Lines(log)) {
-    for (const char* event : {"\"place\"", "\"reserve\"", "\"heartbeat\"", "\"tick\"",
-                              "\"mode\"", "\"flow_start\"", "\"class\"", "\"flow_end\""}) {
+    for (const char* event : {"\"place\"", "\"reserve\"", "\"heartbeat\"", "\"tick\"", "\"mode\"",
+                              "\"flow_start\"", "\"class\"", "\"flow_end\""}) {
       if (line.find(std::string("\"event\":") + event) != std::string::npos) {
         out.push_back(std::regex_replace(line, kRate, ""));
       }
@@ -238,9 +239,8 @@ std::vector<std::string> Decisions(const std::string& log) {
       ++run;
       continue;
     }
-    auto end = std::find_if(run, out.end(), [&](const std::string& line) {
-      return instant(line) != instant(*run);
-    });
+    auto end = std::find_if(
+        run, out.end(), [&](const std::string& line) { return instant(line) != instant(*run); });
     std::sort(run, end);
     run = end;
   }
@@ -357,8 +357,8 @@ TEST_P(OneDriver, LiveRunInSimulatedTimeDecidesAsTheSimulator) {
 // (fifo, delay, tcds), a tick and the slot-mode signal (ticking); under fair sharing, aalo and
 // cans.
 INSTANTIATE_TEST_SUITE_P(Schedulers, OneDriver,
-                         ::testing::Combine(::testing::Values("greedy", "capacity", "fifo",
-                                                              "delay", "tcds", "ticking"),
+                         ::testing::Combine(::testing::Values("greedy", "capacity", "fifo", "delay",
+                                                              "tcds", "ticking"),
                                             ::testing::Values("fair", "aalo", "cans")),
                          [](const ::testing::TestParamInfo<Policies>& info) {
                            return std::string(std::get<0>(info.param)) + "_" +

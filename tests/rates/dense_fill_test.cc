@@ -1,12 +1,13 @@
 // The dense fill (DenseFill): a class of at least 64 groups, all on two-link paths, filled as a
 // matrix of member counts (first links x second links).
+#include "rates/dense_fill.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "api/random.h"
 #include "api/tolerance.h"
-#include "rates/dense_fill.h"
 #include "rates/fluid_solver.h"
 #include "rates/part_tables.h"
 #include "rates/solver_runs.h"

@@ -1,12 +1,13 @@
 // Explicit rates (ExplicitRates): served before any class, scaled down together where they
 // oversubscribe a link, then backfilled max-min; the backfill goes on from its last fill when
 // only explicit flows have left.
+#include "rates/explicit_rates.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "api/tolerance.h"
-#include "rates/explicit_rates.h"
 #include "rates/fluid_solver.h"
 #include "rates/part_tables.h"
 #include "rates/solver_runs.h"

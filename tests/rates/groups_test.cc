@@ -1,12 +1,13 @@
 // Flows and groups (GroupTable): which flows share a group, flows moving between groups with
 // their remaining bytes, and group ids reused and repacked.
+#include "rates/groups.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <vector>
 
 #include "rates/fluid_solver.h"
-#include "rates/groups.h"
 #include "rates/part_tables.h"
 #include "rates/solver_runs.h"
 

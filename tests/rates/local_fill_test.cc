@@ -1,5 +1,7 @@
 // The local fill (LocalFill): a dense class re-filled only on the lines (rows and columns) its
 // changes reach, and the whole dense fill when they reach too far.
+#include "rates/local_fill.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include "api/tolerance.h"
 #include "rates/dense_fill.h"
 #include "rates/fluid_solver.h"
-#include "rates/local_fill.h"
 #include "rates/part_tables.h"
 #include "rates/solver_runs.h"
 

@@ -1,11 +1,12 @@
 // The local water fill (LocalWaterFill): a sparse class re-filled only on the links its changes
 // reach, and the whole water fill for classes of few groups.
+#include "rates/local_water_fill.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "rates/fluid_solver.h"
-#include "rates/local_water_fill.h"
 #include "rates/part_tables.h"
 #include "rates/solver_runs.h"
 #include "rates/water_fill.h"

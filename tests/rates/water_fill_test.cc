@@ -1,5 +1,7 @@
 // The water fill (WaterFill): max-min progressive filling of a sparse class, with each round's
 // bottleneck found by a scan of the open links or by a min-tree.
+#include "rates/water_fill.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -9,7 +11,6 @@
 #include "rates/fluid_solver.h"
 #include "rates/part_tables.h"
 #include "rates/solver_runs.h"
-#include "rates/water_fill.h"
 
 namespace slotflow {
 namespace {
