@@ -333,8 +333,12 @@ TEST_P(OneDriver, LiveRunInSimulatedTimeDecidesAsTheSimulator) {
     }
   }
   const std::string policy = network;
-  if (policy == "fair") EXPECT_EQ(first_classes.size(), 1u);
-  if (policy == "aalo") EXPECT_GT(first_classes.size(), 20u);
+  if (policy == "fair") {
+    EXPECT_EQ(first_classes.size(), 1u);
+  }
+  if (policy == "aalo") {
+    EXPECT_GT(first_classes.size(), 20u);
+  }
   if (policy == "cans") {
     EXPECT_GT(first_classes.size(), 2u);
     EXPECT_GT(count("class"), 10);
