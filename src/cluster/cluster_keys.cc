@@ -58,7 +58,8 @@ ClusterKey WideKey(SettingSpec setting, T ClusterSpec::*member) {
           }};
 }
 
-std::vector<ClusterKey> BuiltInKeys() {
+// The server count and each server's keys.
+std::vector<ClusterKey> ServerKeys() {
   using K = SettingKind;
   std::vector<ClusterKey> keys;
   keys.push_back(ClusterKey{
@@ -94,6 +95,14 @@ std::vector<ClusterKey> BuiltInKeys() {
   keys.push_back(ServerKey(Spec("memory", K::kBytes, "0",
                                 "memory per server (0: not modelled, any task fits)", 0, kInfinity),
                            &ServerClass::memory));
+  return keys;
+}
+
+// The cluster-wide keys: topology, racks, compute rate, replicas, map reads, and what a real
+// transport and task launch add.
+std::vector<ClusterKey> WideKeys() {
+  using K = SettingKind;
+  std::vector<ClusterKey> keys;
   keys.push_back(
       ClusterKey{.setting = Spec("topology", K::kChoice, "big-switch",
                                  "big-switch (one non-blocking switch) or two-tier (racks)", 0, 0,
@@ -160,7 +169,11 @@ std::vector<ClusterKey> BuiltInKeys() {
 }
 
 std::vector<ClusterKey>& Keys() {
-  static std::vector<ClusterKey> keys = BuiltInKeys();
+  static std::vector<ClusterKey> keys = [] {
+    std::vector<ClusterKey> all = ServerKeys();
+    for (ClusterKey& k : WideKeys()) all.push_back(std::move(k));
+    return all;
+  }();
   return keys;
 }
 

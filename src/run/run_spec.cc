@@ -43,10 +43,12 @@ std::string_view TraceFormatName(TraceFormat format) {
   return "auto";
 }
 
-const std::vector<WorkloadValue>& WorkloadValues() {
-  // Written to a set-up only when the run read it: `f` is the trace's format as read (auto for
-  // a job file or a generator).
-  static const std::vector<WorkloadValue> values = {
+namespace {
+
+// What scales or sizes a workload's bytes, and what estimates it. Written to a set-up only when
+// the run read it: `f` is the trace's format as read (auto for a job file or a generator).
+std::vector<WorkloadValue> ByteValues() {
+  return {
       {.setting = {.name = "traffic_scale",
                    .kind = SettingKind::kNumber,
                    .default_value = "1",
@@ -76,6 +78,23 @@ const std::vector<WorkloadValue>& WorkloadValues() {
          }
          return KeyValue{*s.map_input_ratio, ""};
        }},
+      // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
+      {.setting = {.name = "estimate_error",
+                   .kind = SettingKind::kNumber,
+                   .default_value = "0",
+                   .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
+                   .min = 0,
+                   .max = 0.999,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.simulation.estimate_error = v.number; },
+       .written = [](const RunSpec& s, TraceFormat) -> std::optional<KeyValue> {
+         return KeyValue{s.simulation.estimate_error, ""};
+       }}};
+}
+
+// What a trace is read with: its format and sizes (written as ByteValues' are).
+std::vector<WorkloadValue> TraceValues() {
+  return {
       {.setting =
            {.name = "trace_format",
             .kind = SettingKind::kChoice,
@@ -86,7 +105,7 @@ const std::vector<WorkloadValue>& WorkloadValues() {
                 "content)",
             .choices = {"auto", "coflow", "swim", "alibaba"}},
        .set = [](RunSpec& s, const KeyValue& v) { s.trace_format = ParseTraceFormat(v.word); },
-       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
+       .written = [](const RunSpec&, TraceFormat f) -> std::optional<KeyValue> {
          if (f == TraceFormat::kAuto) return std::nullopt;
          return KeyValue{0, std::string(TraceFormatName(f))};  // the format as read
        }},
@@ -131,7 +150,12 @@ const std::vector<WorkloadValue>& WorkloadValues() {
        .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
          if (f != TraceFormat::kAlibaba) return std::nullopt;
          return KeyValue{s.dag_bytes, ""};
-       }},
+       }}};
+}
+
+// Which of a trace's jobs are kept, and when they arrive (written as ByteValues' are).
+std::vector<WorkloadValue> WindowValues() {
+  return {
       {.setting = {.name = "trace_start",
                    .kind = SettingKind::kSeconds,
                    .default_value = "0s",
@@ -185,19 +209,18 @@ const std::vector<WorkloadValue>& WorkloadValues() {
        .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
          if (f == TraceFormat::kAuto) return std::nullopt;
          return KeyValue{static_cast<double>(s.trace_machines), ""};
-       }},
-      // Estimates are multiplied by a factor in [1 - e, 1 + e], which must stay positive.
-      {.setting = {.name = "estimate_error",
-                   .kind = SettingKind::kNumber,
-                   .default_value = "0",
-                   .meaning = "SJF size estimates multiplied by a random factor in [1-e, 1+e]",
-                   .min = 0,
-                   .max = 0.999,
-                   .choices = {}},
-       .set = [](RunSpec& s, const KeyValue& v) { s.simulation.estimate_error = v.number; },
-       .written = [](const RunSpec& s, TraceFormat f) -> std::optional<KeyValue> {
-         return KeyValue{s.simulation.estimate_error, ""};
        }}};
+}
+
+}  // namespace
+
+const std::vector<WorkloadValue>& WorkloadValues() {
+  static const std::vector<WorkloadValue> values = [] {
+    std::vector<WorkloadValue> all = ByteValues();
+    for (WorkloadValue& v : TraceValues()) all.push_back(std::move(v));
+    for (WorkloadValue& v : WindowValues()) all.push_back(std::move(v));
+    return all;
+  }();
   return values;
 }
 
