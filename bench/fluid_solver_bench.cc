@@ -21,7 +21,7 @@ FluidSolver MakeBigSwitch(int servers, int flows, int classes, uint64_t seed) {
     if (dst >= src) ++dst;
     const LinkId path[] = {LinkId{2 * src}, LinkId{2 * dst + 1}};
     s.Add(f, s.InternPath(path), 1e6 + rng.Uniform() * 1e9,
-          classes > 1 ? static_cast<FlowClass>(rng.UniformInt(classes)) : 0);
+          FlowClass{classes > 1 ? static_cast<int64_t>(rng.UniformInt(classes)) : 0});
   }
   return s;
 }
@@ -29,8 +29,8 @@ FluidSolver MakeBigSwitch(int servers, int flows, int classes, uint64_t seed) {
 // Moves one flow to another class and back, so class 0 is dirty, and re-solves.
 void Resolve(benchmark::State& state, FluidSolver& s) {
   for (auto _ : state) {
-    s.SetClass(FlowId{0}, 1);
-    s.SetClass(FlowId{0}, 0);
+    s.SetClass(FlowId{0}, FlowClass{1});
+    s.SetClass(FlowId{0}, FlowClass{0});
     s.Solve();
     benchmark::DoNotOptimize(s.NextCompletionIn());
   }
@@ -72,7 +72,7 @@ void BM_CompletionCycle(benchmark::State& state) {
     for (size_t i = 0; i < done.size(); ++i) {  // keep the population constant
       const auto src = static_cast<int32_t>(rng.UniformInt(149));
       const LinkId path[] = {LinkId{2 * src}, LinkId{2 * (src + 1) + 1}};
-      s.Add(next_id++, s.InternPath(path), 1e6 + rng.Uniform() * 1e9, 0);
+      s.Add(next_id++, s.InternPath(path), 1e6 + rng.Uniform() * 1e9, FlowClass{0});
     }
     s.Solve();
   }

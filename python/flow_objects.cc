@@ -108,7 +108,8 @@ void BindFlowObjects(py::module_& m) {
       .def_property_readonly("size", [](const FlowRef& f) { return SpecOf(f).size; })
       .def_property_readonly("job", [](const FlowRef& f) { return int64_t{SpecOf(f).job}; })
       .def_property_readonly("coflow", [](const FlowRef& f) { return int64_t{SpecOf(f).coflow}; })
-      .def_property_readonly("macroflow", [](const FlowRef& f) { return SpecOf(f).macroflow; })
+      .def_property_readonly("macroflow",
+                             [](const FlowRef& f) { return int64_t{SpecOf(f).macroflow}; })
       .def_property_readonly("macroflow_bytes",
                              [](const FlowRef& f) { return SpecOf(f).macroflow_bytes; })
       .def_property_readonly(
@@ -119,8 +120,8 @@ void BindFlowObjects(py::module_& m) {
           "remaining", [](const FlowRef& f) { return f.Net().Remaining(FlowOf(f.Net(), f.id)); })
       .def_property_readonly("rate",
                              [](const FlowRef& f) { return f.Net().Rate(FlowOf(f.Net(), f.id)); })
-      .def_property_readonly("cls",
-                             [](const FlowRef& f) { return f.Net().Class(FlowOf(f.Net(), f.id)); })
+      .def_property_readonly(
+          "cls", [](const FlowRef& f) { return int64_t{f.Net().Class(FlowOf(f.Net(), f.id))}; })
       .def_property_readonly(
           "links", [](const FlowRef& f) { return IntList(f.Net().Links(FlowOf(f.Net(), f.id))); });
 

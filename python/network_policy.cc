@@ -109,7 +109,7 @@ class PyNetworkPolicy : public NetworkPolicy {
     unit["size"] = spec.size;
     unit["job"] = int64_t{spec.job};
     unit["coflow"] = int64_t{spec.coflow};
-    unit["macroflow"] = spec.macroflow;
+    unit["macroflow"] = int64_t{spec.macroflow};
     unit["macroflow_bytes"] = spec.macroflow_bytes;
     const py::object cls = WithScoped<FlowNet>(
         [&](py::object view) { return policy_.attr("expected_class")(view, unit); }, net);
@@ -118,7 +118,7 @@ class PyNetworkPolicy : public NetworkPolicy {
       throw InputError("network policy '" + name_ + "'", 0, "expected_class",
                        "expected an integer class or None, not " + TypeName(cls));
     }
-    return py::int_(cls).cast<FlowClass>();
+    return FlowClass{py::int_(cls).cast<int64_t>()};
   }
   void OnSlotMode(const FlowView& net, ClassSink& out, SlotMode mode) override {
     if (!slot_mode_) return;
@@ -203,7 +203,7 @@ void BindNetworkPolicies(py::module_& m) {
       .def("sent", [](const FlowNet& n, int64_t f) { return n.get().Sent(FlowOf(n.get(), f)); })
       .def("rate", [](const FlowNet& n, int64_t f) { return n.get().Rate(FlowOf(n.get(), f)); })
       .def("flow_class",
-           [](const FlowNet& n, int64_t f) { return n.get().Class(FlowOf(n.get(), f)); })
+           [](const FlowNet& n, int64_t f) { return int64_t{n.get().Class(FlowOf(n.get(), f))}; })
       .def("links",
            [](const FlowNet& n, int64_t f) { return IntList(n.get().Links(FlowOf(n.get(), f))); })
       .def_property_readonly("link_count", [](const FlowNet& n) { return n.get().LinkCount(); })
@@ -228,7 +228,7 @@ void BindNetworkPolicies(py::module_& m) {
           [](const Sink& s, int64_t f, int64_t cls, py::object why) {
             Why reasons;
             if (!why.is_none()) s.words().Add(why, reasons, "set_class");
-            s.get().SetClass(s.Flow(f), cls, reasons);
+            s.get().SetClass(s.Flow(f), FlowClass{cls}, reasons);
           },
           py::arg("flow"), py::arg("cls"), py::arg("why") = py::none(),
           "Flow `flow`'s priority class (0 highest); `why` shows in the decision log.")

@@ -299,7 +299,7 @@ void BindViewNetwork(py::class_<View>& view) {
           [](const View& v, int64_t t) -> py::object {
             const SimState& st = v.get();
             const auto cls = st.flows().ExpectedClass(st.UnitSpec(TaskOf(st, t)));
-            return cls ? py::object(py::int_(*cls)) : py::object(py::none());
+            return cls ? py::object(py::int_(static_cast<int64_t>(*cls))) : py::object(py::none());
           },
           "The class the network policy in force would give task t's flows; None when it "
           "cannot tell.");

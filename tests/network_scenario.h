@@ -66,7 +66,7 @@ struct NetworkScenario {
       fs.dst = ServerId{fa.dst};
       fs.size = fa.size;
       fs.coflow = CoflowId{fa.coflow};
-      fs.macroflow = fa.macroflow;
+      fs.macroflow = TaskId{fa.macroflow};
       fs.macroflow_bytes = fa.macroflow_bytes;
       fs.hold = fa.hold;
       index[net.StartFlow(fs)] = static_cast<size_t>(i);

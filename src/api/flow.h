@@ -26,7 +26,7 @@ struct FlowSpec {
   Bytes size = 0;
   JobIndex job{-1};
   CoflowId coflow{-1};
-  int32_t macroflow = -1;     // the receiving task (all flows into one reduce task)
+  TaskId macroflow;           // the receiving task (all flows into one reduce task); none: -1
   Bytes macroflow_bytes = 0;  // that task's total input (its macroflow size, Duopoly §4.1)
   // It also crosses the source server's disk when disks are modelled: a block read, or an
   // output written to the task's own disk (src == dst).

@@ -57,10 +57,10 @@ FlowClass ThresholdClass(double key, int queues, Bytes first_threshold, double m
   if (queues == kUnlimitedQueues) return sizes.Size(0, std::max(0.0, key));
   double threshold = first_threshold;
   for (int k = 0; k < queues - 1; ++k) {
-    if (key < threshold) return k;
+    if (key < threshold) return FlowClass{k};
     threshold *= multiplier;
   }
-  return queues - 1;
+  return FlowClass{queues - 1};
 }
 
 double NextThreshold(double key, int queues, Bytes first_threshold, double multiplier) {

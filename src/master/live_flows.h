@@ -76,7 +76,7 @@ class LiveFlows final : public FlowNetwork, public ClassSink {
  private:
   struct State {
     bool active = false;
-    FlowClass cls = 0;
+    FlowClass cls{0};
     Bytes sent = 0;
     BytesPerSecond rate = 0;  // over the last interval between reports
     Seconds reported_at = -1;

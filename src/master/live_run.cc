@@ -119,7 +119,7 @@ std::string LiveRun::OnReport(ServerId host, const ControlMessage& m) {
     }
     flows_.OnFinished(d->flow);
     lifecycle_.OnFlowDone(d->flow);
-    done_tasks_.push_back(static_cast<TaskId>(flows_.flow(d->flow).spec.macroflow));
+    done_tasks_.push_back(flows_.flow(d->flow).spec.macroflow);
   } else if (const auto* t = std::get_if<TaskDone>(&m)) {
     const bool known = t->task >= 0 && t->task < static_cast<TaskId>(launched_.size());
     // The end of an attempt cancelled since (its task was launched again): late news.

@@ -36,7 +36,7 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
     held_.emplace(f, Held{});
     hold_ends_.emplace(now() + spec.hold, f);
   } else {
-    solver_.Add(f, path, spec.size, 0);
+    solver_.Add(f, path, spec.size, FlowClass{0});
   }
   active_pos_.push_back(static_cast<int32_t>(active_.size()));
   active_.push_back(f);

@@ -92,7 +92,7 @@ class Network final : public FlowNetwork, public ClassSink {
  private:
   // What the policy asked for a held flow, given to the solver when its hold ends.
   struct Held {
-    FlowClass cls = 0;
+    FlowClass cls{0};
     BytesPerSecond explicit_rate = -1;
   };
   // f's held state, or (for a flow not held) its class in the solver.

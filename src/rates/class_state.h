@@ -34,7 +34,7 @@ struct SparseLocal {
 // A class's groups, plus what lets a solve skip work: the dense two-link count matrix (see
 // DenseFill) and the residual capacity left after the class was last filled.
 struct ClassState {
-  FlowClass key = 0;
+  FlowClass key{0};
   std::vector<int32_t> groups;  // live groups, any order; GroupTable::group_pos gives each index
   // Dense two-link state, kept current while `dense`: member counts per (row, column) cell,
   // rows x cols as of the build, the group of each cell (-1 = none; a cell is one path), and

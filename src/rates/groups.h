@@ -37,7 +37,7 @@ struct Flow {
   PathId path{-1};
   double target = 0;  // group service at which this flow is done
   Bytes size = 0;
-  FlowClass cls = 0;
+  FlowClass cls{0};
   BytesPerSecond explicit_rate = -1;
   double mark_gap = -1;    // bytes left when the mark is reached; < 0: no mark
   double mark_target = 0;  // group service at which it is reached
@@ -54,7 +54,7 @@ struct HeapEntry {
 // Cold per-group data; the hot numbers live in GroupTable's parallel arrays.
 struct Group {
   PathId path{-1};
-  FlowClass cls = 0;
+  FlowClass cls{0};
   FlowId explicit_flow{-1};      // >= 0: a single flow with an explicit rate
   std::vector<HeapEntry> heap;   // min-heap by target; may hold stale entries (moved flows)
   std::vector<HeapEntry> marks;  // the same for mark targets

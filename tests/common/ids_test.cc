@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <type_traits>
 #include <unordered_set>
 
+#include "api/flow.h"
 #include "api/flow_view.h"
 #include "rates/fluid_solver.h"
 #include "sim/lifecycle.h"
@@ -152,7 +155,7 @@ static_assert(FlowOf<FlowId> && !FlowOf<CoflowId> && !FlowOf<int32_t>);
 // The solver's Add takes a flow, then a path: neither swapped nor a flow for the path.
 template <class A, class B>
 concept SolverAdds = requires(FluidSolver& s, A a, B b) {
-  s.Add(a, b, 1.0, 0);
+  s.Add(a, b, 1.0, FlowClass{0});
 };
 static_assert(SolverAdds<FlowId, PathId>);
 static_assert(!SolverAdds<PathId, FlowId>);
@@ -179,6 +182,24 @@ TEST(Ids, HashFormatAndJsonAsTheirInteger) {
   const nlohmann::json j = {{"server", ServerId{9}}};
   EXPECT_EQ(j.dump(), R"({"server":9})");
   EXPECT_EQ(j.at("server").get<ServerId>(), ServerId{9});
+}
+
+// A flow's class is a type of its own, 64 bits wide: not made from a flow id or a task id by
+// mistake (a class that was a flow's id by accident), and its limits are its integer's.
+static_assert(!std::is_convertible_v<FlowId, FlowClass> &&
+              !std::is_constructible_v<FlowClass, FlowId>);
+static_assert(!std::is_constructible_v<FlowClass, TaskId> &&
+              !std::is_convertible_v<int64_t, FlowClass>);
+static_assert(std::is_constructible_v<FlowClass, int64_t>);
+// A flow's macroflow is the task it feeds, as a task id.
+static_assert(std::is_same_v<decltype(FlowSpec::macroflow), TaskId>);
+
+TEST(Ids, AFlowClassHoldsSixtyFourBitsAndItsLimitsAreItsIntegers) {
+  EXPECT_EQ(std::numeric_limits<FlowClass>::max(), FlowClass{INT64_MAX});
+  EXPECT_EQ(std::numeric_limits<FlowClass>::min(), FlowClass{INT64_MIN});
+  EXPECT_LT(FlowClass{1} << 40, std::numeric_limits<FlowClass>::max());
+  EXPECT_EQ(fmt::format("{}", FlowClass{int64_t{1} << 40}), "1099511627776");
+  EXPECT_EQ(FlowSpec{}.macroflow, TaskId{-1});
 }
 
 }  // namespace

@@ -159,7 +159,7 @@ class SparseClasses : public NetworkPolicy {
  public:
   void OnFlowsStarted(const FlowView& /*net*/, ClassSink& out,
                       std::span<const FlowId> flows) override {
-    for (FlowId f : flows) out.SetClass(f, 1000 * (f + 1));
+    for (FlowId f : flows) out.SetClass(f, FlowClass{1000 * (f + 1)});
   }
 };
 

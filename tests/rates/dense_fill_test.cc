@@ -32,7 +32,7 @@ TEST(DenseFill, AHandCheckedMatrix) {
   capacity[sw.Up(0)] = 1;
   capacity[sw.Down(0)] = 1.875;
   FluidSolver s(capacity);
-  sw.AddEveryPair(s, 100, 0);
+  sw.AddEveryPair(s, 100, FlowClass{0});
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 1);
   EXPECT_EQ(s.fill_stats().water_fills, 0);
@@ -56,10 +56,10 @@ TEST(DenseFill, TheMatrixFollowsFlowsBetweenSolves) {
   std::vector<double> capacity(sw.Links(), 9.0);
   for (int d = 0; d < 9; ++d) capacity[sw.Down(d)] = 100;
   FluidSolver s(capacity);
-  sw.AddEveryPair(s, 100, 0);
+  sw.AddEveryPair(s, 100, FlowClass{0});
   s.Solve();
   for (FlowId f{0}; f < 72; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 1) << f;
-  s.SetClass(sw.Flow(0, 0), 1);
+  s.SetClass(sw.Flow(0, 0), FlowClass{1});
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 2);  // class 1 has one group: the water fill
   EXPECT_EQ(s.fill_stats().water_fills, 1);
@@ -69,8 +69,8 @@ TEST(DenseFill, TheMatrixFollowsFlowsBetweenSolves) {
     for (int d = 0; d < 9; ++d) EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(src, d)), 1) << src << d;
   }
   // Back in class 0, and a second flow in one cell: source 1's uplink now shares 9 among 10.
-  s.SetClass(sw.Flow(0, 0), 0);
-  s.Add(FlowId{72}, sw.Path(s, 1, 1), 100, 0);
+  s.SetClass(sw.Flow(0, 0), FlowClass{0});
+  s.Add(FlowId{72}, sw.Path(s, 1, 1), 100, FlowClass{0});
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 3);
   EXPECT_EQ(s.ActiveGroupCount(), 72);
@@ -85,7 +85,7 @@ TEST(DenseFill, SmallOrMixedClassesAreNotDense) {
   {
     const BigSwitch sw{7, 7};  // 49 groups
     FluidSolver s(std::vector<double>(sw.Links(), 7.0));
-    sw.AddEveryPair(s, 100, 0);
+    sw.AddEveryPair(s, 100, FlowClass{0});
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 0);
     EXPECT_EQ(s.fill_stats().water_fills, 1);
@@ -95,11 +95,11 @@ TEST(DenseFill, SmallOrMixedClassesAreNotDense) {
     const BigSwitch sw{8, 8};
     std::vector<double> capacity(sw.Links() + 1, 8.0);
     FluidSolver s(capacity);
-    sw.AddEveryPair(s, 100, 0);
+    sw.AddEveryPair(s, 100, FlowClass{0});
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
     const auto third = LinkIds({0, 16, 8});  // source 0 to destination 0 through link 16
-    s.Add(FlowId{64}, s.InternPath(third), 100, 0);
+    s.Add(FlowId{64}, s.InternPath(third), 100, FlowClass{0});
     s.Solve();
     EXPECT_EQ(s.fill_stats().dense_fills, 1);
     EXPECT_EQ(s.fill_stats().water_fills, 1);
@@ -122,7 +122,7 @@ TEST(DenseFill, MaxMinMatchesReferenceOnRandomTraffic) {
       const auto src = static_cast<int32_t>(rng.UniformInt(servers));
       const auto dst = static_cast<int32_t>(rng.UniformInt(servers));
       std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
-      s.Add(f, s.InternPath(p), 1000, 0);
+      s.Add(f, s.InternPath(p), 1000, FlowClass{0});
       paths.push_back(p);
     }
     s.Solve();
@@ -150,7 +150,7 @@ PartTable TwoByTwo(std::vector<double> capacity) {
 
 // Builds class 0's matrix and fills it whole, as a solve does the first time.
 void BuildAndFill(PartTable& p, rates::DenseFill& fill) {
-  rates::ClassState& cs = p.Class(0);
+  rates::ClassState& cs = p.Class(FlowClass{0});
   rates::DenseFill::Build(p.t, cs, cs.groups);
   fill.Fill(p.t, p.residual, cs, cs.groups, /*add=*/false, /*continues=*/true);
 }
@@ -162,9 +162,9 @@ TEST(DenseFill, PartFillsAHandCheckedMatrix) {
   PartTable p = TwoByTwo({1, 8, 8, 8});
   rates::DenseFill fill(4);
   BuildAndFill(p, fill);
-  EXPECT_TRUE(p.Class(0).dense);
-  EXPECT_EQ(p.Class(0).rows, 2u);
-  EXPECT_EQ(p.Class(0).cols, 2u);
+  EXPECT_TRUE(p.Class(FlowClass{0}).dense);
+  EXPECT_EQ(p.Class(FlowClass{0}).rows, 2u);
+  EXPECT_EQ(p.Class(FlowClass{0}).cols, 2u);
   EXPECT_DOUBLE_EQ(p.Rate(0), 0.5);
   EXPECT_DOUBLE_EQ(p.Rate(1), 0.5);
   EXPECT_DOUBLE_EQ(p.Rate(2), 4);
@@ -195,11 +195,11 @@ TEST(DenseFill, PartCountsEveryMemberOfACellAndSkipsEmptyLines) {
   p.Add(0, {0, 2});
   p.Add(1, {0, 2});
   p.Add(2, {1, 2});
-  p.Add(3, {1, 3}, 100, /*cls=*/1);
-  ASSERT_EQ(p.Class(0).groups.size(), 2u);
+  p.Add(3, {1, 3}, 100, /*cls=*/FlowClass{1});
+  ASSERT_EQ(p.Class(FlowClass{0}).groups.size(), 2u);
   rates::DenseFill fill(4);
   BuildAndFill(p, fill);
-  EXPECT_EQ(p.Class(0).cols, 2u);
+  EXPECT_EQ(p.Class(FlowClass{0}).cols, 2u);
   EXPECT_DOUBLE_EQ(p.Rate(0), 3);
   EXPECT_DOUBLE_EQ(p.Rate(1), 3);
   EXPECT_DOUBLE_EQ(p.Rate(2), 4);
@@ -217,9 +217,9 @@ TEST(DenseFill, PartFollowsAChangedCellIntoTheNextFill) {
   BuildAndFill(p, fill);
   p.Add(4, {1, 3});
   EXPECT_EQ(p.Group(4), p.Group(3));
-  EXPECT_EQ(p.Class(0).matrix[3], 2);  // cell (1, 1)
+  EXPECT_EQ(p.Class(FlowClass{0}).matrix[3], 2);  // cell (1, 1)
   p.residual = p.capacity;
-  rates::ClassState& cs = p.Class(0);
+  rates::ClassState& cs = p.Class(FlowClass{0});
   fill.Fill(p.t, p.residual, cs, cs.groups, /*add=*/false, /*continues=*/true);
   EXPECT_EQ(fill.dense_fills(), 2);
   EXPECT_DOUBLE_EQ(p.Rate(0), 0.5);

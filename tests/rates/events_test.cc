@@ -17,7 +17,7 @@ using testing::LinkIds;
 TEST(Events, AdvanceCountsDownToTheNextCompletion) {
   FluidSolver s({2.0});
   const auto l = LinkIds({0});
-  s.Add(FlowId{0}, s.InternPath(l), 10, 0);
+  s.Add(FlowId{0}, s.InternPath(l), 10, FlowClass{0});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 5);
   s.Advance(2);
@@ -43,7 +43,7 @@ TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
   for (const double left : {0.5, 2.0}) {  // in kRelTolerance of the size
     FluidSolver s({1.0});
     const auto l = LinkIds({0});
-    s.Add(FlowId{0}, s.InternPath(l), 1000, 0);
+    s.Add(FlowId{0}, s.InternPath(l), 1000, FlowClass{0});
     s.Solve();
     s.Advance(1000 * (1 - left * kRelTolerance));
     std::vector<FlowId> out;
@@ -55,8 +55,8 @@ TEST(Events, AFlowWithinTheToleranceOfItsSizeIsDone) {
 TEST(Events, SimultaneousCompletionsComeOutTogetherInIdOrder) {
   FluidSolver s({2.0, 2.0});
   const auto a = LinkIds({0}), b = LinkIds({1});
-  s.Add(FlowId{1}, s.InternPath(b), 4, 0);
-  s.Add(FlowId{0}, s.InternPath(a), 4, 0);
+  s.Add(FlowId{1}, s.InternPath(b), 4, FlowClass{0});
+  s.Add(FlowId{0}, s.InternPath(a), 4, FlowClass{0});
   s.Solve();
   s.Advance(s.NextCompletionIn());
   std::vector<FlowId> out;
@@ -71,8 +71,8 @@ TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
   FluidSolver s({10.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 20, 0);
-  s.Add(FlowId{1}, p, 40, 0);
+  s.Add(FlowId{0}, p, 20, FlowClass{0});
+  s.Add(FlowId{1}, p, 40, FlowClass{0});
   s.SetMark(FlowId{0}, 10);
   s.SetMark(FlowId{1}, 5);
   s.Solve();                            // 5 each
@@ -89,7 +89,7 @@ TEST(Events, MarksAreReachedAtTheirBytesSentAndFollowClassChanges) {
   EXPECT_DOUBLE_EQ(s.NextMarkIn(), 1);  // flow 0: 5 sent, its mark at 10, 5/s
   // Flow 0 moves behind flow 1 with 5 sent; its mark (10 sent) stays: flow 1 takes the link
   // until it ends at 1 + 35/10 = 4.5, then flow 0 needs 5 more bytes at 10/s → 5.
-  s.SetClass(FlowId{0}, 1);
+  s.SetClass(FlowId{0}, FlowClass{1});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.NextCompletionIn(), 3.5);
   EXPECT_EQ(s.NextMarkIn(), kForever);  // flow 0 has rate 0
@@ -127,10 +127,11 @@ TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
   std::vector<double> capacity(41, 100.0);
   FluidSolver s(capacity);
   const auto shared = LinkIds({0});
-  s.Add(FlowId{0}, s.InternPath(shared), 1e6, 0);  // class 0 takes all of link 0 for 10,000 s
+  s.Add(FlowId{0}, s.InternPath(shared), 1e6,
+        FlowClass{0});                             // class 0 takes all of link 0 for 10,000 s
   for (int k = 1; k <= 40; ++k) {                  // 40 class-1 groups behind it, rate 0
     const auto path = LinkIds({0, k});
-    s.Add(FlowId{k}, s.InternPath(path), 500, 1);
+    s.Add(FlowId{k}, s.InternPath(path), 500, FlowClass{1});
   }
   s.Solve();
   ASSERT_EQ(s.Rate(FlowId{30}), 0);
@@ -138,7 +139,7 @@ TEST(Events, DueFlowsAndMarksInGroupsWithoutRateAreFound) {
   s.Advance(10);
 
   const auto path30 = LinkIds({0, 30});
-  s.Add(FlowId{41}, s.InternPath(path30), 0, 1);
+  s.Add(FlowId{41}, s.InternPath(path30), 0, FlowClass{1});
   s.Solve();
   EXPECT_EQ(s.NextCompletionIn(), 0);
   s.Advance(0);
@@ -162,7 +163,8 @@ TEST(Events, MarksFoundBeforeARepackAreStillTaken) {
   FluidSolver s(std::vector<double>(n, 1.0));
   for (int i = 0; i < n; ++i) {  // flow i alone on link i
     const auto path = LinkIds({i});
-    s.Add(FlowId{i}, s.InternPath(path), i < 30 ? 0.5 : 1000, 0);  // flows 0-29 done at 0.5
+    s.Add(FlowId{i}, s.InternPath(path), i < 30 ? 0.5 : 1000,
+          FlowClass{0});  // flows 0-29 done at 0.5
   }
   s.SetMark(FlowId{99}, 0.5);  // the highest id, reached at 0.5 too
   s.Solve();

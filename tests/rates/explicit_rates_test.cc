@@ -22,9 +22,9 @@ using testing::PartTable;
 TEST(ExplicitRates, AreServedFirstAndBackfilled) {
   FluidSolver s({10.0, 10.0});
   const auto a = LinkIds({0}), b = LinkIds({1});
-  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
-  s.Add(FlowId{1}, s.InternPath(a), 100, 0);
-  s.Add(FlowId{2}, s.InternPath(b), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(a), 100, FlowClass{0});
+  s.Add(FlowId{2}, s.InternPath(b), 100, FlowClass{0});
   s.SetExplicitRate(FlowId{0}, 3);
   s.SetExplicitRate(FlowId{2}, 3);
   s.Solve();
@@ -42,8 +42,8 @@ TEST(ExplicitRates, AreServedFirstAndBackfilled) {
 TEST(ExplicitRates, OversubscribedOnesAreScaledDownTogether) {
   FluidSolver s({10.0, 30.0});
   const auto a = LinkIds({0}), ab = LinkIds({0, 1});
-  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
-  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(ab), 100, FlowClass{0});
   s.SetExplicitRate(FlowId{1}, 12);
   s.SetExplicitRate(FlowId{0}, 8);
   s.Solve();
@@ -57,8 +57,8 @@ TEST(ExplicitRates, ASumOverALinkByRoundingOnlyIsNotScaled) {
   for (const double excess : {1e-14, 1e-6}) {
     FluidSolver s({1.0});
     const auto a = LinkIds({0});
-    s.Add(FlowId{0}, s.InternPath(a), 100, 0);
-    s.Add(FlowId{1}, s.InternPath(a), 100, 0);
+    s.Add(FlowId{0}, s.InternPath(a), 100, FlowClass{0});
+    s.Add(FlowId{1}, s.InternPath(a), 100, FlowClass{0});
     s.SetExplicitRate(FlowId{0}, 0.5);
     s.SetExplicitRate(FlowId{1}, 0.5 + excess);
     s.Solve();
@@ -77,8 +77,8 @@ TEST(ExplicitRates, ASumOverALinkByRoundingOnlyIsNotScaled) {
 TEST(ExplicitRates, TheBackfillSharesWhatIsLeftMaxMin) {
   FluidSolver s({10.0, 4.0});
   const auto a = LinkIds({0}), ab = LinkIds({0, 1});
-  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
-  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(ab), 100, FlowClass{0});
   s.SetExplicitRate(FlowId{0}, 1);
   s.SetExplicitRate(FlowId{1}, 1);
   s.Solve();
@@ -98,7 +98,7 @@ TEST(ExplicitRates, TheBackfillGoesOnWhenOnlyExplicitFlowsLeft) {
   FluidSolver s(capacity);
   for (int src = 0; src < 8; ++src) {
     for (int d = 0; d < 9; ++d) {
-      s.Add(sw.Flow(src, d), sw.Path(s, src, d), src == 0 && d == 0 ? 1 : 100, 0);
+      s.Add(sw.Flow(src, d), sw.Path(s, src, d), src == 0 && d == 0 ? 1 : 100, FlowClass{0});
       s.SetExplicitRate(sw.Flow(src, d), 0.5);
     }
   }

@@ -22,8 +22,8 @@ TEST(FluidSolver, StrictPriorityAcrossClasses) {
   FluidSolver s({10.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 20, 1);  // low priority, starts first
-  s.Add(FlowId{1}, p, 10, 0);  // high priority
+  s.Add(FlowId{0}, p, 20, FlowClass{1});  // low priority, starts first
+  s.Add(FlowId{1}, p, 10, FlowClass{0});  // high priority
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 10);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0);
@@ -36,8 +36,8 @@ TEST(FluidSolver, StrictPriorityAcrossClasses) {
 TEST(FluidSolver, LowerClassGetsWhatHigherClassCannotUse) {
   FluidSolver s({10.0, 4.0});
   const auto ab = LinkIds({0, 1}), a = LinkIds({0});
-  s.Add(FlowId{0}, s.InternPath(ab), 100, 0);
-  s.Add(FlowId{1}, s.InternPath(a), 100, 1);
+  s.Add(FlowId{0}, s.InternPath(ab), 100, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(a), 100, FlowClass{1});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 6);
@@ -57,23 +57,23 @@ TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
   FluidSolver s({10.0, 5.0});
   const auto a = LinkIds({0}), b = LinkIds({1});
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
-  s.Add(FlowId{0}, pa, 100, 0);
-  s.Add(FlowId{1}, pa, 100, 1);
-  s.Add(FlowId{2}, pa, 100, 2);
+  s.Add(FlowId{0}, pa, 100, FlowClass{0});
+  s.Add(FlowId{1}, pa, 100, FlowClass{1});
+  s.Add(FlowId{2}, pa, 100, FlowClass{2});
   s.Solve();
   ExpectFills(s, 3, 1, 3);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 10);
   s.Solve();
   ExpectFills(s, 3, 1, 3);
-  s.SetClass(FlowId{2}, 3);  // class 2 goes, class 3 comes: only class 3 is filled
+  s.SetClass(FlowId{2}, FlowClass{3});  // class 2 goes, class 3 comes: only class 3 is filled
   s.Solve();
   ExpectFills(s, 4, 2, 4);
-  s.Add(FlowId{3}, pb, 100, 1);  // classes 1 and 3
+  s.Add(FlowId{3}, pb, 100, FlowClass{1});  // classes 1 and 3
   s.Solve();
   ExpectFills(s, 6, 3, 6);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 0);
-  s.SetClass(FlowId{0}, 1);  // class 0 goes: all of them, now classes 1 and 3
+  s.SetClass(FlowId{0}, FlowClass{1});  // class 0 goes: all of them, now classes 1 and 3
   s.Solve();
   ExpectFills(s, 8, 4, 8);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
@@ -82,7 +82,7 @@ TEST(FluidSolver, OnlyTheFirstChangedClassAndThoseBelowAreFilledAgain) {
   s.SetExplicitRate(FlowId{3}, 1);
   s.Solve();  // the explicit rate, classes 1 and 3, and the backfill
   ExpectFills(s, 11, 5, 10);
-  s.SetClass(FlowId{2}, 4);
+  s.SetClass(FlowId{2}, FlowClass{4});
   s.Solve();
   ExpectFills(s, 14, 6, 12);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 5);
@@ -93,9 +93,9 @@ TEST(FluidSolver, ALowClassTakesTheLinkWhenTheHighOneCompletes) {
   FluidSolver s({4.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 8, 1);
-  s.Add(FlowId{1}, p, 4, 0);
-  s.Add(FlowId{2}, p, 4, 0);
+  s.Add(FlowId{0}, p, 8, FlowClass{1});
+  s.Add(FlowId{1}, p, 4, FlowClass{0});
+  s.Add(FlowId{2}, p, 4, FlowClass{0});
   const auto done = RunToCompletion(s, 3);
   EXPECT_DOUBLE_EQ(done[1], 2);  // 4 bytes at 2
   EXPECT_DOUBLE_EQ(done[2], 2);
@@ -143,7 +143,7 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
       std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
       if (!two_link_only && rng.UniformInt(wide ? 2 : 8) == 0)
         p.insert(p.begin() + 1, LinkId{2 * servers + static_cast<int32_t>(rng.UniformInt(2))});
-      s.Add(f, s.InternPath(p), 1 + rng.UniformInt(1000), rng.UniformInt(4));
+      s.Add(f, s.InternPath(p), 1 + rng.UniformInt(1000), FlowClass{rng.UniformInt(4)});
       paths.push_back(p);
       active.push_back(f);
     }
@@ -175,7 +175,7 @@ TEST_P(IncrementalSolveMatchesFreshSolve, OverARandomHistory) {
     if (step % 5 == 0 && step < 300) add_flows(1 + rng.UniformInt(20));
     if (step % 7 == 0) {
       for (int i = 0; i < 5 && !active.empty(); ++i) {
-        s.SetClass(active[rng.UniformInt(active.size())], rng.UniformInt(4));
+        s.SetClass(active[rng.UniformInt(active.size())], FlowClass{rng.UniformInt(4)});
       }
     }
     // Explicit rates for a while (steps 100-199): set on some flows, cleared on others.

@@ -22,9 +22,9 @@ TEST(Groups, GroupedFlowsOnOnePathFinishBySize) {
   FluidSolver s({6.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 6, 0);
-  s.Add(FlowId{1}, p, 2, 0);
-  s.Add(FlowId{2}, p, 4, 0);
+  s.Add(FlowId{0}, p, 6, FlowClass{0});
+  s.Add(FlowId{1}, p, 2, FlowClass{0});
+  s.Add(FlowId{2}, p, 4, FlowClass{0});
   s.Solve();
   EXPECT_EQ(s.ActiveGroupCount(), 1);
   const auto done = RunToCompletion(s, 3);
@@ -39,12 +39,12 @@ TEST(Groups, FlowsShareAGroupOnlyOnTheSamePathInTheSameClass) {
   FluidSolver s({10.0, 10.0});
   const auto a = LinkIds({0}), b = LinkIds({1});
   const PathId pa = s.InternPath(a), pb = s.InternPath(b);
-  s.Add(FlowId{0}, pa, 100, 0);
-  s.Add(FlowId{1}, pa, 100, 0);
-  s.Add(FlowId{2}, pa, 100, 0);
+  s.Add(FlowId{0}, pa, 100, FlowClass{0});
+  s.Add(FlowId{1}, pa, 100, FlowClass{0});
+  s.Add(FlowId{2}, pa, 100, FlowClass{0});
   EXPECT_EQ(s.ActiveGroupCount(), 1);
-  s.Add(FlowId{3}, pa, 100, 1);
-  s.Add(FlowId{4}, pb, 100, 0);
+  s.Add(FlowId{3}, pa, 100, FlowClass{1});
+  s.Add(FlowId{4}, pb, 100, FlowClass{0});
   EXPECT_EQ(s.ActiveGroupCount(), 3);
   s.SetExplicitRate(FlowId{0}, 1);
   s.SetExplicitRate(FlowId{1}, 2);
@@ -54,7 +54,7 @@ TEST(Groups, FlowsShareAGroupOnlyOnTheSamePathInTheSameClass) {
   s.SetExplicitRate(FlowId{0}, -1);
   s.SetExplicitRate(FlowId{1}, -1);
   EXPECT_EQ(s.ActiveGroupCount(), 3);
-  s.SetClass(FlowId{3}, 0);
+  s.SetClass(FlowId{3}, FlowClass{0});
   EXPECT_EQ(s.ActiveGroupCount(), 2);
   EXPECT_EQ(s.ActiveFlowCount(), 5);
   s.Solve();
@@ -66,12 +66,12 @@ TEST(Groups, ChangingClassKeepsRemainingBytes) {
   FluidSolver s({10.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 20, 0);
-  s.Add(FlowId{1}, p, 20, 0);
+  s.Add(FlowId{0}, p, 20, FlowClass{0});
+  s.Add(FlowId{1}, p, 20, FlowClass{0});
   s.Solve();
   s.Advance(1);  // each has 15 left
   EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 15);
-  s.SetClass(FlowId{0}, 5);
+  s.SetClass(FlowId{0}, FlowClass{5});
   EXPECT_DOUBLE_EQ(s.Remaining(FlowId{0}), 15);
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 10);
@@ -83,8 +83,8 @@ TEST(Groups, GainingAndLosingAnExplicitRateKeepsRemainingBytes) {
   FluidSolver s({10.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 20, 0);
-  s.Add(FlowId{1}, p, 20, 0);
+  s.Add(FlowId{0}, p, 20, FlowClass{0});
+  s.Add(FlowId{1}, p, 20, FlowClass{0});
   s.Solve();
   s.Advance(1);  // each has 15 left
   s.SetExplicitRate(FlowId{0}, 2);
@@ -101,8 +101,8 @@ TEST(Groups, AnActiveFlowCannotBeAddedAgain) {
   FluidSolver s({1.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 1, 0);
-  EXPECT_THROW(s.Add(FlowId{0}, p, 1, 0), std::logic_error);
+  s.Add(FlowId{0}, p, 1, FlowClass{0});
+  EXPECT_THROW(s.Add(FlowId{0}, p, 1, FlowClass{0}), std::logic_error);
   EXPECT_FALSE(s.Active(FlowId{1}));  // never added
   EXPECT_TRUE(s.Active(FlowId{0}));
 }
@@ -115,7 +115,7 @@ TEST(Groups, RepackedGroupIdsKeepRatesAndCompletions) {
   FluidSolver s(std::vector<double>(n, 1.0));
   for (int i = 0; i < n; ++i) {  // flow i alone on link i
     const auto path = LinkIds({i});
-    s.Add(FlowId{i}, s.InternPath(path), i + 1, 0);
+    s.Add(FlowId{i}, s.InternPath(path), i + 1, FlowClass{0});
   }
   EXPECT_EQ(s.ActiveGroupCount(), n);
   const auto done = RunToCompletion(s, n);
@@ -131,7 +131,7 @@ TEST(Groups, RatesAfterARepackMatchAFreshSolve) {
   FluidSolver s(capacity);
   for (int i = 0; i < n; ++i) {  // flow i on link i and the shared link
     const auto path = LinkIds({i, n});
-    s.Add(FlowId{i}, s.InternPath(path), i < 60 ? 0.25 : 1000, 0);
+    s.Add(FlowId{i}, s.InternPath(path), i < 60 ? 0.25 : 1000, FlowClass{0});
   }
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 0.5);
@@ -154,7 +154,7 @@ TEST(Groups, PartKeysGroupsByPathAndClass) {
   PartTable p({10.0, 10.0});
   p.Add(0, {0});
   p.Add(1, {0});
-  p.Add(2, {0}, 100, /*cls=*/1);
+  p.Add(2, {0}, 100, /*cls=*/FlowClass{1});
   p.Add(3, {1});
   p.Add(4, {0});
   EXPECT_EQ(p.Group(4), p.Group(0));
@@ -166,8 +166,8 @@ TEST(Groups, PartKeysGroupsByPathAndClass) {
   EXPECT_NE(p.Group(4), p.Group(0));
   EXPECT_EQ(p.t.live_group_count, 4);
   EXPECT_EQ(p.t.active_flows, 5);
-  EXPECT_EQ(p.Class(0).groups.size(), 2u);
-  EXPECT_EQ(p.Class(1).groups.size(), 1u);
+  EXPECT_EQ(p.Class(FlowClass{0}).groups.size(), 2u);
+  EXPECT_EQ(p.Class(FlowClass{1}).groups.size(), 1u);
   EXPECT_EQ(p.t.explicit_groups, std::vector<int32_t>{p.Group(4)});
   EXPECT_EQ(p.t.explicit_rate[p.Group(4)], 2);
   EXPECT_TRUE(p.t.dirty);
@@ -197,7 +197,7 @@ TEST(Groups, PartCountsEachMembersBytesFromItsGroupsService) {
   EXPECT_DOUBLE_EQ(p.Rate(2), 4);
   EXPECT_DOUBLE_EQ(p.t.Remaining(FlowId{0}), 5);
   EXPECT_DOUBLE_EQ(p.t.Remaining(FlowId{2}), 3);
-  p.t.SetClass(FlowId{0}, 1);
+  p.t.SetClass(FlowId{0}, FlowClass{1});
   EXPECT_NE(p.Group(0), g);
   EXPECT_EQ(p.Rate(0), 0);
   EXPECT_DOUBLE_EQ(p.t.Remaining(FlowId{0}), 5);
@@ -209,12 +209,12 @@ TEST(Groups, PartCountsEachMembersBytesFromItsGroupsService) {
 // class 3 and makes class 2.
 TEST(Groups, PartDropsAClassWithNoFlowsLeft) {
   PartTable p({10.0});
-  p.Add(0, {0}, 10, /*cls=*/5);
-  p.Add(1, {0}, 10, /*cls=*/3);
+  p.Add(0, {0}, 10, /*cls=*/FlowClass{5});
+  p.Add(1, {0}, 10, /*cls=*/FlowClass{3});
   p.t.dirty_from = rates::kNoDirtyClass;  // as after a solve
-  p.t.SetClass(FlowId{1}, 2);
-  EXPECT_EQ(p.t.class_ids.count(3), 0u);
-  EXPECT_EQ(p.t.class_ids.count(2), 1u);
+  p.t.SetClass(FlowId{1}, FlowClass{2});
+  EXPECT_EQ(p.t.class_ids.count(FlowClass{3}), 0u);
+  EXPECT_EQ(p.t.class_ids.count(FlowClass{2}), 1u);
   EXPECT_EQ(p.t.class_ids.size(), 2u);
   EXPECT_EQ(p.t.dirty_from, 2);
   EXPECT_EQ(p.t.live_group_count, 2);
@@ -234,7 +234,7 @@ TEST(Groups, PartShapesTwoLinkPathsIntoRowsAndColumns) {
   EXPECT_TRUE(shape.TwoLinkShape(p.t.live_group_count));
   p.Add(3, {0});
   EXPECT_FALSE(shape.TwoLinkShape(p.t.live_group_count));
-  p.t.SetClass(FlowId{3}, 1);  // still one path of one link
+  p.t.SetClass(FlowId{3}, FlowClass{1});  // still one path of one link
   EXPECT_FALSE(shape.TwoLinkShape(p.t.live_group_count));
   PartTable q({1.0, 1.0, 1.0});
   q.Add(0, {0, 1});

@@ -45,10 +45,10 @@ TEST(LocalFill, AChangeThatReachesFewLinesIsFilledLocally) {
   for (int d = 0; d < 9; ++d) capacity[sw.Down(d)] = 100;
   FluidSolver s(capacity);
   s.SetLocalFillMinLinks(0);  // 17 links: below the default
-  sw.AddEveryPair(s, 100, 0);
+  sw.AddEveryPair(s, 100, FlowClass{0});
   s.Solve();
   EXPECT_EQ(s.fill_stats().dense_fills, 1);
-  s.SetClass(sw.Flow(0, 0), 1);
+  s.SetClass(sw.Flow(0, 0), FlowClass{1});
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_fills, 1);
   EXPECT_EQ(s.fill_stats().whole_fills, 0);
@@ -68,9 +68,9 @@ TEST(LocalFill, ClassesOverFewLinksAreFilledWhole) {
   std::vector<double> capacity(sw.Links(), 9.0);
   for (int d = 0; d < 9; ++d) capacity[sw.Down(d)] = 100;
   FluidSolver s(capacity);
-  sw.AddEveryPair(s, 100, 0);
+  sw.AddEveryPair(s, 100, FlowClass{0});
   s.Solve();
-  s.SetClass(sw.Flow(0, 0), 1);
+  s.SetClass(sw.Flow(0, 0), FlowClass{1});
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_fills, 0);
   EXPECT_EQ(s.fill_stats().whole_fills, 0);
@@ -92,11 +92,11 @@ TEST(LocalFill, AChangeThatReachesTooFarIsFilledWholeAndBacksOff) {
   capacity[sw.Down(0)] = 2;
   FluidSolver s(capacity);
   s.SetLocalFillMinLinks(0);
-  sw.AddEveryPair(s, 100, 0);
+  sw.AddEveryPair(s, 100, FlowClass{0});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(0, 3)), 1.0 / 9);
   EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(3, 0)), (2 - 1.0 / 9) / 7);
-  s.SetClass(sw.Flow(0, 0), 1);
+  s.SetClass(sw.Flow(0, 0), FlowClass{1});
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_fills, 0);
   EXPECT_EQ(s.fill_stats().whole_fills, 1);
@@ -108,13 +108,13 @@ TEST(LocalFill, AChangeThatReachesTooFarIsFilledWholeAndBacksOff) {
       EXPECT_DOUBLE_EQ(s.Rate(sw.Flow(src, d)), (9 - 2.0 / 7) / 8) << src << d;
     }
   }
-  s.SetClass(sw.Flow(5, 5), 1);  // skipped: filled whole without trying
+  s.SetClass(sw.Flow(5, 5), FlowClass{1});  // skipped: filled whole without trying
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_fills, 0);
   EXPECT_EQ(s.fill_stats().whole_fills, 1);
   EXPECT_EQ(s.fill_stats().dense_fills, 3);
   ExpectFreshRates(s, capacity, 72);
-  s.SetClass(sw.Flow(6, 6), 1);  // tried again
+  s.SetClass(sw.Flow(6, 6), FlowClass{1});  // tried again
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_fills + s.fill_stats().whole_fills, 2);
   ExpectFreshRates(s, capacity, 72);
@@ -131,7 +131,7 @@ struct LocalFillCase {
       for (int d = 0; d < n; ++d) p.Add(n * s + d, {s, n + d});
     }
     whole.SetLocalFillMinLinks(0);
-    rates::ClassState& cs = p.Class(0);
+    rates::ClassState& cs = p.Class(FlowClass{0});
     rates::DenseFill::Build(p.t, cs, cs.groups);
     whole.Fill(p.t, p.residual, cs, cs.groups, /*add=*/false, /*continues=*/true);
     p.residual = p.capacity;  // the next solve starts again from the capacities
@@ -142,7 +142,9 @@ struct LocalFillCase {
     return c;
   }
   // The local fill of class 0; false if it gave up.
-  bool TryFill() { return local.TryFill(p.Class(0), p.t.shape, p.residual, level, reciprocals); }
+  bool TryFill() {
+    return local.TryFill(p.Class(FlowClass{0}), p.t.shape, p.residual, level, reciprocals);
+  }
   // A group's rate from the levels of its two lines, as DenseFill rates them.
   double RateOf(int s, int d) const { return std::min(level[s], level[n + d]); }
 
@@ -162,8 +164,8 @@ struct LocalFillCase {
 // column 0 keeps 100 - 2, columns 1 and 2 97 - 0.5.
 TEST(LocalFill, PartRefillsOnlyTheLinesAChangeReaches) {
   LocalFillCase c(3, 3, 100);
-  c.p.t.SetClass(FlowId{0}, 1);
-  ASSERT_TRUE(c.p.Class(0).dense);
+  c.p.t.SetClass(FlowId{0}, FlowClass{1});
+  ASSERT_TRUE(c.p.Class(FlowClass{0}).dense);
   ASSERT_TRUE(c.TryFill());
   EXPECT_EQ(c.local.local_fills(), 1);
   EXPECT_EQ(c.local.whole_fills(), 0);
@@ -203,16 +205,16 @@ TEST(LocalFill, PartKeepsEveryLevelWhenNothingChanged) {
 // is skipped (backing off) without looking.
 TEST(LocalFill, PartGivesUpOnAChangeThatReachesTooFarAndBacksOff) {
   LocalFillCase c(2, 3, 100);
-  c.p.t.SetClass(FlowId{0}, 1);
+  c.p.t.SetClass(FlowId{0}, FlowClass{1});
   EXPECT_FALSE(c.TryFill());
   EXPECT_EQ(c.local.local_fills(), 0);
   EXPECT_EQ(c.local.whole_fills(), 1);
   EXPECT_EQ(c.p.residual, c.p.capacity);
   EXPECT_EQ(c.level, std::vector<double>(4, -1));
-  EXPECT_EQ(c.p.Class(0).local_skip, 1);
+  EXPECT_EQ(c.p.Class(FlowClass{0}).local_skip, 1);
   EXPECT_FALSE(c.TryFill());
   EXPECT_EQ(c.local.whole_fills(), 1);  // skipped, not tried
-  EXPECT_EQ(c.p.Class(0).local_skip, 0);
+  EXPECT_EQ(c.p.Class(FlowClass{0}).local_skip, 0);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ struct ThroughTheMiddle {
   static void AddAll(FluidSolver& s) {
     for (int src = 0; src < 4; ++src) {
       for (int dst = 0; dst < 4; ++dst) {
-        s.Add(Flow(src, dst), s.InternPath(LinkIds({src, 4, 5 + dst})), 100, 0);
+        s.Add(Flow(src, dst), s.InternPath(LinkIds({src, 4, 5 + dst})), 100, FlowClass{0});
       }
     }
   }
@@ -47,7 +47,7 @@ TEST(LocalWaterFill, AChangeThatReachesFewLinksIsFilledLocally) {
   ThroughTheMiddle::AddAll(s);
   s.Solve();
   EXPECT_EQ(s.fill_stats().water_fills, 1);
-  s.SetClass(ThroughTheMiddle::Flow(0, 0), 1);
+  s.SetClass(ThroughTheMiddle::Flow(0, 0), FlowClass{1});
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_water_fills, 1);  // class 0; class 1 is new, filled whole
   EXPECT_EQ(s.fill_stats().whole_water_fills, 0);
@@ -63,7 +63,7 @@ TEST(LocalWaterFill, AChangeThatReachesFewLinksIsFilledLocally) {
   // reaches no link that was full before, so class 0 is filled locally again. Class 1's
   // (0, 0) now finds uplink 0 full: 0; it is re-filled whole (two of its three links changed,
   // past a third), and so is the new class 2, where (1, 1) gets 0 as well.
-  s.SetClass(ThroughTheMiddle::Flow(1, 1), 2);
+  s.SetClass(ThroughTheMiddle::Flow(1, 1), FlowClass{2});
   s.Solve();
   EXPECT_EQ(s.fill_stats().local_water_fills, 2);
   EXPECT_EQ(s.fill_stats().whole_water_fills, 1);
@@ -87,7 +87,7 @@ TEST(LocalWaterFill, MatchesAFreshFillAfterCompletions) {
     for (int dst = 0; dst < 4; ++dst) {
       // Different sizes, so that they complete one by one.
       s.Add(ThroughTheMiddle::Flow(src, dst), s.InternPath(LinkIds({src, 4, 5 + dst})),
-            10 + 7 * (4 * src + dst), 0);
+            10 + 7 * (4 * src + dst), FlowClass{0});
     }
   }
   const std::vector<double> done = testing::RunToCompletion(s, 16);
@@ -95,7 +95,7 @@ TEST(LocalWaterFill, MatchesAFreshFillAfterCompletions) {
   for (int src = 0; src < 4; ++src) {
     for (int dst = 0; dst < 4; ++dst) {
       whole.Add(ThroughTheMiddle::Flow(src, dst), whole.InternPath(LinkIds({src, 4, 5 + dst})),
-                10 + 7 * (4 * src + dst), 0);
+                10 + 7 * (4 * src + dst), FlowClass{0});
     }
   }
   const std::vector<double> reference = testing::RunToCompletion(whole, 16);
@@ -118,7 +118,7 @@ struct LocalWaterCase {
     local.SetMinLinks(0);
     local.SetMinGroups(0);
     // As FluidSolver fills a class whose local fills are wanted, the first time.
-    rates::ClassState& cs = p.Class(0);
+    rates::ClassState& cs = p.Class(FlowClass{0});
     local.BeforeWholeFill(p.t, p.residual, cs);
     whole.Fill(p.t, p.residual, cs.groups, /*add=*/false);
     local.AfterWholeFill(p.t, p.residual, whole, cs);
@@ -129,7 +129,7 @@ struct LocalWaterCase {
   // The next solve's fill of class 0, from the capacities again; false if not done locally.
   bool TryFill() {
     p.residual = p.capacity;
-    return local.TryFill(p.t, p.residual, p.Class(0));
+    return local.TryFill(p.t, p.residual, p.Class(FlowClass{0}));
   }
 
   PartTable p;
@@ -151,13 +151,13 @@ TEST(LocalWaterFill, PartRefillsOnlyTheLinksAChangeReaches) {
   for (int s = 0; s < 3; ++s) {
     for (int d = 0; d < 3; ++d) ASSERT_DOUBLE_EQ(c.Rate(s, d), 3) << s << d;
   }
-  c.p.t.SetClass(FlowId{c.Flow(0, 0)}, 1);
+  c.p.t.SetClass(FlowId{c.Flow(0, 0)}, FlowClass{1});
   ASSERT_TRUE(c.TryFill());
   EXPECT_EQ(c.local.local_fills(), 1);
   for (int f = 1; f < 9; ++f) EXPECT_DOUBLE_EQ(c.p.Rate(f), 3) << f;
   EXPECT_EQ(c.p.residual, std::vector<double>({3, 0, 0, 976, 3, 0, 0}));
 
-  c.p.t.SetClass(FlowId{c.Flow(1, 1)}, 2);
+  c.p.t.SetClass(FlowId{c.Flow(1, 1)}, FlowClass{2});
   ASSERT_TRUE(c.TryFill());
   EXPECT_EQ(c.local.local_fills(), 2);
   EXPECT_EQ(c.local.whole_fills(), 0);
@@ -176,13 +176,13 @@ TEST(LocalWaterFill, PartRefillsOnlyTheLinksAChangeReaches) {
 // attempt is skipped (backing off).
 TEST(LocalWaterFill, PartGivesUpOnAChangeThatReachesTooFarAndBacksOff) {
   LocalWaterCase c;
-  c.p.t.SetClass(FlowId{c.Flow(0, 0)}, 1);
-  c.p.t.SetClass(FlowId{c.Flow(1, 1)}, 1);
+  c.p.t.SetClass(FlowId{c.Flow(0, 0)}, FlowClass{1});
+  c.p.t.SetClass(FlowId{c.Flow(1, 1)}, FlowClass{1});
   EXPECT_FALSE(c.TryFill());
   EXPECT_EQ(c.local.local_fills(), 0);
   EXPECT_EQ(c.local.whole_fills(), 1);
   EXPECT_EQ(c.p.residual, c.p.capacity);
-  EXPECT_EQ(c.p.Class(0).sparse.skip, 1);
+  EXPECT_EQ(c.p.Class(FlowClass{0}).sparse.skip, 1);
   EXPECT_FALSE(c.TryFill());
   EXPECT_EQ(c.local.whole_fills(), 1);  // skipped, not tried
 }
@@ -206,13 +206,13 @@ TEST(LocalWaterFill, PartIsWantedOnlyForClassesOfManyGroupsOnLargeNetworks) {
   local.SetMinGroups(0);
   local.SetMinLinks(4);  // the class crosses 3
   rates::WaterFill whole(7);
-  local.BeforeWholeFill(p.t, p.residual, p.Class(0));
-  whole.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
-  local.AfterWholeFill(p.t, p.residual, whole, p.Class(0));
+  local.BeforeWholeFill(p.t, p.residual, p.Class(FlowClass{0}));
+  whole.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/false);
+  local.AfterWholeFill(p.t, p.residual, whole, p.Class(FlowClass{0}));
   EXPECT_DOUBLE_EQ(p.Rate(0), 9);
-  EXPECT_FALSE(p.Class(0).sparse.valid);
+  EXPECT_FALSE(p.Class(FlowClass{0}).sparse.valid);
   p.residual = p.capacity;
-  EXPECT_FALSE(local.TryFill(p.t, p.residual, p.Class(0)));
+  EXPECT_FALSE(local.TryFill(p.t, p.residual, p.Class(FlowClass{0})));
   EXPECT_EQ(p.residual, p.capacity);
   EXPECT_EQ(local.local_fills() + local.whole_fills(), 0);
 }

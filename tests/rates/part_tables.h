@@ -17,7 +17,8 @@ struct PartTable {
       : capacity(std::move(capacities)), residual(capacity), t(capacity.size()) {}
 
   // Flow f on the links given, in order, of `size` bytes in class cls.
-  void Add(int32_t f, std::initializer_list<int32_t> links, Bytes size = 100, FlowClass cls = 0) {
+  void Add(int32_t f, std::initializer_list<int32_t> links, Bytes size = 100,
+           FlowClass cls = FlowClass{0}) {
     const std::vector<LinkId> path = LinkIds(links);
     t.Add(FlowId{f}, t.paths.Intern(path), size, cls);
   }

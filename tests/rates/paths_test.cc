@@ -49,8 +49,8 @@ TEST(Paths, APathNoFlowHoldsIsForgottenAndItsIdUsedAgain) {
   FluidSolver s({1.0, 1.0, 1.0});
   const PathId kept = s.InternPath(LinkIds({2}));
   const PathId p = s.InternPath(LinkIds({0, 1}));
-  s.Add(FlowId{0}, p, 1, 0);
-  s.Add(FlowId{1}, p, 2, 0);
+  s.Add(FlowId{0}, p, 1, FlowClass{0});
+  s.Add(FlowId{1}, p, 2, FlowClass{0});
   EXPECT_EQ(s.PathCount(), 2u);
   std::vector<FlowId> done;
   s.Solve();

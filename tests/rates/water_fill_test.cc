@@ -24,8 +24,8 @@ TEST(WaterFill, TwoFlowsShareALinkThenTheSurvivorTakesItAll) {
   FluidSolver s({10.0});
   const auto l = LinkIds({0});
   const PathId p = s.InternPath(l);
-  s.Add(FlowId{0}, p, 10, 0);
-  s.Add(FlowId{1}, p, 30, 0);
+  s.Add(FlowId{0}, p, 10, FlowClass{0});
+  s.Add(FlowId{1}, p, 30, FlowClass{0});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 5);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 5);
@@ -39,9 +39,9 @@ TEST(WaterFill, TwoFlowsShareALinkThenTheSurvivorTakesItAll) {
 TEST(WaterFill, MultiBottleneckMaxMinDiffersFromEqualSplit) {
   FluidSolver s({10.0, 4.0});
   const auto a = LinkIds({0}), ab = LinkIds({0, 1}), b = LinkIds({1});
-  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
-  s.Add(FlowId{1}, s.InternPath(ab), 100, 0);
-  s.Add(FlowId{2}, s.InternPath(b), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(ab), 100, FlowClass{0});
+  s.Add(FlowId{2}, s.InternPath(b), 100, FlowClass{0});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 8);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 2);
@@ -57,10 +57,10 @@ TEST(WaterFill, MultiBottleneckMaxMinDiffersFromEqualSplit) {
 TEST(WaterFill, ProgressiveFillingFreezesBottlenecksInOrder) {
   FluidSolver s({6.0, 10.0, 9.0});
   const auto p0 = LinkIds({0, 2}), p1 = LinkIds({1, 2}), p2 = LinkIds({1}), p3 = LinkIds({0});
-  s.Add(FlowId{0}, s.InternPath(p0), 50, 0);
-  s.Add(FlowId{1}, s.InternPath(p1), 50, 0);
-  s.Add(FlowId{2}, s.InternPath(p2), 50, 0);
-  s.Add(FlowId{3}, s.InternPath(p3), 50, 0);
+  s.Add(FlowId{0}, s.InternPath(p0), 50, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(p1), 50, FlowClass{0});
+  s.Add(FlowId{2}, s.InternPath(p2), 50, FlowClass{0});
+  s.Add(FlowId{3}, s.InternPath(p3), 50, FlowClass{0});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 3);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{3}), 3);
@@ -80,9 +80,9 @@ TEST(WaterFill, FewGroupsOverManyLinksFindTheirBottlenecksWithTheMinTree) {
   capacity[8] = 3;
   FluidSolver s(capacity);
   const auto a = LinkIds({0, 1, 2, 3, 4}), b = LinkIds({4, 5, 6, 7, 8}), c = LinkIds({8, 9});
-  s.Add(FlowId{0}, s.InternPath(a), 100, 0);
-  s.Add(FlowId{1}, s.InternPath(b), 100, 0);
-  s.Add(FlowId{2}, s.InternPath(c), 100, 0);
+  s.Add(FlowId{0}, s.InternPath(a), 100, FlowClass{0});
+  s.Add(FlowId{1}, s.InternPath(b), 100, FlowClass{0});
+  s.Add(FlowId{2}, s.InternPath(c), 100, FlowClass{0});
   s.Solve();
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{0}), 4.5);
   EXPECT_DOUBLE_EQ(s.Rate(FlowId{1}), 1.5);
@@ -98,8 +98,8 @@ TEST(WaterFill, FewGroupsOverManyLinksFindTheirBottlenecksWithTheMinTree) {
 TEST(WaterFill, AGroupCountsEachMemberOnItsLinks) {
   FluidSolver s({12.0, 100.0});
   const auto a = LinkIds({0}), ab = LinkIds({0, 1});
-  for (FlowId f{0}; f < 3; ++f) s.Add(f, s.InternPath(ab), 100, 0);
-  s.Add(FlowId{3}, s.InternPath(a), 100, 0);
+  for (FlowId f{0}; f < 3; ++f) s.Add(f, s.InternPath(ab), 100, FlowClass{0});
+  s.Add(FlowId{3}, s.InternPath(a), 100, FlowClass{0});
   s.Solve();
   for (FlowId f{0}; f < 4; ++f) EXPECT_DOUBLE_EQ(s.Rate(f), 3) << "flow " << f;
   EXPECT_DOUBLE_EQ(s.LinkLoad(LinkId{1}), 9);
@@ -121,7 +121,7 @@ TEST(WaterFill, MaxMinMatchesReferenceOnRandomTraffic) {
       std::vector<LinkId> p = LinkIds({2 * src, 2 * dst + 1});
       if (rng.UniformInt(2) == 0)
         p.insert(p.begin() + 1, LinkId{2 * servers + static_cast<int32_t>(rng.UniformInt(2))});
-      s.Add(f, s.InternPath(p), 1000, 0);
+      s.Add(f, s.InternPath(p), 1000, FlowClass{0});
       paths.push_back(p);
     }
     s.Solve();
@@ -144,7 +144,7 @@ TEST(WaterFill, PartFreezesTheSmallestShareFirst) {
   p.Add(1, {0, 1});
   p.Add(2, {1});
   rates::WaterFill fill(2);
-  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  fill.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/false);
   EXPECT_DOUBLE_EQ(p.Rate(0), 8);
   EXPECT_DOUBLE_EQ(p.Rate(1), 2);
   EXPECT_DOUBLE_EQ(p.Rate(2), 2);
@@ -162,7 +162,7 @@ TEST(WaterFill, PartGivesNothingAcrossALinkOfNoCapacity) {
   p.Add(0, {0, 1});
   p.Add(1, {1});
   rates::WaterFill fill(2);
-  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  fill.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/false);
   EXPECT_EQ(p.Rate(0), 0);
   EXPECT_DOUBLE_EQ(p.Rate(1), 6);
   EXPECT_EQ(fill.level(LinkId{0}), 0);
@@ -180,7 +180,7 @@ TEST(WaterFill, PartGivesFlowsSharingNoLinkTheirWholeLinks) {
   fill.Fill(p.t, p.residual, {}, /*add=*/false);
   EXPECT_EQ(p.residual, p.capacity);
   EXPECT_EQ(p.Rate(0), 0);
-  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  fill.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/false);
   EXPECT_DOUBLE_EQ(p.Rate(0), 3);
   EXPECT_DOUBLE_EQ(p.Rate(1), 5);
   EXPECT_DOUBLE_EQ(p.Rate(2), 7);
@@ -195,7 +195,7 @@ TEST(WaterFill, PartCountsEveryMemberOfAGroup) {
   p.Add(3, {0});
   ASSERT_EQ(p.t.live_group_count, 2);
   rates::WaterFill fill(2);
-  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  fill.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/false);
   for (int f = 0; f < 4; ++f) EXPECT_DOUBLE_EQ(p.Rate(f), 3) << f;
   EXPECT_EQ(p.residual, std::vector<double>({0, 91}));
 }
@@ -209,7 +209,7 @@ TEST(WaterFill, PartAddsToTheRatesAlreadySetWhenBackfilling) {
   p.t.SetRate(p.Group(0), 2);
   p.residual[0] = 8;
   rates::WaterFill fill(2);
-  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/true);
+  fill.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/true);
   EXPECT_DOUBLE_EQ(p.Rate(0), 10);
   EXPECT_DOUBLE_EQ(p.Rate(1), 5);
   EXPECT_EQ(p.residual, std::vector<double>({0, 0}));
@@ -227,7 +227,7 @@ TEST(WaterFill, PartFindsTheBottlenecksOfFewGroupsWithTheMinTree) {
   p.Add(1, {4, 5, 6, 7, 8});
   p.Add(2, {8, 9});
   rates::WaterFill fill(10);
-  fill.Fill(p.t, p.residual, p.Class(0).groups, /*add=*/false);
+  fill.Fill(p.t, p.residual, p.Class(FlowClass{0}).groups, /*add=*/false);
   EXPECT_EQ(fill.min_tree_fills(), 1);
   EXPECT_DOUBLE_EQ(p.Rate(0), 4.5);
   EXPECT_DOUBLE_EQ(p.Rate(1), 1.5);

@@ -29,7 +29,7 @@ class FakeView : public FlowView {
   bool Active(FlowId) const override { return false; }
   Bytes Remaining(FlowId) const override { return 0; }
   BytesPerSecond Rate(FlowId) const override { return 0; }
-  FlowClass Class(FlowId) const override { return 0; }
+  FlowClass Class(FlowId) const override { return FlowClass{0}; }
   std::span<const LinkId> Links(FlowId) const override { return links_; }
   int IncomingFlows(ServerId) const override { return 0; }
   int OutgoingFlows(ServerId) const override { return 0; }

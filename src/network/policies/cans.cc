@@ -163,8 +163,8 @@ class CansPolicy : public NetworkPolicy {
 
  private:
   struct Classes {
-    FlowClass coflow = 0;
-    FlowClass macroflow = 0;
+    FlowClass coflow{0};
+    FlowClass macroflow{0};
   };
 
   bool UseCoflow(SlotMode mode) const {

@@ -92,7 +92,7 @@ class CoflowOrderPolicy : public NetworkPolicy {
     }
     std::sort(order_.begin(), order_.end());
     for (size_t i = 0; i < order_.size(); ++i) {
-      const FlowClass cls = std::min<FlowClass>(static_cast<FlowClass>(i), queues_ - 1);
+      const FlowClass cls = FlowClass{std::min<int64_t>(static_cast<int64_t>(i), queues_ - 1)};
       for (FlowId f : tracker_.at(order_[i].first.second).active) out.SetClass(f, cls);
     }
   }

@@ -25,10 +25,10 @@ class FcfsPolicy : public NetworkPolicy {
     for (FlowId f : flows) {
       if (!net.Active(f)) continue;  // already over (an empty flow)
       if (queues_ == kUnlimitedQueues) {
-        out.SetClass(f, f);
+        out.SetClass(f, FlowClass{static_cast<int32_t>(f)});  // arrival order: flow ids grow
       } else {
         active_.insert(f);
-        out.SetClass(f, queues_ - 1);
+        out.SetClass(f, FlowClass{queues_ - 1});
       }
     }
     Rerank(out);
@@ -45,7 +45,7 @@ class FcfsPolicy : public NetworkPolicy {
   // The Q−1 oldest active flows get classes 0..Q−2; the rest keep Q−1 (they only ever move up).
   void Rerank(ClassSink& out) {
     if (queues_ == kUnlimitedQueues) return;
-    FlowClass rank = 0;
+    FlowClass rank{0};
     for (auto it = active_.begin(); it != active_.end() && rank < queues_ - 1; ++it, ++rank) {
       out.SetClass(*it, rank);
     }

@@ -66,8 +66,8 @@ void FlowThresholdPolicy::BeforeSolve(const FlowView& net, ClassSink& out) {
   for (FlowId f : reached_) {
     // At least one class on: the mark is reached (within rounding).
     const FlowClass now_in = ClassOf(Quantity(net, f));
-    const FlowClass cls = rank_ == Rank::kSent ? std::max(now_in, net.Class(f) + 1)
-                                               : std::min(now_in, net.Class(f) - 1);
+    const FlowClass cls = rank_ == Rank::kSent ? std::max(now_in, FlowClass{net.Class(f) + 1})
+                                               : std::min(now_in, FlowClass{net.Class(f) - 1});
     out.SetClass(f, cls);
     Watch(net, out, f, cls);
   }
