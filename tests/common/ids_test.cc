@@ -184,21 +184,18 @@ TEST(Ids, HashFormatAndJsonAsTheirInteger) {
   EXPECT_EQ(j.at("server").get<ServerId>(), ServerId{9});
 }
 
-// A flow's class is a type of its own, 64 bits wide: not made from a flow id or a task id by
-// mistake (a class that was a flow's id by accident), and its limits are its integer's.
-static_assert(!std::is_convertible_v<FlowId, FlowClass> &&
-              !std::is_constructible_v<FlowClass, FlowId>);
-static_assert(!std::is_constructible_v<FlowClass, TaskId> &&
-              !std::is_convertible_v<int64_t, FlowClass>);
-static_assert(std::is_constructible_v<FlowClass, int64_t>);
 // A flow's macroflow is the task it feeds, as a task id.
 static_assert(std::is_same_v<decltype(FlowSpec::macroflow), TaskId>);
 
-TEST(Ids, AFlowClassHoldsSixtyFourBitsAndItsLimitsAreItsIntegers) {
-  EXPECT_EQ(std::numeric_limits<FlowClass>::max(), FlowClass{INT64_MAX});
-  EXPECT_EQ(std::numeric_limits<FlowClass>::min(), FlowClass{INT64_MIN});
-  EXPECT_LT(FlowClass{1} << 40, std::numeric_limits<FlowClass>::max());
-  EXPECT_EQ(fmt::format("{}", FlowClass{int64_t{1} << 40}), "1099511627776");
+// An id's limits are its integer's, whatever its integer type.
+using WideId = Id<struct WideIdTag, int64_t>;
+static_assert(!std::is_constructible_v<WideId, TaskId> && std::is_constructible_v<WideId, int64_t>);
+
+TEST(Ids, AnIdsLimitsAreItsIntegersAndAMacroflowIsATask) {
+  EXPECT_EQ(std::numeric_limits<WideId>::max(), WideId{INT64_MAX});
+  EXPECT_EQ(std::numeric_limits<WideId>::min(), WideId{INT64_MIN});
+  EXPECT_EQ(std::numeric_limits<TaskId>::max(), TaskId{INT32_MAX});
+  EXPECT_EQ(fmt::format("{}", WideId{int64_t{1} << 40}), "1099511627776");
   EXPECT_EQ(FlowSpec{}.macroflow, TaskId{-1});
 }
 
