@@ -224,36 +224,40 @@ std::string ValueText(const toml::node& node, SettingKind kind, const std::strin
   }
 }
 
-// The declared keys of `t` (but `skip`), each parsed where it stands.
-std::vector<std::pair<const ClusterKey*, SettingAssignment>> ReadKeys(const toml::table& t,
-                                                                      const std::string& file,
-                                                                      std::string_view prefix,
-                                                                      bool servers_only) {
-  std::vector<std::pair<const ClusterKey*, SettingAssignment>> read;
+// A declared key as read from a table: where it stands and its value.
+struct ReadKey {
+  const ClusterKey* key;
+  SettingAssignment given;
+  KeyValue value;
+};
+
+// The declared keys of `t` (only the server keys when `servers_only`), each parsed where it
+// stands, in declaration order.
+std::vector<ReadKey> ReadKeys(const toml::table& t, const std::string& file,
+                              std::string_view prefix, bool servers_only) {
+  std::vector<ReadKey> read;
   for (const ClusterKey& key : ClusterKeys()) {
     const toml::node* n = t.get(key.setting.name);
     if (n == nullptr || (servers_only && !key.set_server)) continue;
     const std::string field = Field(prefix, key.setting.name);
-    read.emplace_back(
-        &key, SettingAssignment{key.setting.name, ValueText(*n, key.setting.kind, file, field),
-                                file, Line(*n), field});
-    ParseClusterValue(read.back().second);  // checked where it stands, in file order
+    SettingAssignment given{key.setting.name, ValueText(*n, key.setting.kind, file, field), file,
+                            Line(*n), field};
+    const KeyValue value = ParseClusterValue(given);
+    read.push_back(ReadKey{&key, std::move(given), value});
   }
   return read;
 }
 
-void ApplyServerKeys(const std::vector<std::pair<const ClusterKey*, SettingAssignment>>& keys,
-                     ServerClass& c) {
-  for (const auto& [key, given] : keys) {
-    if (key->set_server) key->set_server(c, ParseClusterValue(given));
+void ApplyServerKeys(const std::vector<ReadKey>& keys, ServerClass& c) {
+  for (const ReadKey& k : keys) {
+    if (k.key->set_server) k.key->set_server(c, k.value);
   }
 }
 
 // [[cluster.class]]: the list replaces the classes; the top-level server keys are the defaults
 // of every class (documented in the header).
-std::vector<ServerClass> ReadClasses(
-    const toml::node& classes, const std::string& file,
-    const std::vector<std::pair<const ClusterKey*, SettingAssignment>>& defaults) {
+std::vector<ServerClass> ReadClasses(const toml::node& classes, const std::string& file,
+                                     const std::vector<ReadKey>& defaults) {
   using namespace toml_input;
   const toml::array& list = GetTableArray(classes, file, "cluster.class", "cluster.class");
   if (list.empty()) Fail(file, Line(classes), "cluster.class", "needs at least one class");
@@ -308,8 +312,9 @@ void ApplyClusterToml(const toml::table& cluster_table, const std::string& file,
     }
     spec.classes = ReadClasses(*classes, file, keys);
   }
-  for (const auto& [key, given] : keys) {
-    if (!key->set_server || !t.contains("class")) ApplyClusterSetting(given, spec);
+  for (const ReadKey& k : keys) {
+    if (!k.key->set_server || !t.contains("class"))
+      ApplyClusterValue(*k.key, k.value, k.given, spec);
   }
 }
 

@@ -214,14 +214,18 @@ KeyValue ParseClusterValue(const SettingAssignment& given) {
   return v;
 }
 
-void ApplyClusterSetting(const SettingAssignment& given, ClusterSpec& spec) {
-  const KeyValue v = ParseClusterValue(given);
-  const ClusterKey& key = *FindClusterKey(given.key);
+void ApplyClusterValue(const ClusterKey& key, const KeyValue& value, const SettingAssignment& given,
+                       ClusterSpec& spec) {
   if (key.set_server) {
-    for (ServerClass& c : spec.classes) key.set_server(c, v);
+    for (ServerClass& c : spec.classes) key.set_server(c, value);
   } else {
-    key.set(spec, v, given);
+    key.set(spec, value, given);
   }
+}
+
+void ApplyClusterSetting(const SettingAssignment& given, ClusterSpec& spec) {
+  const KeyValue value = ParseClusterValue(given);
+  ApplyClusterValue(*FindClusterKey(given.key), value, given, spec);
 }
 
 }  // namespace slotflow

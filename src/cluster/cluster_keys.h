@@ -46,6 +46,10 @@ void RemoveClusterKey(std::string_view name);
 // Parses an assignment to a declared key (key without "cluster."); InputError naming its source
 // and field for an unknown key (listing the known ones) or a value out of its domain.
 KeyValue ParseClusterValue(const SettingAssignment& given);
+// Applies a value parsed for `key` (a server's key to every class); InputError at `given` for
+// `servers` on a cluster of several classes.
+void ApplyClusterValue(const ClusterKey& key, const KeyValue& value, const SettingAssignment& given,
+                       ClusterSpec& spec);
 // Applies an assignment given after the cluster is read (a flag, `--set cluster.KEY`): a
 // server's key to every class. InputError naming its source as above, or for `servers` on a
 // cluster of several classes.

@@ -16,16 +16,21 @@
 namespace slotflow {
 namespace {
 
-// A declared value as a TOML value of its kind: integers, numbers (sizes, times and rates in
-// bytes, seconds and bytes/s) and words.
+// Whether a value of this kind is written as its word (else as its number).
+bool WrittenAsWord(SettingKind kind) {
+  return kind == SettingKind::kChoice || kind == SettingKind::kQueues ||
+         kind == SettingKind::kQueueShares || kind == SettingKind::kText;
+}
+
+// A declared value as a TOML value of its kind: integers, switches, numbers (sizes, times and
+// rates in bytes, seconds and bytes/s) and words.
 void InsertValue(toml::table& t, const SettingSpec& s, const KeyValue& v) {
-  if (s.kind == SettingKind::kInteger) {
+  if (WrittenAsWord(s.kind)) {
+    t.insert(s.name, v.word);
+  } else if (s.kind == SettingKind::kInteger) {
     t.insert(s.name, static_cast<int64_t>(v.number));
   } else if (s.kind == SettingKind::kSwitch) {
     t.insert(s.name, v.number != 0);
-  } else if (s.kind == SettingKind::kChoice || s.kind == SettingKind::kQueues ||
-             s.kind == SettingKind::kQueueShares || s.kind == SettingKind::kText) {
-    t.insert(s.name, v.word);
   } else {
     t.insert(s.name, v.number);
   }
@@ -49,31 +54,17 @@ toml::table ClusterTable(const ClusterSpec& c) {
   return t;
 }
 
-// A setting as a TOML value of its type: integers, numbers (sizes, times and rates in bytes,
-// seconds and bytes/s) and words.
+// A setting in force as a TOML value of its kind (InsertValue).
 void InsertSetting(toml::table& t, const SettingSpec& spec, const Settings& settings) {
-  switch (spec.kind) {
-    case SettingKind::kInteger:
-      t.insert(spec.name, settings.Integer(spec.name));
-      return;
-    case SettingKind::kNumber:
-    case SettingKind::kBytes:
-    case SettingKind::kSeconds:
-    case SettingKind::kRate:
-      t.insert(spec.name, settings.Number(spec.name));
-      return;
-    case SettingKind::kChoice:  // its word, as below
-    case SettingKind::kQueues:
-    case SettingKind::kQueueShares:
-    case SettingKind::kText:
-      break;
-    case SettingKind::kSwitch:
-      t.insert(spec.name, settings.Number(spec.name) != 0);
-      return;
+  KeyValue v;
+  if (WrittenAsWord(spec.kind)) {
+    for (const auto& [key, value] : settings.InForce()) {
+      if (key == spec.name) v.word = value;
+    }
+  } else {
+    v.number = settings.Number(spec.name);
   }
-  for (const auto& [key, value] : settings.InForce()) {
-    if (key == spec.name) t.insert(key, value);
-  }
+  InsertValue(t, spec, v);
 }
 
 toml::table WorkloadTable(const RunSpec& spec, const PreparedRun& run, bool with_path) {
