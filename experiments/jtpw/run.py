@@ -4,6 +4,7 @@ three-worker cluster of cluster.toml.
 
     experiments/jtpw/run.py [--slotflow build/slotflow] [--seeds 5] [--jobs 2]
                             [--out experiments/jtpw/results] [--set KEY=VALUE ...]
+    experiments/jtpw/run.py --table {several,alone,flow} [--out experiments/jtpw/results]
 
 Experiment 1, a single job type (单作业类型): five Terasort-like or five Grep-like jobs of 1, 3
 or 5 GB each, submitted 1 s apart ({terasort,grep}-5xNGB.toml); and, beside it, one such job
@@ -19,7 +20,9 @@ Figs. 6-7), OUT/flow-one-utilisation.png (each worker's disk and slot use in tha
 per_queue=one) and OUT/flow-VARIANT-SCHEDULER/ (that run's outputs with utilisation.csv, for
 tools/timeline.py). --set passes a policy
 setting to every jtpw run. Each run is bounded by a 120 s timeout; runs go --jobs at a time.
-Needs Debian's python3-matplotlib (/usr/bin/python3).
+Needs Debian's python3-matplotlib (/usr/bin/python3). --table runs and writes nothing: it prints
+one of docs/results-jtpw.md's tables from OUT/runs.csv (several: experiment 1, five jobs of a
+type; alone: one job alone; flow: experiment 2).
 """
 import argparse
 import concurrent.futures
@@ -97,6 +100,61 @@ def summarise(rows):
     return out
 
 
+def percent(text):
+    """summary.csv's reduction ("-0.8%") as the docs write it ("−0.8 %", "+3.2 %", "0.0 %")."""
+    value = float(text.rstrip("%"))
+    if f"{abs(value):.1f}" == "0.0":
+        return "0.0 %"
+    return f"{value:+.1f} %".replace("-", "−")
+
+
+def table(name, rows):
+    """One of docs/results-jtpw.md's tables, from runs.csv's rows."""
+    summary = {(r["variant"], r["workload"], r["scheduler"]): r for r in summarise(rows)}
+
+    def cells(variant, workload, bold=False):
+        cap, jtpw = (summary[(variant, workload, s)] for s in SCHEDULERS)
+        change = percent(jtpw["reduction_vs_capacity"])
+        return [f"{cap['mean_jct_s']} ± {cap['ci95_s']}", jtpw["mean_jct_s"],
+                f"**{change}**" if bold else change]
+
+    def job(w):
+        program, size = w.split("-", 1)
+        count, gb = (size[:-2].split("x") if "x" in size else (None, size[:-2]))
+        kind = f"{program.capitalize()}-like, {gb} GiB"
+        return f"5 × {kind}" if count else kind
+
+    if name == "several":
+        lines = ["| jobs | capacity, `many` | jtpw, `many` | JTPW vs capacity | capacity, `one` | "
+                 "jtpw, `one` | JTPW vs capacity |", "|---" * 7 + "|"]
+        for w, label in [(w, job(w)) for w in SEVERAL] + [("5 jobs of one type (all six)", None)]:
+            bold = label is None
+            row = [label or "**all six**"] + cells("many", w, bold) + cells("one", w, bold)
+            lines.append("| " + " | ".join(row) + " |")
+    elif name == "alone":
+        lines = ["| job | capacity | jtpw | JTPW vs capacity |", "|---|---|---|---|"]
+        for w, label in [(w, job(w)) for w in ALONE] + [("1 job alone (all six)", None)]:
+            row = [label or "**all six**"] + cells("many", w, label is None)
+            lines.append("| " + " | ".join(row) + " |")
+    elif name == "flow":
+        # The paper's number (JTPW §3.2, experiment 2) beside ours, as the docs show it.
+        lines = ["| reading of a queue | capacity | jtpw | JTPW vs capacity | paper |",
+                 "|---|---|---|---|---|",
+                 "| `many` (the default) | " + " | ".join(cells("many", "flow")) + " | |",
+                 "| `one` (JTPW §1) | " + " | ".join(cells("one", "flow", True)) +
+                 " | **+30.8 %** |"]
+    else:
+        raise ValueError(f"no table {name!r}")
+    return "\n".join(lines) + "\n"
+
+
+def read_runs(path):
+    """runs.csv as run_one returned its rows."""
+    with open(path, newline="") as f:
+        return [dict(r, seed=int(r["seed"]), mean_jct_s=float(r["mean_jct_s"]))
+                for r in csv.DictReader(f)]
+
+
 def plot_flow(out):
     import matplotlib
     matplotlib.use("Agg")
@@ -151,7 +209,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--table", choices=["several", "alone", "flow"],
+                    help="run and write nothing: print this table of docs/results-jtpw.md")
     a = ap.parse_args()
+    if a.table:
+        sys.stdout.write(table(a.table, read_runs(os.path.join(a.out, "runs.csv"))))
+        return 0
     os.makedirs(a.out, exist_ok=True)
     tasks = [(w, s, v, k) for v in VARIANTS for w in WORKLOADS for s in SCHEDULERS
              for k in range(1, a.seeds + 1)]

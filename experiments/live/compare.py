@@ -2,6 +2,7 @@
 """The simulator against the testbed: one slice of the FB trace run live and simulated.
 
     sudo experiments/live/compare.py [--seeds 5] [--lengths 0.25,1,4] [--out DIR]
+    experiments/live/compare.py --table {jct,errors} [--out DIR]
 
 First `slotflow testbed calibrate` measures the testbed (task launch and flow start latencies,
 TCP's payload efficiency) into calibration.toml. Then for each job length, system (duopoly,
@@ -26,6 +27,10 @@ and overlap as much. Writes, under --out:
 and the CDF figure (--figure) of the longest length. A run whose jobs.csv is already there is
 reused (--fresh reruns everything). Every live run is bounded by --deadline × L, and the
 testbed is taken down at the end, also when a run fails or the script is interrupted.
+
+--table runs nothing (and needs no root): it prints one of docs/results-live.md's tables from
+an existing OUT/runs.csv (jct: the longest length's JCTs and errors beside the paper's; errors:
+the errors by job length).
 
 Bad input (a missing trace, a malformed trace header, a bad flag) exits with status 2 and a
 message naming its source.
@@ -85,6 +90,8 @@ def parse_args():
     p.add_argument("--out", default=os.path.join(REPO, "experiments", "live", "results"))
     p.add_argument("--figure", default=os.path.join(REPO, "docs", "img", "live-vs-sim-cdf.png"))
     p.add_argument("--fresh", action="store_true", help="rerun runs whose outputs exist")
+    p.add_argument("--table", choices=["jct", "errors"],
+                   help="run nothing: print this table of docs/results-live.md from OUT/runs.csv")
     return p.parse_args()
 
 
@@ -374,6 +381,49 @@ def length_table(summaries, kinds):
     return "\n".join(lines) + "\n"
 
 
+def doc_percent(m, ci):
+    """An error as docs/results-live.md writes it: "−10.7 % ± 20.0 %"."""
+    return f"{m:+.1%} ± {ci:.1%}".replace("%", " %").replace("-", "−")
+
+
+def doc_tables(runs_csv):
+    """docs/results-live.md's tables from runs.csv: {"jct": ..., "errors": ...}."""
+    with open(runs_csv, newline="") as f:
+        rows = list(csv.DictReader(f))
+    values = {}  # (length, system) -> column -> [per seed]
+    for r in rows:
+        cell = values.setdefault((float(r["length"]), r["system"]), {})
+        for key, v in r.items():
+            if key not in ("length", "system", "seed"):
+                cell.setdefault(key, []).append(float(v))
+    stat = {k: {c: mean_ci(v, single=float("nan")) for c, v in cols.items()}
+            for k, cols in values.items()}
+    lengths = sorted({k[0] for k in stat})
+    systems = list(dict.fromkeys(k[1] for k in stat))
+    longest = lengths[-1]
+    jct = ["| system | live mean JCT (s) | sim | error | sim-plain | error | live p95 JCT (s) | "
+           "sim | error | sim-plain | error |", "|" + "---|" * 11]
+    for system in systems:
+        s = stat[(longest, system)]
+        cells = [system]
+        for q in ("mean", "p95"):
+            cells += [fmt_ci(*s[f"live_{q}_s"]), fmt_ci(*s[f"sim_{q}_s"]),
+                      f"**{doc_percent(*s[f'sim_{q}_err'])}**", fmt_ci(*s[f"sim-plain_{q}_s"]),
+                      doc_percent(*s[f"sim-plain_{q}_err"])]
+        jct.append("| " + " | ".join(cells) + " |")
+    # The paper's testbed-against-simulation errors (Duopoly §6.2, Fig. 5(a)).
+    jct.append("| Duopoly §6.2 | | | 4.25 % | | | | | 6.58 % (tail) | | |")
+    errors = ["| system | job length | live mean JCT (s) | sim error, mean | sim error, p95 | "
+              "sim-plain error, mean | sim-plain error, p95 |", "|" + "---|" * 7]
+    for system in systems:
+        for length in lengths:
+            s = stat[(length, system)]
+            errors.append(f"| {system} | {length:g} | {fmt_ci(*s['live_mean_s'])} | " + " | ".join(
+                doc_percent(*s[f"{k}_{q}_err"]) for k in ("sim", "sim-plain")
+                for q in ("mean", "p95")) + " |")
+    return {"jct": "\n".join(jct) + "\n", "errors": "\n".join(errors) + "\n"}
+
+
 def phase_rows(results, kinds, length):
     rows = []
     for system, seeds in results.items():
@@ -431,6 +481,9 @@ def main():
     # SIGTERM ends the script as Ctrl-C does, through the clean-up below.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     a = parse_args()
+    if a.table:
+        sys.stdout.write(doc_tables(os.path.join(a.out, "runs.csv"))[a.table])
+        return
     try:
         check_args(a)
         seconds(a.deadline)

@@ -5,6 +5,7 @@ several seeds, on the cluster of tcds.toml.
     experiments/tcds/run.py [--slotflow build/slotflow] [--seeds 10] [--out experiments/tcds/results]
                             [--jobs 2] [--set KEY=VALUE ...] [--arg=--FLAG=VALUE ...]
     experiments/tcds/run.py --from-runs [--out experiments/tcds/results]
+    experiments/tcds/run.py --table {response,paired,paired-wide,locality} [--out DIR]
 
 writes OUT/runs.csv (one row per group, scheduler and seed: mean job response time, per class,
 the node / rack / off-rack shares of the tasks and their mean wait from ready to placed),
@@ -12,7 +13,11 @@ OUT/summary.csv (per group and scheduler: the mean over seeds and its 95 % confi
 half-width, Student's t with seeds − 1 degrees of freedom: experiments/confidence.py),
 OUT/paired.csv (per group, the paired differences between schedulers) and the plots
 OUT/response.png (beside the paper's Fig. 2) and OUT/locality.png (beside its Fig. 3).
---from-runs runs nothing: it reads OUT/runs.csv and writes the rest from it again. --set
+--from-runs runs nothing: it reads OUT/runs.csv and writes the rest from it again. --table runs
+nothing and writes nothing: it prints one of the tables of docs/results-tcds.md from
+OUT/runs.csv (response: JCT, wait and locality per group and scheduler; paired: the paired
+differences; paired-wide: the same with the three mean JCTs; locality: the node-local and
+off-rack shares). --set
 passes a policy setting to every run (e.g. scheduler.heartbeat=1s); --arg passes any other flag
 of `slotflow run` (e.g. --arg=--nic=100Mbps). Each run is bounded by a 120 s timeout; runs go
 --jobs at a time. Needs Debian's python3-matplotlib (/usr/bin/python3).
@@ -92,6 +97,63 @@ def paired(rows):
             prow[f"{a}_minus_{b}_ci95"] = ci95(d)
         out.append(prow)
     return out
+
+# The paper's reading of each group in Figs. 2 and 3 (TCDS §3.2), beside ours in the tables.
+GROUP_NAME = {1: "very short dominate", 2: "short and long", 3: "even", 4: "very short dominate",
+              5: "long dominate"}
+PAPER_FIG2 = {1: "TCDS best", 2: "TCDS ≈ DS < FIFO", 3: "—", 4: "TCDS best",
+              5: "TCDS better than DS"}
+PAPER_FIG3 = {1: "TCDS a little below DS, both ≫ FIFO", 2: "TCDS ≈ DS", 3: "—",
+              4: "TCDS a little below DS", 5: "both drop"}
+LOCALITY_NAME = {1: "very short dominate", 4: "very short dominate", 5: "long dominate"}
+
+
+def signed(m, ci):
+    """A difference as the docs write it: explicit sign, a true minus, ± its half-width."""
+    return f"{m:+.2f}".replace("-", "−") + f" ± {ci:.2f}"
+
+
+def table(name, rows):
+    """One of docs/results-tcds.md's tables, from runs.csv's rows."""
+    summary = {(r["group"], r["scheduler"]): r for r in summarise(rows)}
+    diffs = {d["group"]: d for d in paired(rows)}
+    pairs = [("tcds", "delay"), ("tcds", "fifo"), ("delay", "fifo")]
+    if name == "response":
+        lines = ["| group (vs, s, l) | scheduler | mean JCT (s) | very short jobs (s) | short jobs "
+                 "(s) | long jobs (s) | wait (s) | node | rack | off-rack |", "|---" * 10 + "|"]
+        for g in GROUPS:
+            for i, s in enumerate(SCHEDULERS):
+                r = summary[(g, s)]
+                group = f"{g} ({', '.join(map(str, TABLE1[g]))})" if i == 0 else ""
+                cells = [group, LABEL[s], f"{r['mean_jct_s']:.2f} ± {r['mean_jct_s_ci95']:.2f}"]
+                cells += [f"{r[f'mean_jct_{c}_s']:.2f}" for c in CLASSES]
+                cells += [f"{r['mean_wait_s']:.2f}"] + [f"{r[f'{lv}_share']:.3f}" for lv in LEVELS]
+                lines.append(("| " + " | ".join(cells) + " |").replace("|  |", "| |"))
+    elif name in ("paired", "paired-wide"):
+        wide = name == "paired-wide"
+        last = "FIFO / DS / TCDS mean JCT (s)" if wide else "paper (Fig. 2)"
+        lines = [f"| group | TCDS − DS (s) | TCDS − FIFO (s) | DS − FIFO (s) | {last} |",
+                 "|---|---|---|---|---|"]
+        for g in GROUPS:
+            d = diffs[g]
+            cells = [str(g) if wide else f"{g} ({GROUP_NAME[g]})"]
+            cells += [signed(d[f"{a}_minus_{b}_s"], d[f"{a}_minus_{b}_ci95"]) for a, b in pairs]
+            cells.append(" / ".join(f"{summary[(g, s)]['mean_jct_s']:.2f}" for s in SCHEDULERS)
+                         if wide else PAPER_FIG2[g])
+            lines.append("| " + " | ".join(cells) + " |")
+    elif name == "locality":
+        lines = ["| group | node-local FIFO / DS / TCDS | off-rack FIFO / DS / TCDS | paper (Fig. 3) |",
+                 "|---|---|---|---|"]
+        for g in GROUPS:
+            cells = [f"{g} ({LOCALITY_NAME[g]})" if g in LOCALITY_NAME else str(g)]
+            for level in ("node", "off-rack"):
+                cells.append(" / ".join(f"{summary[(g, s)][f'{level}_share']:.3f}"
+                                        for s in SCHEDULERS))
+            cells.append(PAPER_FIG3[g])
+            lines.append("| " + " | ".join(cells) + " |")
+    else:
+        raise ValueError(f"no table {name!r}")
+    return "\n".join(lines) + "\n"
 
 
 def read_runs(path):
@@ -180,7 +242,12 @@ def main():
     p.add_argument("--arg", action="append", default=[], metavar="--FLAG=VALUE")
     p.add_argument("--from-runs", action="store_true",
                    help="run nothing: summarise OUT/runs.csv again")
+    p.add_argument("--table", choices=["response", "paired", "paired-wide", "locality"],
+                   help="run and write nothing: print this table of docs/results-tcds.md")
     a = p.parse_args()
+    if a.table:
+        sys.stdout.write(table(a.table, read_runs(os.path.join(a.out, "runs.csv"))))
+        return
     if a.from_runs:
         rows = read_runs(os.path.join(a.out, "runs.csv"))
         if len({r["seed"] for r in rows}) < 2:
