@@ -4,6 +4,8 @@
     experiments/duopoly/figure.py fig7 [--out DIR] [--threads N] [--trace FILE] [--plot-only]
     experiments/duopoly/figure.py fig7 --ablations [--figure-out DIR] [--out DIR] [--threads N]
                                        [--trace FILE] [--plot-only]
+    experiments/duopoly/figure.py fig7 --table-from experiments/duopoly/results/fig7.csv
+    experiments/duopoly/figure.py fig7 --ablations --table-from FILE [--figure-table-from FILE]
 
 Runs `slotflow sweep experiments/duopoly/<fig>-*.toml` (from the repository root, with
 ./build/slotflow) into DIR (default out/duopoly/<fig>), then writes DIR/<fig>.png (mean, p95
@@ -16,6 +18,10 @@ the figure's systems (duopoly-IC, -IM, -IF, -IA) into DIR (default out/duopoly/<
 and writes DIR/table.md: at each x the mean JCT of every ablation, with Duopoly and Duopoly-I
 from the figure's own sweep (--figure-out, default out/duopoly/<fig>, if it has run), ordered fastest first ('<'
 where two neighbours' 95 % intervals do not overlap, '≈' where they do).
+
+--table-from FILE runs and writes nothing: it prints the table of a sweep's results.csv kept
+elsewhere (experiments/duopoly/results/<name>.csv), as docs/results-duopoly.md shows it; with
+--ablations, --figure-table-from names the figure's own results for Duopoly and Duopoly-I.
 """
 import argparse
 import csv
@@ -190,7 +196,20 @@ def main():
                         help="run the figure's sweep with Fig. 6's ablations instead")
     parser.add_argument("--figure-out", help="with --ablations: the figure's own sweep, for "
                         "Duopoly and Duopoly-I (default out/duopoly/FIG)")
+    parser.add_argument("--table-from", metavar="FILE",
+                        help="run and write nothing: print the table of this results.csv")
+    parser.add_argument("--figure-table-from", metavar="FILE",
+                        help="with --ablations --table-from: the figure's own results.csv")
     args = parser.parse_args()
+    if args.table_from:
+        rows, params = load(args.table_from)
+        if args.ablations and args.figure_table_from:
+            rows += [r for r in load(args.figure_table_from)[0]
+                     if r["variant"] in ("duopoly", "duopoly-I")]
+        data, xs, variants = grouped(rows, params)
+        print(ablation_table(data, xs, variants, params) if args.ablations
+              else table(data, xs, variants, params, args.fig), end="")
+        return 0
     files = glob.glob(os.path.join(here, args.fig + "-*.toml")) + glob.glob(
         os.path.join(here, args.fig + ".toml"))
     if len(files) != 1:
