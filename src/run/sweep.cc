@@ -45,8 +45,8 @@ double Stat(const RunSummary& s, const std::string& name) {
 }
 
 // The results of one run, after its key columns and set-up digest (the columns of
-// SweepHeaderLine).
-std::string StatsText(const RunSummary& s) {
+// SweepHeaderLine); a statistic the run's scheduler does not keep is left empty.
+std::string StatsText(const RunSummary& s, const std::vector<std::string>& stats) {
   std::string row = fmt::format("{},{},{},{},{},{},{}", s.jobs, s.unfinished_jobs, Num(s.mean_jct),
                                 Num(s.p50_jct), Num(s.p95_jct), Num(s.p99_jct), Num(s.max_jct));
   for (int g = 0; g < 7; ++g) {
@@ -57,6 +57,7 @@ std::string StatsText(const RunSummary& s) {
                      Num(s.downlink_utilisation), Num(s.locality), s.reservations,
                      Num(Stat(s, "insufficient_share")), Num(Stat(s, "congested_share")),
                      Num(Stat(s, "mode_switches")), s.events, Num(s.wall_s));
+  for (const std::string& name : stats) row += ',' + Num(Stat(s, name));
   return row;
 }
 
@@ -260,7 +261,7 @@ int RunMissing(const SweepPlan& plan, const SweepOptions& o, const ShardPlan& sh
     const auto it = shard.prepared.find(run.point);
     const RunResult r =
         it != shard.prepared.end() ? Execute(spec, *it->second) : Execute(spec, Prepare(spec));
-    const std::string row = planned.prefix + "," + StatsText(r.summary);
+    const std::string row = planned.prefix + "," + StatsText(r.summary, plan.stats);
     std::lock_guard<std::mutex> lock(mutex);
     // The row's set-up, whole, before the row that names it.
     const fs::path setup = fs::path(o.out) / "setups" / (planned.digest + ".toml");

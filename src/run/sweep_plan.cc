@@ -214,6 +214,25 @@ void ReadSweepList(const toml::node& node, const std::string& path, const std::s
   }
 }
 
+// `stats = ["branch_share.alg4-none", ...]`: scheduler statistics as columns of their own.
+void ReadStats(const toml::node& node, const std::string& path, SweepPlan& plan) {
+  const toml::array* list = node.as_array();
+  if (list == nullptr)
+    throw InputError(path, LineOf(node), "sweep.stats", "expected a list of names");
+  for (const toml::node& item : *list) {
+    const std::optional<std::string> name = item.value<std::string>();
+    if (!name || name->empty() || name->find_first_of(",\"\r\n") != std::string::npos) {
+      throw InputError(path, LineOf(item), "sweep.stats",
+                       "expected a statistic's name (no commas, quotes or line breaks)");
+    }
+    if (std::find(plan.stats.begin(), plan.stats.end(), *name) != plan.stats.end()) {
+      throw InputError(path, LineOf(item), "sweep.stats",
+                       fmt::format("'{}' is listed twice", *name));
+    }
+    plan.stats.push_back(*name);
+  }
+}
+
 void ReadSweepTable(const toml::table& sweep, const std::string& path, SweepPlan& plan) {
   for (const auto& [k, node] : sweep) {
     const std::string f = "sweep." + std::string(k.str());
@@ -221,9 +240,11 @@ void ReadSweepTable(const toml::table& sweep, const std::string& path, SweepPlan
       ReadSeeds(node, path, plan);
     } else if (k == "systems" || k == "variant" || k == "parameter") {
       ReadSweepList(node, path, f, plan);
+    } else if (k == "stats") {
+      ReadStats(node, path, plan);
     } else {
       throw InputError(path, LineOf(node), f,
-                       "unknown key (known: seeds, systems, [[sweep.variant]], "
+                       "unknown key (known: seeds, systems, stats, [[sweep.variant]], "
                        "[[sweep.parameter]])");
     }
   }
@@ -350,12 +371,14 @@ std::string SweepKeyText(const SweepPlan& plan, const SweepRun& run) {
 }
 
 std::string SweepHeaderLine(const SweepPlan& plan) {
+  std::string stats;
+  for (const std::string& name : plan.stats) stats += ",stat." + name;
   return fmt::format(
       "{},setup_sha256,jobs,unfinished_jobs,mean_jct_s,p50_jct_s,p95_jct_s,p99_jct_s,max_jct_s,"
       "g1_mean_jct_s,g2_mean_jct_s,g3_mean_jct_s,g4_mean_jct_s,g5_mean_jct_s,g6_mean_jct_s,"
       "g7_mean_jct_s,slot_utilisation,downlink_utilisation,locality,reservations,"
-      "insufficient_share,congested_share,mode_switches,events,wall_s",
-      fmt::join(SweepKeyColumns(plan), ","));
+      "insufficient_share,congested_share,mode_switches,events,wall_s{}",
+      fmt::join(SweepKeyColumns(plan), ","), stats);
 }
 
 }  // namespace slotflow

@@ -55,6 +55,8 @@ struct SweepPlan {
   std::vector<SweepParameter> parameters;
   std::vector<SweepVariant> variants;
   std::vector<uint64_t> seeds;
+  // Scheduler statistics (RunSummary::scheduler_stats) given a column each, after wall_s.
+  std::vector<std::string> stats;
   size_t points = 1;
 
   size_t Runs() const { return points * variants.size() * seeds.size(); }
@@ -76,7 +78,8 @@ RunSpec SweepSpecFor(const SweepPlan& plan, const SweepRun& run);
 std::vector<std::string> SweepKeyColumns(const SweepPlan& plan);
 // The run's values of those columns, comma-separated.
 std::string SweepKeyText(const SweepPlan& plan, const SweepRun& run);
-// The header of results.csv: the key columns, setup_sha256, then the results (wall_s last).
+// The header of results.csv: the key columns, setup_sha256, the results (up to wall_s), then
+// `stat.NAME` for each of the plan's stats.
 std::string SweepHeaderLine(const SweepPlan& plan);
 
 }  // namespace slotflow
