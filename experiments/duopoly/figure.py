@@ -6,6 +6,8 @@
                                        [--trace FILE] [--plot-only]
     experiments/duopoly/figure.py fig7 --table-from experiments/duopoly/results/fig7.csv
     experiments/duopoly/figure.py fig7 --ablations --table-from FILE [--figure-table-from FILE]
+    experiments/duopoly/figure.py fig7 --isolate uncongested-maps-any [--out DIR] [--threads N]
+                                       [--trace FILE] [--plot-only] [--table-from FILE]
 
 Runs `slotflow sweep experiments/duopoly/<fig>-*.toml` (from the repository root, with
 ./build/slotflow) into DIR (default out/duopoly/<fig>), then writes DIR/<fig>.png (mean, p95
@@ -18,6 +20,14 @@ the figure's systems (duopoly-IC, -IM, -IF, -IA) into DIR (default out/duopoly/<
 and writes DIR/table.md: at each x the mean JCT of every ablation, with Duopoly and Duopoly-I
 from the figure's own sweep (--figure-out, default out/duopoly/<fig>, if it has run), ordered fastest first ('<'
 where two neighbours' 95 % intervals do not overlap, '≈' where they do).
+
+With --isolate NAME it runs the figure's sweep with Duopoly alone and Duopoly with one reading
+changed (ISOLATIONS below), into DIR (default out/duopoly/<fig>-<NAME>), and writes DIR/table.md:
+at each x both mean JCTs and the change, seed by seed (paired), with both runs' slot use and
+nats' share of rounds that placed nothing.
+
+A sweep file that lists nats' branches (`stats`) gets a second table: at each x the share of
+nats' rounds taken by each branch of Alg. 3 and Alg. 4 (docs/decision-log.md names them).
 
 --table-from FILE runs and writes nothing: it prints the table of a sweep's results.csv kept
 elsewhere (experiments/duopoly/results/<name>.csv), as docs/results-duopoly.md shows it; with
@@ -107,7 +117,7 @@ def table(data, xs, variants, params, fig):
                         else:
                             cols.append("")
                 lines.append(f"| {x} | {v} | " + " | ".join(cols) + " |")
-    if fig == "fig6":
+    if fig.startswith("fig6"):
         lines += ["", "Each variant's mean JCT over Duopoly (I)'s, seed by seed:", "",
                   "| system | × duopoly-I |", "|---|---|"]
         for v in variants:
@@ -129,6 +139,80 @@ def table(data, xs, variants, params, fig):
 
 
 ABLATIONS = ["duopoly-IC", "duopoly-IM", "duopoly-IF", "duopoly-IA"]
+
+# Runs that change one reading of Duopoly, to isolate its effect: name -> (what, settings).
+ISOLATIONS = {
+    "uncongested-maps-any": (
+        "Alg. 4 l. 30 read as 'prefers': with the network not congested and no reduce task "
+        "placed, a map task is placed in job order (the base: nothing is placed)",
+        {"scheduler.uncongested_maps": "any"}),
+}
+
+BRANCHES = ["alg3-map", "alg3-reduce", "alg3-reserve", "alg4-l0-map", "alg4-l0-reduce",
+            "alg4-congested-map", "alg4-congested-none", "alg4-reduce", "alg4-map", "alg4-none"]
+
+
+def share(cell, column):
+    """Mean over the seeds of a share column, in percent; '' when no run has it."""
+    values = [float(r[column]) for r in cell.values() if r.get(column, "") != ""]
+    return f"{100 * sum(values) / len(values):.1f}" if values else ""
+
+
+def branch_table(data, xs, variants, params):
+    """nats' branches per x and system, or '' when the sweep kept none."""
+    column = "stat.branch_share."
+    shown = [v for v in variants if any(share(data[(x, v)], column + "alg4-none") != ""
+                                        for x in xs)]
+    if not shown:
+        return ""
+    lines = ["", "nats' branches (docs/decision-log.md): share of its scheduling rounds taken by "
+             "each branch of Alg. 3 / Alg. 4, and the share of time congested and in "
+             "slot-insufficient mode (%, mean over the seeds):", "",
+             f"| {' '.join(params) or 'set-up'} | system | " + " | ".join(BRANCHES) +
+             " | congested | insufficient |", "|---" * (len(BRANCHES) + 4) + "|"]
+    for x in xs:
+        for v in shown:
+            cells = [share(data[(x, v)], column + b) for b in BRANCHES]
+            cells += [share(data[(x, v)], "congested_share"),
+                      share(data[(x, v)], "insufficient_share")]
+            lines.append(f"| {x} | {v} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def isolation_table(data, xs, variants, params, name):
+    """Duopoly against Duopoly with one reading changed, per x, paired seed by seed."""
+    other = "duopoly-" + name
+    lines = [f"Changed: {ISOLATIONS[name][0]}.", "",
+             f"| {' '.join(params) or 'set-up'} | duopoly mean JCT (s) | {other} (s) | "
+             "change (%, paired) | slots busy (%) | rounds placing nothing (%) |",
+             "|---|---|---|---|---|---|"]
+    for x in xs:
+        base, changed = data[(x, "duopoly")], data[(x, other)]
+        seeds = sorted(set(base) & set(changed))
+        m, ci = mean_ci([100 * (float(changed[s]["mean_jct_s"]) / float(base[s]["mean_jct_s"]) - 1)
+                         for s in seeds])
+        (bm, bci), (cm, cci) = stat(base, "mean_jct_s"), stat(changed, "mean_jct_s")
+        busy = f"{share(base, 'slot_utilisation')} → {share(changed, 'slot_utilisation')}"
+        idle = [share(cell, "stat.branch_share.alg4-none") or "–" for cell in (base, changed)]
+        lines.append(f"| {x} | {bm:.1f} ± {bci:.1f} | {cm:.1f} ± {cci:.1f} | {m:+.1f} ± {ci:.1f} | "
+                     f"{busy} | {idle[0]} → {idle[1]} |")
+    return "\n".join(lines) + "\n"
+
+
+def isolation_sweep(sweep, name, out):
+    """The figure's sweep file with Duopoly alone and Duopoly with ISOLATIONS[name], in out."""
+    text = open(sweep).read()
+    text, n = re.subn(r"(?m)^systems = .*$", 'systems = ["duopoly"]', text)
+    if n != 1:
+        return None
+    settings = ", ".join(f'"{k}" = "{v}"' for k, v in ISOLATIONS[name][1].items())
+    text += (f'\n[[sweep.variant]]\nname = "duopoly-{name}"\nsystem = "duopoly"\n'
+             f"set = {{ {settings} }}\n")
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, os.path.basename(sweep))
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 ABLATION_ORDER = ["duopoly-I", "duopoly"] + ABLATIONS
 
 
@@ -196,6 +280,8 @@ def main():
                         help="run the figure's sweep with Fig. 6's ablations instead")
     parser.add_argument("--figure-out", help="with --ablations: the figure's own sweep, for "
                         "Duopoly and Duopoly-I (default out/duopoly/FIG)")
+    parser.add_argument("--isolate", choices=sorted(ISOLATIONS),
+                        help="run Duopoly beside Duopoly with this reading changed")
     parser.add_argument("--table-from", metavar="FILE",
                         help="run and write nothing: print the table of this results.csv")
     parser.add_argument("--figure-table-from", metavar="FILE",
@@ -207,8 +293,13 @@ def main():
             rows += [r for r in load(args.figure_table_from)[0]
                      if r["variant"] in ("duopoly", "duopoly-I")]
         data, xs, variants = grouped(rows, params)
-        print(ablation_table(data, xs, variants, params) if args.ablations
-              else table(data, xs, variants, params, args.fig), end="")
+        if args.isolate:
+            print(isolation_table(data, xs, variants, params, args.isolate), end="")
+        elif args.ablations:
+            print(ablation_table(data, xs, variants, params), end="")
+        else:
+            print(table(data, xs, variants, params, args.fig) +
+                  branch_table(data, xs, variants, params), end="")
         return 0
     files = glob.glob(os.path.join(here, args.fig + "-*.toml")) + glob.glob(
         os.path.join(here, args.fig + ".toml"))
@@ -217,7 +308,13 @@ def main():
         return 2
     sweep = files[0]
     out = args.out or os.path.join("out", "duopoly", args.fig)
-    if args.ablations:
+    if args.isolate:
+        out = args.out or os.path.join("out", "duopoly", f"{args.fig}-{args.isolate}")
+        sweep = isolation_sweep(sweep, args.isolate, out)
+        if sweep is None:
+            print(f"figure: {files[0]} has no systems line", file=sys.stderr)
+            return 2
+    elif args.ablations:
         if args.fig == "fig6":
             print("figure: fig6 is the ablations already", file=sys.stderr)
             return 2
@@ -257,7 +354,13 @@ def main():
         return 0
     rows, params = load(os.path.join(out, "results.csv"))
     data, xs, variants = grouped(rows, params)
-    text = table(data, xs, variants, params, args.fig)
+    if args.isolate:
+        text = isolation_table(data, xs, variants, params, args.isolate)
+        with open(os.path.join(out, "table.md"), "w") as f:
+            f.write(text)
+        print(text)
+        return 0
+    text = table(data, xs, variants, params, args.fig) + branch_table(data, xs, variants, params)
     with open(os.path.join(out, "table.md"), "w") as f:
         f.write(text)
     plot(data, xs, variants, params, args.fig, os.path.join(out, args.fig + ".png"))
