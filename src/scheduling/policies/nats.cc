@@ -26,7 +26,7 @@
 //  - SelectServerForTask (Alg. 2 l. 13–24): a free server with no task receiving, chosen at
 //    random (l. 22 and the text after it: the paper argues against any further preference);
 //    else (l. 16–17) a free server where the task's unit would rank first, fewest receiving
-//    first. "Rank first" is by the network policy's class (§5.3's text: the server "that gives
+//    first. "Rank first" is by the network policy's class (§5.2's text: the server "that gives
 //    the task the highest network priority"): the task's unit takes a class above every unit
 //    arriving there; sharing a class (its own coflow's, or a unit of a similar size) is not
 //    enough, as an equal unit does not qualify under l. 16 either. Setting unit_compare by-size
@@ -127,7 +127,7 @@ std::vector<SettingSpec> NatsSettings() {
            .default_value = "by-class",
            .meaning = "SelectServerForTask when every free server has a task receiving (Alg. 2 "
                       "l. 16): by-class (a server where the task's unit would take a class above "
-                      "every unit arriving there, Duopoly §5.3: the highest network priority; by "
+                      "every unit arriving there, Duopoly §5.2: the highest network priority; by "
                       "size where the network policy states no class) or by-size (the smallest "
                       "unit there larger than the task's)",
            .choices = {"by-class", "by-size"}}};
