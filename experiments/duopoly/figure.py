@@ -117,6 +117,19 @@ def table(data, xs, variants, params, fig):
                         else:
                             cols.append("")
                 lines.append(f"| {x} | {v} | " + " | ".join(cols) + " |")
+    changed = [v for v in variants if v not in SYSTEMS]
+    if changed and "duopoly" in variants:
+        lines += ["", "Each variant's mean JCT against Duopoly's (the same seeds; %, mean ± 95 % CI of "
+                  "the paired change; '≈' where the interval holds 0):", "",
+                  f"| {' '.join(params) or 'set-up'} | variant | change vs duopoly |", "|---|---|---|"]
+        for x in xs:
+            for v in changed:
+                base, other = data[(x, "duopoly")], data[(x, v)]
+                m, ci = mean_ci([100 * (float(other[s]["mean_jct_s"]) /
+                                        float(base[s]["mean_jct_s"]) - 1)
+                                 for s in sorted(set(base) & set(other))])
+                mark = "≈ " if abs(m) <= ci else ""
+                lines.append(f"| {x} | {v} | {mark}{m:+.1f} ± {ci:.1f} |")
     if fig.startswith("fig6"):
         lines += ["", "Each variant's mean JCT over Duopoly (I)'s, seed by seed:", "",
                   "| system | × duopoly-I |", "|---|---|"]
@@ -139,6 +152,7 @@ def table(data, xs, variants, params, fig):
 
 
 ABLATIONS = ["duopoly-IC", "duopoly-IM", "duopoly-IF", "duopoly-IA"]
+SYSTEMS = ["duopoly", "duopoly-I", "neat", "aalo"] + ABLATIONS
 
 # Runs that change one reading of Duopoly, to isolate its effect: name -> (what, settings).
 ISOLATIONS = {
@@ -165,9 +179,10 @@ def branch_table(data, xs, variants, params):
                                         for x in xs)]
     if not shown:
         return ""
-    lines = ["", "nats' branches (docs/decision-log.md): share of its scheduling rounds taken by "
-             "each branch of Alg. 3 / Alg. 4, and the share of time congested and in "
-             "slot-insufficient mode (%, mean over the seeds):", "",
+    lines = ["", "nats' branches (docs/decision-log.md): the share of its scheduling rounds taken "
+             "by each branch of Alg. 3 / Alg. 4; congested: the share of its 100 ms monitor ticks "
+             "with the congestion flag up; insufficient: the share of time in slot-insufficient "
+             "mode (%, mean over the seeds):", "",
              f"| {' '.join(params) or 'set-up'} | system | " + " | ".join(BRANCHES) +
              " | congested | insufficient |", "|---" * (len(BRANCHES) + 4) + "|"]
     for x in xs:
