@@ -28,7 +28,9 @@ const std::vector<SystemSpec>& Systems() {
        "cans", with({{"network.priority", "coflow"}})},
       {"duopoly-IM", "duopoly-I with cans always using macroflow priorities (ablation IM)", "nats",
        "cans", with({{"network.priority", "macroflow"}})},
-      {"duopoly-IF", "duopoly-I with nats replaced by random free-slot placement (ablation IF)",
+      {"duopoly-IF",
+       "duopoly-I with nats replaced by greedy placement: a free replica holder, else a random "
+       "free slot (ablation IF)",
        "greedy", "cans", sjf_unlimited},
       {"duopoly-IA", "duopoly-I with the all-ready-tasks mode signal (ablation IA)", "nats", "cans",
        with({{"scheduler.mode_signal", "all-ready"}})},
