@@ -2,17 +2,26 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/error.h"
 
 namespace slotflow {
 namespace {
 
-// The preset's settings while its policy is in force, then those given in files and flags.
+// The preset's settings, then those given in files and flags. When another policy replaces the
+// preset's, it keeps the preset's settings it declares too (a system's job order stays the
+// system's under another scheduler) and drops the rest.
 std::vector<SettingAssignment> Layered(const std::string& policy, const std::string& preset_policy,
+                                       const std::vector<SettingSpec>& declared,
                                        const std::vector<SettingAssignment>& preset,
                                        const std::vector<SettingAssignment>& given) {
   std::vector<SettingAssignment> all;
-  if (policy == preset_policy) all = preset;
+  for (const SettingAssignment& a : preset) {
+    const bool known = std::any_of(declared.begin(), declared.end(),
+                                   [&](const SettingSpec& s) { return s.name == a.key; });
+    if (policy == preset_policy || known) all.push_back(a);
+  }
   all.insert(all.end(), given.begin(), given.end());
   return all;
 }
@@ -42,15 +51,16 @@ ResolvedPolicies ResolvePolicies(const RunSpec& spec) {
   const auto& networks = NetworkPolicyRegistry::Get();
   const auto& sf = spec.scheduler_from;
   const auto& nf = spec.network_from;
-  return ResolvedPolicies{
-      Settings(schedulers.Find(spec.scheduler, sf.field, sf.file, sf.line).settings,
-               Layered(spec.scheduler, spec.preset_scheduler, spec.preset_scheduler_settings,
-                       spec.scheduler_settings),
-               PolicyWhat("scheduler", spec.scheduler, sf), "scheduler."),
-      Settings(networks.Find(spec.network, nf.field, nf.file, nf.line).settings,
-               Layered(spec.network, spec.preset_network, spec.preset_network_settings,
-                       spec.network_settings),
-               PolicyWhat("network policy", spec.network, nf), "network.")};
+  const auto& scheduler = schedulers.Find(spec.scheduler, sf.field, sf.file, sf.line).settings;
+  const auto& network = networks.Find(spec.network, nf.field, nf.file, nf.line).settings;
+  return ResolvedPolicies{Settings(scheduler,
+                                   Layered(spec.scheduler, spec.preset_scheduler, scheduler,
+                                           spec.preset_scheduler_settings, spec.scheduler_settings),
+                                   PolicyWhat("scheduler", spec.scheduler, sf), "scheduler."),
+                          Settings(network,
+                                   Layered(spec.network, spec.preset_network, network,
+                                           spec.preset_network_settings, spec.network_settings),
+                                   PolicyWhat("network policy", spec.network, nf), "network.")};
 }
 
 BuiltPolicies BuildPolicies(const RunSpec& spec) {

@@ -190,6 +190,30 @@ TEST(Precedence, FlagsOverrideTheConfigFileAndSettingsFollowThePolicyInForce) {
   EXPECT_EQ(j["settings"]["scheduler.monitor_interval"], "100ms");  // the preset's, nats again
 }
 
+// A scheduler that replaces the system's keeps the preset's settings it declares (the system's
+// SJF order: Duopoly §6.3 runs every system in SJF order) and drops those it does not (nats'
+// monitor interval).
+TEST(Precedence, AReplacingPolicyKeepsThePresetSettingsItDeclares) {
+  const fs::path out = TempDir("prec_replace");
+  ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 10 --system duopoly-IF --set "
+                     "scheduler.policy=random --out " +
+                     out.string())
+                .exit_code,
+            0);
+  const nlohmann::json j = Summary(out);
+  EXPECT_EQ(j["scheduler"], "random");
+  EXPECT_EQ(j["settings"]["scheduler.order"], "sjf");
+  EXPECT_EQ(j["settings"]["network.queues"], "unlimited");
+  const fs::path nats = TempDir("prec_replace_nats");
+  ASSERT_EQ(Slotflow("run --quiet --synthetic-jobs 10 --system duopoly --scheduler greedy --out " +
+                     nats.string())
+                .exit_code,
+            0);
+  const nlohmann::json k = Summary(nats);
+  EXPECT_EQ(k["settings"]["scheduler.order"], "sjf");
+  EXPECT_FALSE(k["settings"].contains("scheduler.monitor_interval"));
+}
+
 TEST(Precedence, ACombinationThatCannotBeHonouredNamesBothSources) {
   const fs::path cfg = WriteFile("queues.toml", "[network]\nqueues = 4\n");
   const Result r = Slotflow(
