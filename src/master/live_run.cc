@@ -243,6 +243,8 @@ RunResult LiveRun::Collect(int64_t events) const {
     }
   }
   r.tasks = TaskResults(state_);
+  r.modes = driver_.mode_switches();
+  r.placements = driver_.placements();
   r.summary = SummarizeRun(r.jobs, cluster_, state_, lifecycle_, flows_, driver_);
   RunSummary& s = r.summary;
   s.events = events;

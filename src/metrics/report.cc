@@ -175,6 +175,14 @@ void WriteUtilisationCsv(const std::vector<UtilisationSample>& samples, std::ost
   }
 }
 
+void WriteModesCsv(const std::vector<ModeSwitch>& modes, std::ostream& out) {
+  out << "t_s,mode\n";
+  for (const ModeSwitch& m : modes) {
+    fmt::print(out, "{},{}\n", m.t,
+               m.mode == SlotMode::kInsufficient ? "insufficient" : "sufficient");
+  }
+}
+
 void PrintSummaryTable(const RunSummary& s, std::ostream& out) {
   // Network mode measures coflows (CCT) under the network policy alone.
   const char* what = s.network_mode ? "CCT" : "JCT";

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/flow.h"
 #include "api/units.h"
 
 namespace slotflow {
@@ -41,6 +42,13 @@ struct UtilisationSample {
   double t = 0;
   int server = 0;
   double cpu = 0, memory = 0, disk = 0, uplink = 0, downlink = 0;
+};
+
+// The slot mode in force from time t (the scheduler's, or the SJF job's for a scheduler that
+// reports none; Duopoly §3): one per switch, the first at the run's first decision.
+struct ModeSwitch {
+  double t = 0;
+  SlotMode mode = SlotMode::kSufficient;
 };
 
 struct RunSummary {
@@ -106,6 +114,9 @@ void WriteJobsCsv(const std::vector<JobResult>& jobs, std::ostream& out);
 void WriteTasksCsv(const std::vector<TaskResult>& tasks, std::ostream& out);
 // utilisation.csv: t_s,server,cpu,memory,disk,uplink,downlink; a row whenever a value changed.
 void WriteUtilisationCsv(const std::vector<UtilisationSample>& samples, std::ostream& out);
+// modes.csv: t_s,mode (sufficient / insufficient), a row per switch; t_s in the shortest form
+// that reads back as the same double, so that a replay switches at the same instant.
+void WriteModesCsv(const std::vector<ModeSwitch>& modes, std::ostream& out);
 void PrintSummaryTable(const RunSummary& s, std::ostream& out);
 
 }  // namespace slotflow

@@ -21,6 +21,12 @@ void WriteRunOutputs(const std::string& dir, const RunResult& r, const std::stri
   };
   write("jobs.csv", [&](std::ostream& o) { WriteJobsCsv(r.jobs, o); });
   write("tasks.csv", [&](std::ostream& o) { WriteTasksCsv(r.tasks, o); });
+  write("modes.csv", [&](std::ostream& o) { WriteModesCsv(r.modes, o); });
+  write("placements.csv", [&](std::ostream& o) {
+    // The scheduler's placements in order (within one instant, tasks.csv cannot tell).
+    o << "task\n";
+    for (TaskId t : r.placements) o << static_cast<int32_t>(t) << '\n';
+  });
   if (!r.utilisation.empty()) {
     write("utilisation.csv", [&](std::ostream& o) { WriteUtilisationCsv(r.utilisation, o); });
   }

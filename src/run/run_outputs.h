@@ -1,5 +1,6 @@
-// A run's files in a directory: jobs.csv, tasks.csv, utilisation.csv (when sampled), setup.toml
-// and summary.json, which says how the others were made and is written last.
+// A run's files in a directory: jobs.csv, tasks.csv, modes.csv, placements.csv, utilisation.csv
+// (when sampled), setup.toml and summary.json, which says how the others were made and is
+// written last.
 #pragma once
 
 #include <functional>

@@ -107,6 +107,7 @@ void SchedulerDriver::OfferServer(ServerId s) {
           fmt::format("scheduler answered an offer of server {} with server {}", s, d.server));
     }
     lifecycle_.Place(d.task, s, d.why);
+    placements_.push_back(d.task);
     ++placed;
   }
   if (log_ != nullptr && placed > 0) {
@@ -126,6 +127,7 @@ void SchedulerDriver::SettleScheduler() {
         break;
       }
       lifecycle_.Place(d.task, d.server, d.why);
+      placements_.push_back(d.task);
     }
   }
   const std::optional<SlotMode> reported = scheduler_->mode(state_);
@@ -138,6 +140,7 @@ void SchedulerDriver::SettleScheduler() {
     }
     mode_ = mode;
     mode_since_ = now;
+    mode_log_.push_back({now, mode});
   }
   set_slot_mode_(mode);
 }

@@ -57,6 +57,10 @@ class SchedulerDriver {
   void AddSummary(RunSummary& summary, Seconds makespan) const;
 
   TaskScheduler& scheduler() { return *scheduler_; }
+  // Every switch of the slot mode so far, the first being the mode at the first decision.
+  const std::vector<ModeSwitch>& mode_switches() const { return mode_log_; }
+  // The tasks the scheduler placed, in the order it placed them (placements.csv).
+  const std::vector<TaskId>& placements() const { return placements_; }
 
  private:
   void OfferServer(ServerId s);
@@ -75,6 +79,8 @@ class SchedulerDriver {
   Seconds mode_since_ = 0;
   double mode_seconds_[2] = {0, 0};
   int64_t mode_switches_ = 0;
+  std::vector<ModeSwitch> mode_log_;
+  std::vector<TaskId> placements_;
   std::string last_reserve_;  // what the last "reserve" line said, and its line number
   int64_t last_reserve_line_ = -1;
 };

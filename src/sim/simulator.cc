@@ -114,6 +114,8 @@ RunResult Simulator::Collect(double wall_s) {
   r.summary.wall_s = wall_s;
   if (config_.collect_tasks) r.tasks = TaskResults(state_);
   r.utilisation = std::move(utilisation_);
+  r.modes = driver_.mode_switches();
+  r.placements = driver_.placements();
   return r;
 }
 

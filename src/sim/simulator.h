@@ -46,6 +46,8 @@ struct RunResult {
   std::vector<JobResult> jobs;
   std::vector<TaskResult> tasks;               // only with SimulationConfig::collect_tasks
   std::vector<UtilisationSample> utilisation;  // only with collect_utilisation
+  std::vector<ModeSwitch> modes;               // the slot mode's switches (modes.csv)
+  std::vector<TaskId> placements;              // the scheduler's placements in order
   RunSummary summary;
 };
 
