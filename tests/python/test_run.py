@@ -269,3 +269,19 @@ def test_a_rate_without_a_unit_is_bytes_per_second():
     assert r.summary["setup"]["cluster"]["class"][0]["nic"] == 1e9  # bytes/s: 8 Gbps
     with pytest.raises(slotflow.InputError, match="bytes/s"):
         slotflow.run(cluster={"nic": -5})
+
+
+def test_replay_by_name_gives_a_recorded_run_back(tmp_path):
+    """The scheduler replay needs nothing of its own from Python: a run's out= directory as
+    its `from` setting replays it (same network policy, cluster and seed) to the same files."""
+    recorded = slotflow.run(system="duopoly", seed=3, out=tmp_path / "a")
+    again = slotflow.run(system="duopoly", seed=3, scheduler="replay",
+                         set={"scheduler.from": str(tmp_path / "a")}, out=tmp_path / "b")
+    assert again.jobs.equals(recorded.jobs)
+    assert again.tasks.equals(recorded.tasks)
+    for name in ("jobs.csv", "tasks.csv", "modes.csv"):
+        assert read(tmp_path / "b" / name) == read(tmp_path / "a" / name), name
+    with pytest.raises(slotflow.InputError) as caught:
+        slotflow.run(scheduler="replay", set={"scheduler.from": str(tmp_path / "none")})
+    assert caught.value.field == "scheduler.from"
+    assert caught.value.file.endswith("tasks.csv")
