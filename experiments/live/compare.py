@@ -10,13 +10,18 @@ aalo, fair = greedy scheduler + fair network) and seed, runs `slotflow live` on 
 own (namespace prefix --testbed-prefix) and `slotflow run` twice with the same flags: `sim`
 with the calibration (`--config calibration.toml`: the testbed's rate, efficiency and
 latencies) and `sim-plain` with only `--nic` at the testbed's rate; and compares their job
-completion times with tools/compare_jct.py's functions. A job length L stretches the slice:
+completion times with tools/compare_jct.py's functions. With --replay TIMING, also `sim-replay`:
+`sim` with the live run's own placements (`--scheduler replay --set scheduler.from=` the live
+run's directory, `scheduler.timing=TIMING`: `order` keeps each task's server and each server's
+order, `recorded` also the live placement times), so that its error is the model's alone, not
+that of placements that differ. A job length L stretches the slice:
 bytes × (--traffic-scale × L) and arrivals × (--time-scale × L), so the jobs are L times as long
 and overlap as much. Writes, under --out:
 
   calibration.toml   the testbed's measured costs (and, in comments, what was measured)
   slice-L.txt        the workload at length L: the first --coflows coflows of the trace
-  L/SYSTEM/sN/live|sim|sim-plain|sim-disk/   each run's summary.json, jobs.csv, tasks.csv
+  L/SYSTEM/sN/live|sim|sim-plain|sim-disk|sim-replay/   each run's summary.json, jobs.csv,
+                     tasks.csv
   runs.csv           one line per length, system and seed: mean and p95 JCT of each run, the
                      errors, and the machine's load average as the live run started and ended
   phases.csv         per length, system and run kind: task time summed over tasks and averaged
@@ -82,6 +87,9 @@ def parse_args():
     p.add_argument("--disk", default="",
                    help="also simulate with the calibration and --disk RATE (another column), "
                         "e.g. 400MB/s")
+    p.add_argument("--replay", choices=["order", "recorded"], default="",
+                   help="also simulate each live run's placements (scheduler replay) with this "
+                        "timing, another column")
     p.add_argument("--systems", default="duopoly,aalo,fair")
     p.add_argument("--seeds", type=int, default=5)
     p.add_argument("--deadline", default="120s")
@@ -224,6 +232,16 @@ def seconds(text):
     return float(m.group(1))
 
 
+def replay_flags(system, live_dir, timing):
+    """The system's flags with its task scheduler replaced by replay of the live run in
+    `live_dir` (its network policy and settings kept)."""
+    flags = list(SYSTEMS[system])
+    if "--scheduler" in flags:
+        del flags[flags.index("--scheduler"):flags.index("--scheduler") + 2]
+    return flags + ["--scheduler", "replay", "--set", f"scheduler.from={live_dir}", "--set",
+                    f"scheduler.timing={timing}"]
+
+
 def run_pair(a, system, seed, length, slice_path, calibration):
     """The live run and the simulated runs of one system, seed and length; returns their dirs."""
     base = os.path.join(a.out, length_name(length), system, f"s{seed}")
@@ -237,6 +255,11 @@ def run_pair(a, system, seed, length, slice_path, calibration):
     }
     if a.disk:
         runs["sim-disk"] = runs["sim"] + ["--disk", a.disk]
+    if a.replay:  # after the live run, whose directory it reads
+        runs["sim-replay"] = [a.slotflow, "run", "--servers", str(a.hosts), "--config",
+                              calibration] + replay_flags(system, os.path.join(base, "live"),
+                                                          a.replay) + \
+            workload_flags(a, slice_path, seed, length)
     dirs = {}
     for kind, cmd in runs.items():
         d = os.path.join(base, kind)
@@ -442,7 +465,8 @@ def plot(results, kinds, out):
     import matplotlib.pyplot as plt
     styles = {"live": ("testbed (live)", "-"), "sim": ("simulator, calibrated", "--"),
               "sim-plain": ("simulator, uncalibrated", ":"),
-              "sim-disk": ("simulator, calibrated, --disk", "-.")}
+              "sim-disk": ("simulator, calibrated, --disk", "-."),
+              "sim-replay": ("simulator, calibrated, live placements", (0, (5, 1, 1, 1)))}
     fig, axes = plt.subplots(1, len(results), figsize=(4 * len(results), 3.6), sharey=True)
     axes = axes if len(results) > 1 else [axes]
     for ax, (system, seeds) in zip(axes, results.items()):
@@ -494,7 +518,8 @@ def main():
         for length in a.length_list:
             slices[length] = os.path.join(a.out, f"slice-{length_name(length)}.txt")
             write_slice(a.trace, a.coflows, a.time_scale * length, slices[length])
-        kinds = ["live", "sim", "sim-plain"] + (["sim-disk"] if a.disk else [])
+        kinds = ["live", "sim", "sim-plain"] + (["sim-disk"] if a.disk else []) + \
+            (["sim-replay"] if a.replay else [])
         t0 = time.time()
         try:
             calibration = calibrate(a)
