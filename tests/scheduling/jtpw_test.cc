@@ -361,6 +361,104 @@ TEST(Jtpw, WaitingPastTRaisesAJobAboveAHigherPriority) {
   EXPECT_DOUBLE_EQ(f.at("Y"), 93);
 }
 
+// Heterogeneous nodes (rank, JTPW §2.2 l. 466-468): server 0 of speed 1 and 2 slots, server 1
+// of speed 2 and 4 slots, no disks, L from the CPU alone (w_cpu 1). Job A (one task of 100 s
+// at speed 1 reading a 1-byte block on server 0) and job C (three such tasks, blocks on
+// server 1) start at 0 where their blocks are (locality first; with no disk a local read
+// takes no time). Job B's compute-only task of 4 s comes at 2.5.
+// Measured over [1, 2]: server 0 computed on 1 of 2 slots, L = 0.5; server 1 on 3 of 4,
+// L = 0.75.
+//  - rank load (the default): 0.5 < 0.75, B goes to server 0 and computes 4 s: done at 6.5.
+//  - rank speed-aware: 0.5 / 1 = 0.5 against 0.75 / 2 = 0.375, B goes to server 1 and
+//    computes 4 / 2 = 2 s: done at 4.5.
+Scenario SpeedBed() {
+  Scenario s;
+  s.cluster = UnitCluster(2, 1);
+  s.cluster.classes = {
+      ServerClass{.name = "slow", .count = 1, .slots = 2, .nic = 1},
+      ServerClass{.name = "fast", .count = 1, .slots = 4, .cpu_speed = 2, .nic = 1}};
+  s.workload.source = "speed";
+  StageSpec a{"map", {}, {Task(1, 100)}};
+  a.replicas = Replicas({{0}});
+  StageSpec c{"map", {}, {Task(1, 100), Task(1, 100), Task(1, 100)}};
+  c.replicas = Replicas({{1}, {1}, {1}});
+  s.workload.jobs = {Job("A", 0, {a}), Job("C", 0, {c}),
+                     Job("B", 2.5, {StageSpec{"map", {}, {Task(0, 4)}}})};
+  s.scheduler = "jtpw";
+  s.scheduler_settings = {{"w_cpu", "1"}, {"w_mem", "0"}, {"w_disk", "0"}, {"w_net", "0"}};
+  s.simulation.collect_tasks = true;
+  return s;
+}
+
+int ServerOf(const RunResult& r, const std::string& job) {
+  for (const TaskResult& t : r.tasks) {
+    if (t.job == job) return t.server;
+  }
+  return -1;
+}
+
+TEST(Jtpw, SpeedAwareRankDividesTheLoadByTheNodesSpeed) {
+  Scenario s = SpeedBed();
+  RunResult r = s.Run();
+  EXPECT_EQ(ServerOf(r, "A"), 0);
+  EXPECT_EQ(ServerOf(r, "C"), 1);
+  EXPECT_EQ(ServerOf(r, "B"), 0);
+  EXPECT_DOUBLE_EQ(s.Finishes().at("B"), 6.5);
+  s.scheduler_settings["rank"] = "speed-aware";
+  r = s.Run();
+  EXPECT_EQ(ServerOf(r, "B"), 1);
+  EXPECT_DOUBLE_EQ(s.Finishes().at("B"), 4.5);
+  const std::vector<std::string> placed = Placements(s);
+  ASSERT_EQ(placed.size(), 5u);
+  EXPECT_NE(placed[4].find(R"("server":1,"free_slots_left":0,"why":{"load":0.75,)"
+                           R"("load_per_speed":0.375,"local":0,)"),
+            std::string::npos)
+      << placed[4];
+}
+
+// Ties in L / cpu_speed go to the faster node. At 0 no node has been used: every L is 0.
+// DiskBed with server 1 twice as fast and no disks: under rank load both maps go to server 0
+// (the lower id) and compute 1 s; under speed-aware both go to server 1 and compute 0.5 s.
+// With the blocks on server 0 only, locality first still puts both maps there; with locality
+// only breaking ties, the faster node comes before the node holding the block.
+TEST(Jtpw, SpeedAwareRankBreaksTiesInLoadByTheFasterNode) {
+  Scenario s = DiskBed("jtpw");
+  s.cluster.classes[0].disk = 0;
+  s.cluster.classes = {
+      ServerClass{.name = "slow", .count = 1, .slots = 2, .nic = 1},
+      ServerClass{.name = "fast", .count = 1, .slots = 2, .cpu_speed = 2, .nic = 1}};
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 1);
+  s.scheduler_settings["rank"] = "speed-aware";
+  EXPECT_DOUBLE_EQ(s.Finishes().at("A"), 0.5);
+  const std::vector<std::string> placed = Placements(s);
+  ASSERT_EQ(placed.size(), 2u);
+  EXPECT_NE(placed[0].find(R"("server":1,"free_slots_left":1,"why":{"load":0,)"
+                           R"("load_per_speed":0,"local":1,)"),
+            std::string::npos)
+      << placed[0];
+  s.workload.jobs[0].stages[0].replicas = Replicas({{0}, {0}});
+  s.simulation.collect_tasks = true;
+  for (const TaskResult& t : s.Run().tasks) EXPECT_EQ(t.server, 0);
+  s.scheduler_settings["locality"] = "tie-break";
+  for (const TaskResult& t : s.Run().tasks) EXPECT_EQ(t.server, 1);
+}
+
+// rank load is the default: naming it changes no decision, and the decision log is the same
+// line for line (no load_per_speed field), on the beds above.
+TEST(Jtpw, RankLoadIsTheDefault) {
+  for (Scenario s : {SpeedBed(), DiskBed("jtpw")}) {
+    const std::vector<std::string> plain = Placements(s);
+    s.scheduler_settings["rank"] = "load";
+    EXPECT_EQ(Placements(s), plain);
+    for (const std::string& line : plain) {
+      EXPECT_EQ(line.find("load_per_speed"), std::string::npos) << line;
+    }
+  }
+  Scenario bad = SpeedBed();
+  bad.scheduler_settings["rank"] = "speed";
+  EXPECT_THROW(bad.Run(), InputError);
+}
+
 // Eqs. (5) and (8): weights that do not sum to 1 are input errors naming the settings.
 TEST(Jtpw, WeightsMustSumToOne) {
   Scenario s;

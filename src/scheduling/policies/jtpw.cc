@@ -30,6 +30,12 @@
 //    it gives that up; so the least loaded of the nodes holding a task's block comes first,
 //    then the least loaded of all. (On the paper's cluster every block is on every worker, so
 //    this never binds there.) Ties: a node holding the block, then the lowest id.
+//    Setting rank (ours): load (the default) ranks by L as §2.2 defines it, the weighted sum
+//    of utilisations ("使用率", l. 628), sorted from small to large (l. 468); L has no term
+//    for a node's speed. speed-aware ranks by L / the node's cpu_speed, ties to the faster
+//    node (then a node holding the block, then the lowest id): §2.2 motivates the ranking by
+//    nodes whose computing power differs widely ("各个节点计算能力差别较大", l. 466) but
+//    gives L no term for it, so this reading is ours.
 //  - §2.3 priority weight: P_w = P until the job has waited more than T since submission, else
 //    eq. (7)'s second case, P + w_time·T_wait/T + w_cpu·P_cpu + w_mem·P_mem + w_prio·P (P_cpu
 //    its share of the slots, P_mem its share of the memory), with §3.2's T = 30 s and weights
@@ -72,6 +78,14 @@ std::vector<SettingSpec> JtpwSettings() {
                       "NodeManager heartbeat is 1 s in Hadoop 2.7)",
            .min = 1e-3,
            .max = 3600},
+          {.name = "rank",
+           .kind = SettingKind::kChoice,
+           .default_value = "load",
+           .meaning = "how nodes are ranked: load, by L of JTPW eq. (6), the weighted sum of "
+                      "utilisations, from small to large (JTPW §2.2); speed-aware, by L divided "
+                      "by the node's cpu_speed, ties to the faster node (ours: §2.2 motivates the "
+                      "ranking by nodes of different computing power, L has no term for it)",
+           .choices = {"load", "speed-aware"}},
           {.name = "node_load",
            .kind = SettingKind::kChoice,
            .default_value = "measured",
@@ -150,6 +164,7 @@ class JtpwScheduler : public TaskScheduler {
     const Settings& s = args.settings;
     refresh_ = s.Number("refresh");
     measured_ = s.Choice<bool>("node_load", {{"measured", true}, {"slots", false}});
+    speed_aware_ = s.Choice<bool>("rank", {{"load", false}, {"speed-aware", true}});
     load_w_ = {s.Number("w_cpu"), s.Number("w_mem"), s.Number("w_disk"), s.Number("w_net")};
     CheckSum(s, {"w_cpu", "w_mem", "w_disk", "w_net"}, "JTPW eq. (5)");
     prio_w_ = {s.Number("w_time"),
@@ -205,6 +220,7 @@ class JtpwScheduler : public TaskScheduler {
 
   Seconds refresh_ = 1;
   bool measured_ = true;
+  bool speed_aware_ = false;  // rank by L / cpu_speed
   NodeMeter meter_;
   LoadWeights load_w_;
   PriorityWeights prio_w_;
@@ -397,12 +413,13 @@ Decision JtpwScheduler::Next(const SimState& state) {
 
 // §2.2: the least loaded node with room for one of job j's ready tasks (nodes holding a
 // task's block first, with locality first); there, a task whose block it holds, else the
-// job's first ready task that fits.
+// job's first ready task that fits. With rank speed-aware, "least loaded" is the least
+// L / cpu_speed, and of two nodes tied in it the faster comes first.
 Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
   const auto& ready = state.job(j).ready;
   ServerId best = kNoServer;
   TaskId best_task{-1};
-  double best_load = 0;
+  double best_load = 0, best_key = 0, best_speed = 0;
   bool best_local = false;
   for (ServerId s : state.servers_with_free_slots()) {
     TaskId pick{-1};
@@ -416,17 +433,32 @@ Decision JtpwScheduler::PlaceRanked(const SimState& state, JobIndex j) {
     }
     if (pick < 0) continue;
     const double load = Load(state, s);
+    const double speed = state.cluster().server(s).cpu_speed;
+    const double key = speed_aware_ ? load / speed : load;
     bool better = true;
     if (best != kNoServer && locality_first_ && local != best_local) {
       better = local;  // locality first: a node holding the block beats any that does not
     } else if (best != kNoServer) {
-      better = load < best_load - 1e-12 || (load <= best_load + 1e-12 && local && !best_local);
+      if (key < best_key - 1e-12) {
+        better = true;
+      } else if (key > best_key + 1e-12) {
+        better = false;
+      } else if (speed_aware_ && speed != best_speed) {
+        better = speed > best_speed;
+      } else {
+        better = local && !best_local;
+      }
     }
-    if (better) best = s, best_task = pick, best_load = load, best_local = local;
+    if (better) {
+      best = s, best_task = pick, best_local = local;
+      best_load = load, best_key = key, best_speed = speed;
+    }
   }
   if (best == kNoServer) return {};
   Decision d{best_task, best, Why()};
-  d.why.Add("load", best_load).Add("local", best_local ? 1 : 0);
+  d.why.Add("load", best_load);
+  if (speed_aware_) d.why.Add("load_per_speed", best_key);
+  d.why.Add("local", best_local ? 1 : 0);
   return d;
 }
 
