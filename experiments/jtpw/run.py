@@ -5,6 +5,8 @@ three-worker cluster of cluster.toml.
     experiments/jtpw/run.py [--slotflow build/slotflow] [--seeds 5] [--jobs 2]
                             [--out experiments/jtpw/results] [--set KEY=VALUE ...]
     experiments/jtpw/run.py --table {several,alone,flow} [--out experiments/jtpw/results]
+    experiments/jtpw/run.py --table against --variant {many,one} --out DIR [--base DIR]
+                            [--label TEXT]
 
 Experiment 1, a single job type (单作业类型): five Terasort-like or five Grep-like jobs of 1, 3
 or 5 GB each, submitted 1 s apart ({terasort,grep}-5xNGB.toml); and, beside it, one such job
@@ -22,7 +24,10 @@ tools/timeline.py). --set passes a policy
 setting to every jtpw run. Each run is bounded by a 120 s timeout; runs go --jobs at a time.
 Needs Debian's python3-matplotlib (/usr/bin/python3). --table runs and writes nothing: it prints
 one of docs/results-jtpw.md's tables from OUT/runs.csv (several: experiment 1, five jobs of a
-type; alone: one job alone; flow: experiment 2).
+type; alone: one job alone; flow: experiment 2); against: for one reading of a queue, every
+workload's mean JCT under capacity, jtpw in BASE/runs.csv (default experiments/jtpw/results)
+and jtpw in OUT/runs.csv (a run with --set, named LABEL in the header), the difference between
+the two jtpw runs seed by seed, and OUT's change against capacity.
 """
 import argparse
 import concurrent.futures
@@ -148,6 +153,48 @@ def table(name, rows):
     return "\n".join(lines) + "\n"
 
 
+def against(base_rows, rows, variant, label):
+    """For one reading of a queue: capacity, jtpw in base_rows, jtpw in rows (a run with a
+    setting), their paired difference (mean ± 95 % half-width over seeds) and rows' change
+    against capacity, per workload (one job alone only under many: both readings agree)."""
+    def per_seed(source, scheduler, members):
+        by = {}
+        for r in source:
+            if r["variant"] == variant and r["scheduler"] == scheduler and r["workload"] in members:
+                by.setdefault(r["seed"], []).append(r["mean_jct_s"])
+        return {k: statistics.fmean(v) for k, v in by.items() if len(v) == len(members)}
+
+    groups = [(w, [w]) for w in SEVERAL] + [(None, SEVERAL)]
+    if variant == "many":
+        groups += [(w, [w]) for w in ALONE] + [(None, ALONE)]
+    groups.append(("flow", ["flow"]))
+    lines = [f"| jobs | capacity | jtpw | jtpw, {label} | {label} − jtpw (s) | {label} vs "
+             "capacity |", "|---" * 6 + "|"]
+    for w, members in groups:
+        cap = per_seed(rows, "capacity", members)
+        old, new = per_seed(base_rows, "jtpw", members), per_seed(rows, "jtpw", members)
+        seeds = sorted(set(cap) & set(old) & set(new))
+        cap_m, cap_ci = mean_ci([cap[k] for k in seeds])
+        old_m = statistics.fmean(old[k] for k in seeds)
+        new_m = statistics.fmean(new[k] for k in seeds)
+        d_m, d_ci = mean_ci([new[k] - old[k] for k in seeds])
+        if w is None:
+            name = "**all six, " + ("five jobs**" if members is SEVERAL else "alone**")
+        elif w == "flow":
+            name = "Table 2's flow"
+        else:
+            program, size = w.split("-", 1)
+            count, gb = size[:-2].split("x") if "x" in size else (None, size[:-2])
+            name = (f"5 × " if count else "") + f"{program.capitalize()}-like, {gb} GiB"
+        diff = f"{d_m:+.2f}".replace("-", "−")
+        diff = "0.00" if diff in ("+0.00", "−0.00") else diff
+        if d_ci >= 0.005:
+            diff += f" ± {d_ci:.2f}"
+        lines.append(f"| {name} | {cap_m:.2f} ± {cap_ci:.2f} | {old_m:.2f} | {new_m:.2f} | "
+                     f"{diff} | {percent(f'{100 * (cap_m - new_m) / cap_m:.1f}%')} |")
+    return "\n".join(lines) + "\n"
+
+
 def read_runs(path):
     """runs.csv as run_one returned its rows."""
     with open(path, newline="") as f:
@@ -209,9 +256,19 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--set", action="append", default=[])
-    ap.add_argument("--table", choices=["several", "alone", "flow"],
+    ap.add_argument("--table", choices=["several", "alone", "flow", "against"],
                     help="run and write nothing: print this table of docs/results-jtpw.md")
+    ap.add_argument("--base", default=os.path.join(HERE, "results"),
+                    help="--table against: the results directory of the jtpw run to compare with")
+    ap.add_argument("--variant", choices=list(VARIANTS), default="many",
+                    help="--table against: the reading of a queue")
+    ap.add_argument("--label", default="variant",
+                    help="--table against: the name of OUT's jtpw run in the header")
     a = ap.parse_args()
+    if a.table == "against":
+        sys.stdout.write(against(read_runs(os.path.join(a.base, "runs.csv")),
+                                 read_runs(os.path.join(a.out, "runs.csv")), a.variant, a.label))
+        return 0
     if a.table:
         sys.stdout.write(table(a.table, read_runs(os.path.join(a.out, "runs.csv"))))
         return 0
