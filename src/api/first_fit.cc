@@ -4,17 +4,68 @@
 
 namespace slotflow {
 
+SettingSpec TaskOrderSetting() {
+  return SettingSpec{.name = "task_order",
+                     .kind = SettingKind::kChoice,
+                     .default_value = "id",
+                     .meaning =
+                         "which of a job's ready tasks is placed first: id (id order, the next "
+                         "one when none can be hosted; the paper defines only where a task "
+                         "goes), or local-first (NEAT+'s choice, ours: the first with a free "
+                         "replica holder, else the one with the most input)",
+                     .choices = {"id", "local-first"}};
+}
+
+TaskOrder TaskOrderOf(const Settings& settings) {
+  return settings.Choice<TaskOrder>(
+      "task_order", {{"id", TaskOrder::kIds}, {"local-first", TaskOrder::kLocalFirst}});
+}
+
 Decision FirstFit(const SimState& state, JobOrder order, std::vector<JobIndex>& scratch,
-                  const ServerRule& rule, const char* name) {
+                  const ServerRule& rule, const char* name, TaskOrder tasks) {
   if (state.servers_with_free_slots().empty()) return {};
   OrderJobs(state, order, scratch);
   for (JobIndex j : scratch) {
-    for (TaskId t : state.job(j).ready) {
+    const ReadyTasks& ready = state.job(j).ready;
+    if (tasks == TaskOrder::kLocalFirst) {
+      if (ready.empty()) continue;
+      const TaskChoice c = NeatTaskChoice(state, ready);
+      const ServerId s = rule(state, c.task);
+      if (s != kNoServer) {
+        return {c.task, s,
+                Why()
+                    .Add("rule", name)
+                    .Add("task_choice", c.holder != kNoServer ? "local-read" : "largest")};
+      }
+      continue;
+    }
+    for (TaskId t : ready) {
       const ServerId s = rule(state, t);
       if (s != kNoServer) return {t, s, Why().Add("rule", name)};
     }
   }
   return {};
+}
+
+TaskChoice NeatTaskChoice(const SimState& state, const ReadyTasks& ready) {
+  for (TaskId t : ready) {
+    ServerId best = kNoServer;
+    for (ServerId r : state.task(t).replicas) {
+      if (!state.CanHost(t, r)) continue;
+      if (best == kNoServer || state.server(r).running < state.server(best).running ||
+          (state.server(r).running == state.server(best).running && r < best)) {
+        best = r;
+      }
+    }
+    if (best != kNoServer) return {t, best};
+  }
+  TaskChoice largest;
+  if (ready.empty()) return largest;
+  largest.task = ready.front();
+  for (TaskId t : ready) {
+    if (state.task(t).spec->input > state.task(largest.task).spec->input) largest.task = t;
+  }
+  return largest;
 }
 
 std::vector<SettingSpec> BaselineSettings() { return {JobOrderSetting(), TieSetting()}; }

@@ -221,5 +221,136 @@ TEST(Baselines, AManyToOneReaderOnASenderReadsAShareLocally) {
   EXPECT_EQ(random_jcts, (std::set<double>{0.75, 1.0}));
 }
 
+// task_order = local-first: loadAware and minDist take the task NEAT+ takes (NeatTaskChoice),
+// then place it by their own rule. Four servers of one slot; server 0 is full. Map 0's block
+// is on server 0, map 1's on server 2 (free). In id order (the default) map 0 goes first, to
+// server 1, 2 or 3 (all 2 hops from its block: a tie, here ties = first, so server 1); with
+// local-first map 1 goes first, and minDist puts it on its block's server (0 byte-hops), as
+// neat does.
+TEST(MinDist, LocalFirstTakesTheTaskWithAFreeReplicaHolder) {
+  Bed bed(4, 1);
+  bed.Occupy(0, 1);
+  const JobIndex j = bed.MapJob({{0}, {2}}, 1);
+  Decision d = Make("minDist", 1, {{"ties", "first"}})->Next(bed.state());
+  EXPECT_EQ(d.task, bed.TaskOf(j, 0, 0));
+  EXPECT_EQ(d.server, 1);
+  EXPECT_DOUBLE_EQ(d.why[1].number, 2);  // byte_hops: 1 byte × 2 hops
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    d = Make("minDist", seed, {{"task_order", "local-first"}})->Next(bed.state());
+    EXPECT_EQ(d.task, bed.TaskOf(j, 0, 1)) << seed;
+    EXPECT_EQ(d.server, 2) << seed;
+    ASSERT_EQ(d.why.size(), 3);
+    EXPECT_STREQ(d.why[1].name, "task_choice");
+    EXPECT_STREQ(d.why[1].text, "local-read");
+    EXPECT_DOUBLE_EQ(d.why[2].number, 0);  // byte_hops
+  }
+  const Decision neat = Make("neat")->Next(bed.state());
+  EXPECT_EQ(neat.task, bed.TaskOf(j, 0, 1));
+  EXPECT_EQ(neat.server, 2);
+}
+
+// With every replica holder full, local-first takes the largest ready task; maps of equal
+// input tie, and the lower id wins: map 0, as in id order.
+TEST(MinDist, LocalFirstWithNoFreeHolderTakesTheLargestLowerIdOnTies) {
+  Bed bed(4, 1);
+  bed.Occupy(0, 1);
+  bed.Occupy(2, 1);
+  const JobIndex j = bed.MapJob({{0}, {2}}, 1);
+  const Decision d = Make("minDist", 1, {{"task_order", "local-first"}})->Next(bed.state());
+  EXPECT_EQ(d.task, bed.TaskOf(j, 0, 0));
+  EXPECT_STREQ(d.why[1].text, "largest");
+  EXPECT_TRUE(d.server == 1 || d.server == 3);
+}
+
+// loadAware with local-first takes map 1 (its block's server 2 has a free slot) but places it
+// by load, not on its block: servers of 2 slots, server 0 full, server 2 running one task,
+// servers 1 and 3 idle. Both orders pick server 1 or 3 (a tie, at random); only the task
+// differs. With load = bytes the same.
+TEST(LoadAware, LocalFirstTakesTheTaskWithAFreeHolderButPlacesItByLoad) {
+  for (const char* load : {"tasks", "bytes"}) {
+    std::set<ServerId> by_id, local_first;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      Bed bed(4, 2);
+      bed.Occupy(0, 2);
+      bed.Occupy(2, 1);
+      const JobIndex j = bed.MapJob({{0}, {2}}, 1);
+      Decision d = Make("loadAware", seed, {{"load", load}})->Next(bed.state());
+      EXPECT_EQ(d.task, bed.TaskOf(j, 0, 0)) << load;
+      by_id.insert(d.server);
+      d = Make("loadAware", seed, {{"load", load}, {"task_order", "local-first"}})
+              ->Next(bed.state());
+      EXPECT_EQ(d.task, bed.TaskOf(j, 0, 1)) << load;
+      EXPECT_STREQ(d.why[1].text, "local-read");
+      local_first.insert(d.server);
+    }
+    EXPECT_EQ(by_id, (std::set<ServerId>{ServerId{1}, ServerId{3}})) << load;
+    EXPECT_EQ(local_first, by_id) << load;
+  }
+}
+
+// A reduce task reads no block, so local-first takes the largest ready one (NEAT+ §V-A2): of
+// reduce tasks of 2 and 8 bytes (the 2 has the lower id), the 8; in id order the 2.
+TEST(Baselines, LocalFirstTakesTheLargestReduceTask) {
+  for (const char* name : {"loadAware", "minDist"}) {
+    Bed bed(4, 1);
+    const JobIndex j = bed.ReduceJob(0, {2, 8}, 1);
+    bed.Occupy(0, 1);
+    EXPECT_EQ(Make(name)->Next(bed.state()).task, bed.TaskOf(j, 1, 0)) << name;
+    const Decision d = Make(name, 1, {{"task_order", "local-first"}})->Next(bed.state());
+    EXPECT_EQ(d.task, bed.TaskOf(j, 1, 1)) << name;
+    EXPECT_STREQ(d.why[1].text, "largest") << name;
+    EXPECT_EQ(Make("neat")->Next(bed.state()).task, bed.TaskOf(j, 1, 1));
+  }
+}
+
+// The default is unchanged: task_order is declared with default id, and with no setting each
+// decision takes the first job's lowest-id ready task whatever its locality, as task_order = id
+// does, decision after decision (each applied before the next), on a state where local-first
+// would take other tasks. Six servers of one slot; server 0 full; one job of five maps with
+// blocks on servers 0, 0, 3, 0, 5; a second job of two maps.
+TEST(Baselines, TheDefaultTaskOrderIsIdOrder) {
+  for (const char* name : {"loadAware", "minDist"}) {
+    int declared = 0;
+    for (const SettingSpec& spec : TaskSchedulerRegistry::Get().Find(name, "policy").settings) {
+      if (spec.name != "task_order") continue;
+      ++declared;
+      EXPECT_EQ(spec.default_value, "id") << name;
+    }
+    EXPECT_EQ(declared, 1) << name;
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      Bed bed(6, 1);
+      bed.Occupy(0, 1);
+      const JobIndex a = bed.MapJob({{0}, {0}, {3}, {0}, {5}}, 1);
+      const JobIndex b = bed.MapJob({{4}, {1}}, 2);
+      auto plain = Make(name, seed);
+      auto by_id = Make(name, seed, {{"task_order", "id"}});
+      const std::vector<TaskId> expected = {bed.TaskOf(a, 0, 0), bed.TaskOf(a, 0, 1),
+                                            bed.TaskOf(a, 0, 2), bed.TaskOf(a, 0, 3),
+                                            bed.TaskOf(a, 0, 4)};
+      for (TaskId want : expected) {
+        const Decision d = plain->Next(bed.state());
+        const Decision e = by_id->Next(bed.state());
+        ASSERT_TRUE(d) << name;
+        EXPECT_EQ(d.task, want) << name << " seed " << seed;
+        EXPECT_EQ(d.server, e.server) << name << " seed " << seed;
+        EXPECT_EQ(d.why.size(), e.why.size()) << name;
+        bed.life().Place(d.task, d.server);
+      }
+      EXPECT_FALSE(plain->Next(bed.state())) << name;  // every slot taken; b waits
+      EXPECT_EQ(bed.state().job(b).ready.size(), 2u);
+    }
+  }
+}
+
+// A word other than id or local-first is refused, naming the setting.
+TEST(Baselines, AnUnknownTaskOrderIsRefused) {
+  try {
+    Make("minDist", 1, {{"task_order", "nearest"}});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("task_order"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace slotflow::testing

@@ -6,6 +6,11 @@
 // on the server's downlink (§II's explanation of Fig. 3(b), that loadAware keeps a long flow off
 // nodes with long flows, fits this reading), then fewer running tasks. Remaining ties: setting
 // `ties` (api/tie_break.h). Input locality plays no part.
+// Which task goes first: the paper defines loadAware by where each task goes (§I, §II) and not
+// by which task of a job is placed first; by default a job's ready tasks are tried in id order
+// (api/first_fit.h). `task_order = local-first` takes NEAT+'s choice instead (§V-A3, §V-A2;
+// ours): a ready task with a free replica holder first, else the largest; loadAware then
+// places it on the least loaded server as above, wherever its input is.
 #include <utility>
 
 #include "api/first_fit.h"
@@ -20,6 +25,7 @@ enum class Load { kTasks, kBytes };
 
 std::vector<SettingSpec> LoadAwareSettings() {
   std::vector<SettingSpec> specs = BaselineSettings();
+  specs.push_back(TaskOrderSetting());
   specs.push_back(SettingSpec{
       .name = "load",
       .kind = SettingKind::kChoice,
@@ -34,6 +40,7 @@ class LoadAwareScheduler : public TaskScheduler {
  public:
   explicit LoadAwareScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
+        tasks_(TaskOrderOf(args.settings)),
         tie_(args.settings, args.seed, kSeedSalt),
         load_(args.settings.Choice<Load>("load",
                                          {{"tasks", Load::kTasks}, {"bytes", Load::kBytes}})) {}
@@ -45,7 +52,7 @@ class LoadAwareScheduler : public TaskScheduler {
         return tie_.Smallest(
             Hosts(st, t), [&](ServerId s) { return st.server(s).running; }, chosen);
       };
-      Decision d = FirstFit(state, order_, jobs_, fewest_tasks, "fewest-tasks");
+      Decision d = FirstFit(state, order_, jobs_, fewest_tasks, "fewest-tasks", tasks_);
       if (d) d.why.Add("running_tasks", state.server(d.server).running);
       return d;
     }
@@ -61,13 +68,14 @@ class LoadAwareScheduler : public TaskScheduler {
           Hosts(st, t), [&](ServerId s) { return std::pair(incoming_[s], st.server(s).running); },
           chosen);
     };
-    Decision d = FirstFit(state, order_, jobs_, least_bytes, "fewest-bytes-arriving");
+    Decision d = FirstFit(state, order_, jobs_, least_bytes, "fewest-bytes-arriving", tasks_);
     if (d) d.why.Add("incoming_bytes", incoming_[d.server]);
     return d;
   }
 
  private:
   JobOrder order_;
+  TaskOrder tasks_;
   TieBreak tie_;
   Load load_;
   std::vector<JobIndex> jobs_;

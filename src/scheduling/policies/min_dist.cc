@@ -6,6 +6,11 @@
 // through one switch, 4 through the core. The paper names no tie-break: by default servers
 // equally near go to setting `ties` (api/tie_break.h, random by default);
 // `busy_ties = fewer-running` first prefers the server running fewer tasks.
+// Which task goes first: the paper defines minDist by where each task goes (§I; §II places
+// "each task" to minimise its distance to the input) and not by which task of a job is placed
+// first; by default a job's ready tasks are tried in id order (api/first_fit.h).
+// `task_order = local-first` takes NEAT+'s choice instead (§V-A3, §V-A2; ours): a ready task
+// with a free replica holder first, else the largest; minDist then places it as above.
 #include <algorithm>
 #include <limits>
 #include <utility>
@@ -35,6 +40,7 @@ double ReadCost(const SimState& state, TaskId t, ServerId d) {
 
 std::vector<SettingSpec> MinDistSettings() {
   std::vector<SettingSpec> specs = BaselineSettings();
+  specs.push_back(TaskOrderSetting());
   specs.push_back(SettingSpec{
       .name = "busy_ties",
       .kind = SettingKind::kChoice,
@@ -49,6 +55,7 @@ class MinDistScheduler : public TaskScheduler {
  public:
   explicit MinDistScheduler(const PolicyArgs& args)
       : order_(JobOrderOf(args.settings)),
+        tasks_(TaskOrderOf(args.settings)),
         tie_(args.settings, args.seed, kSeedSalt),
         by_running_(args.settings.Choice<bool>("busy_ties",
                                                {{"ignore", false}, {"fewer-running", true}})) {}
@@ -66,13 +73,14 @@ class MinDistScheduler : public TaskScheduler {
       chosen_cost = chosen.first;
       return best;
     };
-    Decision d = FirstFit(state, order_, jobs_, nearest, "nearest-input");
+    Decision d = FirstFit(state, order_, jobs_, nearest, "nearest-input", tasks_);
     if (d) d.why.Add("byte_hops", chosen_cost);
     return d;
   }
 
  private:
   JobOrder order_;
+  TaskOrder tasks_;
   TieBreak tie_;
   bool by_running_;
   std::vector<JobIndex> jobs_;

@@ -10,7 +10,8 @@
 //  - Otherwise the job's largest ready task (by input bytes; lower id on ties) is placed: NEAT+'s
 //    sequential coflow heuristic (§V-A2) places the largest flow first and the next one on the
 //    updated state. The simulator applies each placement at once, so the next call already sees
-//    the new task's flows.
+//    the new task's flows. (This choice of task is NeatTaskChoice, api/first_fit.h; loadAware
+//    and minDist take it with task_order = local-first.)
 //  - For each candidate server, the task's input transfer is predicted under the network policy
 //    in force (setting predictor; flow or coflow predictor as the policy schedules flows or
 //    coflows) on each non-local source's uplink and on the candidate's downlink, whose new bytes
@@ -44,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/first_fit.h"
 #include "api/job_order.h"
 #include "api/neat_daemons.h"
 #include "api/neat_score.h"
@@ -146,11 +148,11 @@ class NeatScheduler : public TaskScheduler {
     for (JobIndex j : jobs_) {
       const ReadyTasks& ready = state.job(j).ready;
       if (ready.empty()) continue;
-      if (Decision local = LocalRead(state, ready)) return local;
-      TaskId largest = ready.front();
-      for (TaskId t : ready) {
-        if (state.task(t).spec->input > state.task(largest).spec->input) largest = t;
+      const TaskChoice choice = NeatTaskChoice(state, ready);
+      if (choice.holder != kNoServer) {
+        return {choice.task, choice.holder, Why().Add("rule", "local-read")};
       }
+      const TaskId largest = choice.task;
       Why why;
       const ServerId s = BestServer(state, largest, why);
       if (s != kNoServer) return {largest, s, why};
@@ -159,22 +161,6 @@ class NeatScheduler : public TaskScheduler {
   }
 
  private:
-  // The first ready task (id order) with a replica holder that has a free slot.
-  static Decision LocalRead(const SimState& state, const ReadyTasks& ready) {
-    for (TaskId t : ready) {
-      ServerId best = kNoServer;
-      for (ServerId r : state.task(t).replicas) {
-        if (!state.CanHost(t, r)) continue;
-        if (best == kNoServer || state.server(r).running < state.server(best).running ||
-            (state.server(r).running == state.server(best).running && r < best)) {
-          best = r;
-        }
-      }
-      if (best != kNoServer) return {t, best, Why().Add("rule", "local-read")};
-    }
-    return {};
-  }
-
   // The candidate with the smallest prediction; `why` gets it and the candidates' counts. With
   // the compressed state the exact state's choice is worked out too, for the agreement share.
   ServerId BestServer(const SimState& state, TaskId t, Why& why) {
