@@ -117,6 +117,15 @@ def table(data, xs, variants, params, fig):
                         else:
                             cols.append("")
                 lines.append(f"| {x} | {v} | " + " | ".join(cols) + " |")
+    lines += ["", "Slots busy, server downlinks busy and map tasks on a replica holder (%, means "
+              "over the seeds):", "",
+              f"| {' '.join(params) or 'set-up'} | system | slots busy | downlinks busy | "
+              "local map tasks |", "|---|---|---|---|---|"]
+    for x in xs:
+        for v in variants:
+            cells = [share(data[(x, v)], c) or "–"
+                     for c in ("slot_utilisation", "downlink_utilisation", "locality")]
+            lines.append(f"| {x} | {v} | " + " | ".join(cells) + " |")
     changed = [v for v in variants if v not in SYSTEMS]
     if changed and "duopoly" in variants:
         lines += ["", "Each variant's mean JCT against Duopoly's (the same seeds; %, mean ± 95 % CI of "
