@@ -6,6 +6,7 @@
                                        [--trace FILE] [--plot-only]
     experiments/duopoly/figure.py fig7 --table-from experiments/duopoly/results/fig7.csv
     experiments/duopoly/figure.py fig7 --ablations --table-from FILE [--figure-table-from FILE]
+    experiments/duopoly/figure.py sensitivity --readings --table-from FILE
     experiments/duopoly/figure.py fig7 --isolate uncongested-maps-any [--out DIR] [--threads N]
                                        [--trace FILE] [--plot-only] [--table-from FILE]
 
@@ -171,6 +172,60 @@ ISOLATIONS = {
         {"scheduler.uncongested_maps": "any"}),
 }
 
+# The sensitivity sweep's variants: (choice, our reading with its source, the alternative).
+READINGS = {
+    "mode-signal-first-ready": ("mode signal", "L0 = the smallest active job (§3.3)",
+                                "the first job with ready tasks"),
+    "mode-every-round": ("mode refresh", "every 100 ms, with the congestion flag (§5.1)",
+                         "before every decision"),
+    "idle-fewest-running": ("idle server", "at random (Alg. 2 l. 22)",
+                            "the one with fewest running tasks"),
+    "congested-maps-any": ("congested Alg. 4", "only map tasks that read locally (§5.4)",
+                           "also Alg. 2's remote fallback"),
+    "uncongested-maps-any": ("uncongested Alg. 4", "nothing when no reduce task fits (l. 30)",
+                             "map tasks of any job, remote reads too (ours)"),
+    "pair-ties-first-task": ("map-task ties", "by server over every tied task (Alg. 2 l. 5–7)",
+                             "the first tied task"),
+    "congestion-busy-downlinks": ("congestion flag", "mean utilisation of busy links, rack links "
+                                  "too, ≥ 0.8 (ours)", "busy server downlinks only"),
+    "congestion-all-downlinks": ("congestion flag", "mean utilisation of busy links, rack links "
+                                 "too, ≥ 0.8 (ours)", "all server downlinks"),
+    "cans-thresholds-10MiB-x10": ("cans thresholds", "10 MiB × 8 (coflows), × 4 (macroflows) "
+                                  "(ours)", "10 MiB × 10 for both"),
+    "block-reads-last": ("block reads", "a coflow of their own size (ours)",
+                         "after every shuffle"),
+    "unit-compare-by-size": ("Alg. 2 l. 16", "by cans' class (§5.2's text)",
+                             "by size, as l. 16 is printed"),
+    "order-sjf-shuffle": ("SJF size", "map input + shuffle (ours)", "shuffle only, as cans ranks"),
+}
+
+
+def readings_table(data, xs, variants):
+    """The sensitivity sweep as one row per reading: Duopoly's mean JCT with the alternative,
+    its change against the default and its reduction against NEAT and Aalo, seed by seed."""
+    x = xs[0]
+    base = data[(x, "duopoly")]
+
+    def row(v, choice, ours, alternative):
+        cell = data[(x, v)]
+        m, ci = stat(cell, "mean_jct_s")
+        if v == "duopoly":
+            change = "—"
+        else:
+            cm, cci = mean_ci([100 * (float(cell[s]["mean_jct_s"]) / float(base[s]["mean_jct_s"])
+                                      - 1) for s in sorted(set(cell) & set(base))])
+            change = ("≈ " if abs(cm) <= cci else "") + f"{cm:+.1f} ± {cci:.1f} %"
+        vs = [reduction(cell, data[(x, o)]) for o in ("neat", "aalo")]
+        return (f"| {choice} | {ours} | {alternative} | {m:.1f} ± {ci:.1f} | {change} | " +
+                " | ".join(f"{r:.1f} ± {h:.1f} %" for r, h in vs) + " |")
+
+    lines = ["| choice | our reading (source) | alternative | Duopoly mean JCT (s) | "
+             "change (paired) | vs NEAT | vs Aalo |", "|---|---|---|---|---|---|---|",
+             row("duopoly", "all readings as stated above", "—", "—")]
+    lines += [row(v, *READINGS[v]) for v in variants if v in READINGS]
+    return "\n".join(lines) + "\n"
+
+
 BRANCHES = ["alg3-map", "alg3-reduce", "alg3-reserve", "alg4-l0-map", "alg4-l0-reduce",
             "alg4-congested-map", "alg4-congested-none", "alg4-reduce", "alg4-map", "alg4-none"]
 
@@ -306,6 +361,8 @@ def main():
                         "Duopoly and Duopoly-I (default out/duopoly/FIG)")
     parser.add_argument("--isolate", choices=sorted(ISOLATIONS),
                         help="run Duopoly beside Duopoly with this reading changed")
+    parser.add_argument("--readings", action="store_true",
+                        help="with sensitivity --table-from: one row per reading")
     parser.add_argument("--table-from", metavar="FILE",
                         help="run and write nothing: print the table of this results.csv")
     parser.add_argument("--figure-table-from", metavar="FILE",
@@ -317,7 +374,9 @@ def main():
             rows += [r for r in load(args.figure_table_from)[0]
                      if r["variant"] in ("duopoly", "duopoly-I")]
         data, xs, variants = grouped(rows, params)
-        if args.isolate:
+        if args.readings:
+            print(readings_table(data, xs, variants), end="")
+        elif args.isolate:
             print(isolation_table(data, xs, variants, params, args.isolate), end="")
         elif args.ablations:
             print(ablation_table(data, xs, variants, params), end="")
