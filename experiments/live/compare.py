@@ -2,7 +2,7 @@
 """The simulator against the testbed: one slice of the FB trace run live and simulated.
 
     sudo experiments/live/compare.py [--seeds 5] [--lengths 0.25,1,4] [--out DIR]
-    experiments/live/compare.py --table {jct,errors} [--out DIR]
+    experiments/live/compare.py --table {jct,errors,replay} [--out DIR]
 
 First `slotflow testbed calibrate` measures the testbed (task launch and flow start latencies,
 TCP's payload efficiency) into calibration.toml. Then for each job length, system (duopoly,
@@ -35,7 +35,8 @@ testbed is taken down at the end, also when a run fails or the script is interru
 
 --table runs nothing (and needs no root): it prints one of docs/results-live.md's tables from
 an existing OUT/runs.csv (jct: the longest length's JCTs and errors beside the paper's; errors:
-the errors by job length).
+the errors by job length; replay: the errors with and without the live placements, from a
+--replay run).
 
 Bad input (a missing trace, a malformed trace header, a bad flag) exits with status 2 and a
 message naming its source.
@@ -98,7 +99,7 @@ def parse_args():
     p.add_argument("--out", default=os.path.join(REPO, "experiments", "live", "results"))
     p.add_argument("--figure", default=os.path.join(REPO, "docs", "img", "live-vs-sim-cdf.png"))
     p.add_argument("--fresh", action="store_true", help="rerun runs whose outputs exist")
-    p.add_argument("--table", choices=["jct", "errors"],
+    p.add_argument("--table", choices=["jct", "errors", "replay"],
                    help="run nothing: print this table of docs/results-live.md from OUT/runs.csv")
     return p.parse_args()
 
@@ -444,7 +445,18 @@ def doc_tables(runs_csv):
             errors.append(f"| {system} | {length:g} | {fmt_ci(*s['live_mean_s'])} | " + " | ".join(
                 doc_percent(*s[f"{k}_{q}_err"]) for k in ("sim", "sim-plain")
                 for q in ("mean", "p95")) + " |")
-    return {"jct": "\n".join(jct) + "\n", "errors": "\n".join(errors) + "\n"}
+    replay = ["| system | job length | live mean JCT (s) | sim error, mean | sim-replay error, mean "
+              "| sim error, p95 | sim-replay error, p95 |", "|" + "---|" * 7]
+    for system in systems:
+        for length in lengths:
+            s = stat[(length, system)]
+            if "sim-replay_mean_err" not in s:
+                continue
+            replay.append(f"| {system} | {length:g} | {fmt_ci(*s['live_mean_s'])} | " + " | ".join(
+                doc_percent(*s[f"{k}_{q}_err"]) for q in ("mean", "p95")
+                for k in ("sim", "sim-replay")) + " |")
+    return {"jct": "\n".join(jct) + "\n", "errors": "\n".join(errors) + "\n",
+            "replay": "\n".join(replay) + "\n"}
 
 
 def phase_rows(results, kinds, length):
