@@ -3,23 +3,29 @@
 
     experiments/neat/run.py loads-datamining | loads-websearch | fig3 | accuracy
                             [--out DIR] [--seeds N] [--threads N] [--slotflow ./build/slotflow]
+    experiments/neat/run.py loads-datamining | loads-websearch | fig3 --table-from FILE
 
 loads-*   `slotflow sweep experiments/neat/loads-*.toml`: NEAT+ (every server a candidate, and
           kept to the sender's rack), loadAware and minDist under Fair, LAS and SRPT at loads
-          0.1-0.9, 5 seeds. Writes DIR/loads.png (mean FCT
-          against load) and DIR/table.md (mean FCT ± 95 % CI, and each baseline's mean FCT over
-          NEAT+'s, taken seed by seed).
+          0.1-0.9, 5 seeds. Writes DIR/results.csv (the sweep's, one row per run), DIR/loads.png
+          (mean FCT against load) and DIR/table.md (mean FCT ± 95 % CI, and the better
+          baseline's mean FCT over NEAT+'s, taken seed by seed).
 fig3      `slotflow compare --scheduler minDist,loadAware` under Fair and under SRPT on the
           data-mining flows at load 0.5 (the paper gives no load; ours), 5 seeds, both rack
-          sizes. Writes
-          DIR/fig3.png and DIR/table.md: per flow-size decade, minDist's mean FCT over
-          loadAware's (< 1: minDist better), mean ± 95 % CI over seeds.
+          sizes. Writes DIR/results.csv (per rack size, policy, flow-size decade, placement and
+          seed: the flows and their mean FCT, laid out as a sweep's results.csv), DIR/fig3.png
+          and DIR/table.md: per flow-size decade, minDist's mean FCT over loadAware's (< 1:
+          minDist better), taken seed by seed, mean ± 95 % CI over seeds.
 accuracy  NEAT+'s own prediction of each transfer it places (objective = own, the decision
           log's predicted_s) against the transfer's simulated time (tasks.csv: read_done -
           placed), under each network policy: on random link states of 8 servers with one new
           transfer and nothing after it (--scenarios per policy), and over whole runs (each flow
           policy on the data-mining flows at load 0.5, each coflow policy on the FB trace's
           jobs). Writes DIR/accuracy.png (CDFs of the relative error) and DIR/table.md.
+
+--table-from FILE runs and writes nothing: it prints the tables of a results.csv of loads-* or
+fig3 kept elsewhere (experiments/neat/results/<experiment>.csv), as docs/results-neat.md shows
+them.
 
 DIR defaults to out/neat/<experiment>. The cluster is the one of loads-*.toml: 160 hosts, 1 Gbps
 edge, one 10 Gbps link between each rack and the core, racks of 10 hosts (non-blocking) and, for
@@ -87,27 +93,41 @@ def loads(args, name):
         cmd += ["--threads", str(args.threads)]
     run(cmd)
     wall = time.time() - start
-    rows = list(csv.DictReader(open(os.path.join(args.out, "results.csv"))))
-    data = {}  # (racks of, load, scheduler, network) -> {seed: mean FCT}
-    for r in rows:
+    data = loads_data(os.path.join(args.out, "results.csv"))
+    lines = [f"Mean FCT (ms, mean ± 95 % CI over seeds) and the better baseline's mean FCT over "
+             f"NEAT+'s (seed by seed; > 1: NEAT+ faster), `{name}`; sweep wall time {wall:.0f} s.",
+             ""]
+    write_table(args.out, lines + loads_table(data))
+    racks = sorted({k[0] for k in data})
+    load_values = sorted({k[1] for k in data})
+    plot_loads(args.out, data, racks, load_values, name)
+
+
+def loads_data(path):
+    """A loads-* sweep's results.csv as (racks of, load, scheduler, network) -> {seed: mean
+    FCT}."""
+    data = {}
+    for r in csv.DictReader(open(path, newline="")):
         if r["unfinished_jobs"] != "0":
             sys.exit(f"neat: {r['variant']} seed {r['seed']} left flows unfinished")
         sched, net = r["variant"].rsplit("-", 1)  # neat-rack-fair: neat-rack, fair
         rack = int(r.get("cluster.servers_per_rack", 10))
         key = (rack, float(r["workload.flow_load"]), sched, net)
         data.setdefault(key, {})[r["seed"]] = float(r["mean_jct_s"])
-    racks = sorted({k[0] for k in data})
-    load_values = sorted({k[1] for k in data})
-    lines = [f"Mean FCT (ms, mean ± 95 % CI over seeds) and the better baseline's mean FCT over "
-             f"NEAT+'s (seed by seed; > 1: NEAT+ faster), `{name}`; sweep wall time {wall:.0f} s.",
-             ""]
-    for rack in racks:
+    return data
+
+
+def loads_table(data):
+    """Per rack size and network policy: mean FCT per load and placement, and the better
+    baseline's mean FCT over NEAT+'s and NEAT+ (rack)'s, seed by seed."""
+    lines = []
+    for rack in sorted({k[0] for k in data}):
         for net in NETWORKS:
             lines += [f"**{NET_LABEL[net]}, racks of {rack}**", "",
                       "| load | NEAT+ | NEAT+ (rack) | loadAware | minDist | best baseline / NEAT+ "
                       "| best baseline / NEAT+ (rack) |",
                       "|---|---|---|---|---|---|---|"]
-            for load in load_values:
+            for load in sorted({k[1] for k in data}):
                 cells = [fmt_ci(list(data[(rack, load, s, net)].values()), 1e3) for s in SCHEDULERS]
                 ratios = []
                 for s in ["neat", "neat-rack"]:
@@ -117,8 +137,7 @@ def loads(args, name):
                     ratios.append(fmt_ci([b / ours[k] for b, k in zip(best, ours)], 1, 3))
                 lines.append(f"| {load} | " + " | ".join(cells + ratios) + " |")
             lines.append("")
-    write_table(args.out, lines)
-    plot_loads(args.out, data, racks, load_values, name)
+    return lines
 
 
 def plot_loads(out, data, racks, load_values, name):
@@ -159,9 +178,14 @@ def read_tasks(path):
     return out
 
 
+FIG3_CASES = [(r, n) for r in [10, 40] for n in ["fair", "srpt"]]
+FIG3_COLUMNS = ["point", "cluster.servers_per_rack", "network.policy", "flow_size",
+                "variant_index", "variant", "seed", "flows", "mean_fct_s"]
+
+
 def fig3(args):
-    per = {}  # (racks of, network) -> decade -> [ratio per seed]
-    for rack, net in [(r, n) for r in [10, 40] for n in ["fair", "srpt"]]:
+    rows = []  # FIG3_COLUMNS: the flows of one decade in one run and their mean FCT
+    for rack, net in FIG3_CASES:
         out = os.path.join(args.out, f"racks{rack}-{net}")
         cmd = [args.slotflow, "compare", "--quiet", "--generator", "flows", "--flow-sizes",
                "datamining", "--flow-load", "0.5", "--flows", str(args.flows), *cluster(rack),
@@ -171,24 +195,25 @@ def fig3(args):
         if net != "fair":
             cmd += ["--set", "network.queues=unlimited"]
         run(cmd)
-        for seed in range(1, args.seeds + 1):
-            fct = {s: read_tasks(os.path.join(out, s, f"seed-{seed}", "tasks.csv"))
-                   for s in ["minDist", "loadAware"]}
-            for d, (lo, hi) in enumerate(DECADES):
-                means = []
-                for s in ["minDist", "loadAware"]:
-                    v = [t for size, t in fct[s] if lo <= size < hi]
-                    means.append(sum(v) / len(v) if v else float("nan"))
-                per.setdefault((rack, net), {}).setdefault(d, []).append(means[0] / means[1])
+        fct = {(s, seed): read_tasks(os.path.join(out, s, f"seed-{seed}", "tasks.csv"))
+               for s in ["minDist", "loadAware"] for seed in range(1, args.seeds + 1)}
+        for d, (lo, hi) in enumerate(DECADES):
+            point = len(rows) // (2 * args.seeds)
+            for v, s in enumerate(["minDist", "loadAware"]):
+                for seed in range(1, args.seeds + 1):
+                    times = [t for size, t in fct[(s, seed)] if lo <= size < hi]
+                    rows.append([point, rack, net, DECADE_LABEL[d], v, s, seed, len(times),
+                                 repr(sum(times) / len(times)) if times else ""])
+    path = os.path.join(args.out, "results.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(FIG3_COLUMNS)
+        w.writerows(rows)
+    per = fig3_data(path)
     lines = ["minDist's mean FCT over loadAware's per flow size (mean ± 95 % CI over "
              f"{args.seeds} seeds; < 1: minDist better), data-mining flows at load 0.5, racks of "
-             "10 (non-blocking) and 40 (4:1).", "",
-             "| flow size | Fair, racks of 10 | SRPT, racks of 10 | Fair, racks of 40 "
-             "| SRPT, racks of 40 |", "|---|---|---|---|---|"]
-    for d, label in enumerate(DECADE_LABEL):
-        cells = [fmt_ci(per[(r, n)][d]) for r in [10, 40] for n in ["fair", "srpt"]]
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    write_table(args.out, lines)
+             "10 (non-blocking) and 40 (4:1).", ""]
+    write_table(args.out, lines + fig3_table(per))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -203,6 +228,31 @@ def fig3(args):
         row[0].set_ylabel("FCT minDist / FCT loadAware")
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "fig3.png"), dpi=100)
+
+
+def fig3_data(path):
+    """fig3's results.csv as (racks of, network) -> decade -> [minDist's mean FCT over
+    loadAware's, per seed] (NaN for a seed without flows of that size)."""
+    mean = {}  # (racks of, network, decade, placement) -> {seed: mean FCT}
+    for r in csv.DictReader(open(path, newline="")):
+        key = (int(r["cluster.servers_per_rack"]), r["network.policy"],
+               DECADE_LABEL.index(r["flow_size"]), r["variant"])
+        mean.setdefault(key, {})[r["seed"]] = float(r["mean_fct_s"] or "nan")
+    per = {}
+    for (rack, net, d, s), values in mean.items():
+        if s == "minDist":
+            other = mean[(rack, net, d, "loadAware")]
+            per.setdefault((rack, net), {})[d] = [values[k] / other[k] for k in values]
+    return per
+
+
+def fig3_table(per):
+    lines = ["| flow size | Fair, racks of 10 | SRPT, racks of 10 | Fair, racks of 40 "
+             "| SRPT, racks of 40 |", "|---|---|---|---|---|"]
+    for d, label in enumerate(DECADE_LABEL):
+        cells = [fmt_ci(per[case][d]) for case in FIG3_CASES]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def predictions(log_path):
@@ -371,7 +421,18 @@ def main():
                         help="accuracy: random link states per policy")
     parser.add_argument("--trace", help="the FB trace, if not at ../shared/traces/")
     parser.add_argument("--slotflow", default="./build/slotflow")
+    parser.add_argument("--table-from", metavar="FILE",
+                        help="run and write nothing: print the tables of this results.csv")
     args = parser.parse_args()
+    if args.table_from:
+        if args.experiment.startswith("loads"):
+            lines = loads_table(loads_data(args.table_from))
+        elif args.experiment == "fig3":
+            lines = fig3_table(fig3_data(args.table_from))
+        else:
+            parser.error("--table-from: loads-datamining, loads-websearch or fig3")
+        print("\n".join(lines).rstrip("\n"))
+        return
     args.out = args.out or os.path.join("out", "neat", args.experiment)
     os.makedirs(args.out, exist_ok=True)
     if args.experiment.startswith("loads"):
