@@ -76,6 +76,31 @@ def sweep_cells(path):
     return data, xs
 
 
+def ratios_at_every_x(path, spec, column):
+    """[(x, system, (mean, CI, n))]: each of spec's `systems` over `against`, seed by seed, at
+    every x of a sweep's results.csv whose columns equal spec's `where` (x named by the other
+    parameters, each by the last part of its key)."""
+    rows, params = figure.load(path)
+    where = {k: str(v) for k, v in spec.get("where", {}).items()}
+    missing = [k for k in where if k not in rows[0]]
+    if missing:
+        raise ValueError(f"{path}: no column {', '.join(missing)}")
+    rows = [r for r in rows if all(r[k] == v for k, v in where.items())]
+    if not rows:
+        raise ValueError(f"{path}: no row where {where}")
+    free = [p for p in params if p not in where]
+    data, xs, _ = figure.grouped(rows, free)
+    out = []
+    for x in xs:
+        cell = data[(x, spec["against"])]
+        first = next(iter(cell.values()))
+        name = ", ".join(f"{p.rsplit('.', 1)[-1]} {figure.label(first[p])}" for p in free)
+        base = cell_values(cell, column)
+        for system in spec["systems"]:
+            out.append((name or x, system, ratio(cell_values(data[(x, system)], column), base)))
+    return out
+
+
 def cell_values(cell, column):
     return {seed: float(r[column]) for seed, r in cell.items() if r[column] != ""}
 
@@ -107,6 +132,12 @@ def measure(spec):
     kind, files = spec["measure"], [os.path.join(ROOT, f) for f in spec["files"]]
     column = spec.get("column", "mean_jct_s")
     labelled = []
+    if kind == "ratio_range":
+        for path in files:
+            tag = os.path.splitext(os.path.basename(path))[0] + " " if len(files) > 1 else ""
+            for x, system, stat in ratios_at_every_x(path, spec, column):
+                labelled.append((f"{tag}{system}, {x}", stat))
+        return fmt_span(labelled, "×", 2), seeds_of(labelled)
     if kind in ("reduction", "ratio_systems", "ratio_x"):
         for path in files:
             data, xs = sweep_cells(path)

@@ -114,6 +114,30 @@ class Measures(unittest.TestCase):
         text, _ = reproduction.measure({"measure": "ratio_x", "files": [rel], "system": "aalo",
                                         "x0": "2", "xs": ["6"]})
         self.assertEqual(text, "0.50 ± 0.00× (6 over 2)")
+        # ratio_range: each system over `against` at every x whose columns equal `where`.
+        path = os.path.join(root, "loads.csv")
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["point", "cluster.servers_per_rack", "workload.flow_load",
+                        "variant_index", "variant", "seed", "mean_jct_s"])
+            for rack in (10, 40):
+                for load in (0.1, 0.9):
+                    for v, fct in (("neat", 1.0), ("loadAware", 1.5 if rack == 10 else 0.5),
+                                   ("minDist", 1.0 + load)):
+                        for seed in (1, 2):
+                            w.writerow([0, rack, load, 0, v, seed, fct * (1 + seed / 100)])
+        rel = os.path.relpath(path, reproduction.ROOT)
+        spec = {"measure": "ratio_range", "files": [rel], "systems": ["loadAware", "minDist"],
+                "against": "neat", "where": {"cluster.servers_per_rack": 10}}
+        self.assertEqual(reproduction.measure(spec), (
+            "1.10 ± 0.00× (minDist, flow_load 0.1) to 1.90 ± 0.00× (minDist, flow_load 0.9)",
+            "2"))
+        text, _ = reproduction.measure(dict(spec, where={"cluster.servers_per_rack": "40"},
+                                            systems=["loadAware"]))
+        self.assertEqual(text, "0.50 ± 0.00× (loadAware, flow_load 0.1) to "
+                               "0.50 ± 0.00× (loadAware, flow_load 0.9)")
+        self.assertRaises(ValueError, reproduction.measure,
+                          dict(spec, where={"network.policy": "fair"}))
         claim = {"ours": {"files": ["experiments/no/such.csv"]}, "command": "make it"}
         self.assertEqual(reproduction.ours(claim), (None, "no results file yet: `make it`"))
 
