@@ -251,6 +251,8 @@ int64_t Settings::Integer(std::string_view name) const {
   return static_cast<int64_t>(values_[Index(name)].number);
 }
 
+const std::string& Settings::Text(std::string_view name) const { return values_[Index(name)].text; }
+
 size_t Settings::ChoiceIndex(std::string_view name,
                              const std::vector<std::string_view>& words) const {
   const size_t i = Index(name);

@@ -97,6 +97,8 @@ class Settings {
   // Typed reads; the name must be declared (std::logic_error otherwise: a policy bug).
   double Number(std::string_view name) const;  // kInteger, kNumber, kBytes, kSeconds, kRate
   int64_t Integer(std::string_view name) const;
+  // kText: the word or path in force, as written.
+  const std::string& Text(std::string_view name) const;
   // kChoice: the value `table` gives the word in force, e.g.
   //   Choice<Which>("priority", {{"by-mode", Which::kByMode}, {"coflow", Which::kCoflow}, ...}).
   // Read once, when the policy is built. The table must give every choice the setting declares

@@ -134,10 +134,7 @@ void SchedulerDriver::SettleScheduler() {
   const SlotMode mode = reported ? *reported : SjfSlotMode(state_);
   if (mode_ != mode) {
     const Seconds now = clock_->now();
-    if (mode_) {
-      mode_seconds_[static_cast<int>(*mode_)] += now - mode_since_;
-      ++mode_switches_;
-    }
+    if (mode_) mode_seconds_[static_cast<int>(*mode_)] += now - mode_since_;
     mode_ = mode;
     mode_since_ = now;
     mode_log_.push_back({now, mode});
@@ -174,7 +171,8 @@ void SchedulerDriver::AddSummary(RunSummary& s, Seconds makespan) const {
   s.scheduler_stats.emplace_back("sufficient_s", seconds[0]);
   s.scheduler_stats.emplace_back("insufficient_s", seconds[1]);
   s.scheduler_stats.emplace_back("insufficient_share", total > 0 ? seconds[1] / total : 0.0);
-  s.scheduler_stats.emplace_back("mode_switches", static_cast<double>(mode_switches_));
+  // The first entry is the mode at the first decision, each later one a switch.
+  s.scheduler_stats.emplace_back("mode_switches", static_cast<double>(mode_log_.size() - 1));
 }
 
 RunSummary SummarizeRun(const std::vector<JobResult>& jobs, const Cluster& cluster,

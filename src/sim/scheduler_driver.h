@@ -78,7 +78,6 @@ class SchedulerDriver {
   std::optional<SlotMode> mode_;
   Seconds mode_since_ = 0;
   double mode_seconds_[2] = {0, 0};
-  int64_t mode_switches_ = 0;
   std::vector<ModeSwitch> mode_log_;
   std::vector<TaskId> placements_;
   std::string last_reserve_;  // what the last "reserve" line said, and its line number

@@ -112,10 +112,12 @@ RunResult Simulator::Collect(double wall_s) {
                            {"water_fills_whole", f.water_fills},
                            {"water_fills_local", f.local_water_fills}};
   r.summary.wall_s = wall_s;
-  if (config_.collect_tasks) r.tasks = TaskResults(state_);
+  if (config_.collect_tasks) {  // the task-level outputs: tasks.csv, modes.csv, placements.csv
+    r.tasks = TaskResults(state_);
+    r.modes = driver_.mode_switches();
+    r.placements = driver_.placements();
+  }
   r.utilisation = std::move(utilisation_);
-  r.modes = driver_.mode_switches();
-  r.placements = driver_.placements();
   return r;
 }
 

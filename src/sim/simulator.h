@@ -46,8 +46,8 @@ struct RunResult {
   std::vector<JobResult> jobs;
   std::vector<TaskResult> tasks;               // only with SimulationConfig::collect_tasks
   std::vector<UtilisationSample> utilisation;  // only with collect_utilisation
-  std::vector<ModeSwitch> modes;               // the slot mode's switches (modes.csv)
-  std::vector<TaskId> placements;              // the scheduler's placements in order
+  std::vector<ModeSwitch> modes;               // the slot mode's switches (modes.csv), and
+  std::vector<TaskId> placements;              // the placements in order: with collect_tasks
   RunSummary summary;
 };
 

@@ -278,10 +278,7 @@ class ReplayScheduler : public TaskScheduler {
   explicit ReplayScheduler(const PolicyArgs& args)
       : by_order_(args.settings.Choice<bool>("timing", {{"recorded", false}, {"order", true}})) {
     const SettingAssignment& from = args.settings.Source("from");
-    std::string dir;
-    for (const auto& [key, value] : args.settings.InForce()) {
-      if (key == "from") dir = value;
-    }
+    const std::string& dir = args.settings.Text("from");
     if (dir == kNoDirectory) {
       throw InputError(from.file, from.line, from.field,
                        "replay needs a recorded run's output directory: --set scheduler.from=DIR");
