@@ -2,7 +2,7 @@
 """The speed table: whole runs, one at a time, each measured the same way.
 
     bench/speed_table.py [--slotflow ./build/slotflow] [--trace FB2010-1Hr-150-0.txt]
-                         [--quick] [--day] [--solver]
+                         [--quick] [--day] [--solver] [--time-step]
 
 Runs every network policy on the FB coflow trace in network mode, the FB trace as jobs under
 duopoly, neat and aalo (50 servers x 4 slots, the default cluster), and 20,000 synthetic jobs
@@ -11,7 +11,10 @@ duopoly, neat and greedy (minutes each). Prints a Markdown table: CPU time (user
 time), events, microseconds of CPU per event, peak RSS, and for the network-mode rows the CPU
 time against fair's. --solver adds a second table for the network-mode rows: how the rate
 allocator worked (summary.json's rate_solver: solves, classes filled, whole and local dense
-fills), each against fair's. --quick runs the FB trace's first 20 coflows and 200 synthetic jobs on
+fills), each against fair's. --time-step adds a third table: the FB trace's rows (every network
+policy in network mode; duopoly, neat and aalo as jobs) again at rates.time_step 1 ms, 8 ms and
+100 ms, each with its CPU, events, CPU against fair's exact CPU, and the error of its mean, p95
+and p99 completion time against the exact run's. --quick runs the FB trace's first 20 coflows and 200 synthetic jobs on
 100 servers instead (what the test suite runs). Time one thing at a time: run it on an
 otherwise idle machine.
 """
@@ -52,6 +55,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--day", action="store_true")
     ap.add_argument("--solver", action="store_true")
+    ap.add_argument("--time-step", action="store_true")
     a = ap.parse_args()
     if not os.path.isfile(a.trace):
         sys.exit(f"speed_table.py: trace not found at {a.trace} (--trace FILE)")
@@ -82,8 +86,11 @@ def main():
     print("|---|---|---|---|---|---|---|")
     fair = None
     solver_rows = []
+    exact = {}  # the FB trace's exact runs, for the time-step table
     for name, args in runs:
         cpu, rss, summary = measure(a.slotflow, args, scratch)
+        if name.startswith("FB trace"):
+            exact[name] = (args, summary)
         events = summary["events"]
         if name.endswith("network mode, fair"):
             fair = cpu
@@ -95,6 +102,8 @@ def main():
             solver_rows.append((name.rsplit(", ", 1)[1], events, summary["rate_solver"]))
     if a.solver:
         print_solver_table(solver_rows)
+    if a.time_step:
+        print_time_step_table(a.slotflow, exact, fair, scratch)
 
 
 def print_solver_table(rows):
@@ -111,6 +120,26 @@ def print_solver_table(rows):
         print(f"| {policy} | {events:,} | {r['solves']:,} | {against(r, 'class_fills')} | "
               f"{per_solve:.2f} | {against(r, 'dense_fills_whole')} | "
               f"{r['dense_fills_local']:,} |", flush=True)
+
+
+STEPS = ["1ms", "8ms", "100ms"]
+ERRORS = [("mean", "mean_jct_s"), ("p95", "p95_jct_s"), ("p99", "p99_jct_s")]
+
+
+def print_time_step_table(slotflow, exact, fair, scratch):
+    """Each FB-trace run again at each time step: its cost, and its error against exact."""
+    print()
+    print("| run | step | CPU | events | × fair exact | mean error | p95 error | p99 error |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, (args, base) in exact.items():
+        for step in STEPS:
+            cpu, _, summary = measure(slotflow, [*args, "--time-step", step], scratch)
+            errors = []
+            for _, key in ERRORS:
+                errors.append(f"{100 * (summary[key] - base[key]) / base[key]:+.2f} %"
+                              if base[key] else "")
+            print(f"| {name} | {step} | {cpu:.2f} s | {summary['events']:,} | "
+                  f"{cpu / fair:.1f} | {' | '.join(errors)} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ struct NetworkScenario {
   // Network::KeepFinished; after Run, how many flows' records the network still keeps.
   FinishedFlows keep_finished = FinishedFlows::kRecords;
   mutable int kept_at_end = -1;
+  Seconds time_step = 0;  // Network::SetTimeStep
 
   // Finish time of every flow, in the order of `flows`. Flow starts and mode switches are
   // events on the engine's loop, which drives the network as a run does.
@@ -53,6 +54,7 @@ struct NetworkScenario {
     Engine engine;
     Network net(cluster, NetworkPolicyRegistry::Get().Make(policy, config), engine.clock());
     net.KeepFinished(keep_finished);
+    net.SetTimeStep(time_step);
     for (const Coflow& c : coflows) net.AddCoflow(c);
     net.SetSlotMode(initial_mode);
     std::vector<double> finish(flows.size(), -1);

@@ -110,9 +110,10 @@ def _setup(source: str, *, system=None, scheduler=None, network=None, cluster=No
         setup.setdefault("workload", {})["jobs"] = _jobs_file(jobs, source, jobs_dir)
     for dotted, value in (set or {}).items():
         table, _, key = str(dotted).partition(".")
-        if table not in ("cluster", "workload", "scheduler", "network") or not key:
+        if table not in ("cluster", "workload", "scheduler", "network", "rates") or not key:
             raise _input_error(source, f"set {dotted}",
-                               "expected cluster.KEY, workload.KEY, scheduler.KEY or network.KEY")
+                               "expected cluster.KEY, workload.KEY, scheduler.KEY, network.KEY "
+                               "or rates.KEY")
         setup.setdefault(table, {})[key] = value
     return setup
 

@@ -32,6 +32,10 @@ void AddDeclaredFlags(CLI::App& cmd, RunFlags& f) {
   for (const auto& [name, entry] : GeneratorRegistry::Get().entries()) {
     for (const SettingSpec& s : entry.settings) workload.push_back(&s);
   }
+  for (const WorkloadValue& r : RatesValues()) {
+    cmd.add_option(FlagName(r.setting.name), f.rates[r.setting.name],
+                   fmt::format("same as --set rates.{}=VALUE: {}", r.setting.name, Help(r.setting)));
+  }
   for (const SettingSpec* s : workload) {
     if (f.workload.contains(s->name)) continue;  // declared by two generators: one flag
     cmd.add_option(FlagName(s->name), f.workload[s->name],
@@ -120,13 +124,18 @@ RunSpec BuildSpec(const RunFlags& f, bool system_replaces) {
   // after them.
   auto table_of = [](const std::string& a) { return a.substr(0, a.find('.')); };
   for (const std::string& a : f.set) {
-    if (table_of(a) != "workload" && table_of(a) != "cluster") ApplyAssignment(spec, a, "--set");
+    if (table_of(a) != "workload" && table_of(a) != "cluster" && table_of(a) != "rates") {
+      ApplyAssignment(spec, a, "--set");
+    }
   }
   for (const auto& [key, text] : f.cluster) {
     if (!text.empty()) SetClusterValue(spec, key, text, "", 0, FlagName(key));
   }
+  for (const auto& [key, text] : f.rates) {
+    if (!text.empty()) SetRatesValue(spec, key, text, "", 0, FlagName(key));
+  }
   for (const std::string& a : f.set) {
-    if (table_of(a) == "cluster") ApplyAssignment(spec, a, "--set");
+    if (table_of(a) == "cluster" || table_of(a) == "rates") ApplyAssignment(spec, a, "--set");
   }
   if (!f.seed.empty()) spec.simulation.seed = ParseSeed(f.seed, "--seed");
   spec.simulation.check = f.check;

@@ -21,8 +21,9 @@ struct RunFlags {
   std::string trace_window;
   std::string system, scheduler, network, trace, jobs;
   // The flags of declared keys, by key: [cluster] keys (cluster/cluster_keys.h), run-wide
-  // workload values and generators' settings (run/run_spec.h); empty: not given.
-  std::map<std::string, std::string> cluster, workload;
+  // workload values, generators' settings and the rate allocator's values (run/run_spec.h);
+  // empty: not given.
+  std::map<std::string, std::string> cluster, workload, rates;
   bool quiet = false;
   bool check = false;
   bool utilisation = false;

@@ -31,10 +31,12 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
     links[n++] = cluster_.Disk(spec.src);
   for (LinkId l : cluster_.Path(spec.src, spec.dst)) links[n++] = l;
   const PathId path = solver_.InternPath(std::span<const LinkId>(links.data(), n));
-  if (spec.hold > 0) {
+  // Stepped, a flow started between boundaries is held until the next one.
+  const Seconds release = step_.AtOrAfter(now() + spec.hold);
+  if (spec.hold > 0 || release > now()) {
     solver_.Add(f, path, spec.size, FluidSolver::kHeldClass);
     held_.emplace(f, Held{});
-    hold_ends_.emplace(now() + spec.hold, f);
+    hold_ends_.emplace(release, f);
   } else {
     solver_.Add(f, path, spec.size, FlowClass{0});
   }
@@ -46,7 +48,13 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
   return f;
 }
 
-Bytes Network::Remaining(FlowId f) const { return solver_.Active(f) ? solver_.Remaining(f) : 0; }
+Bytes Network::Remaining(FlowId f) const {
+  if (!solver_.Active(f)) return 0;
+  const Bytes at_boundary = solver_.Remaining(f);
+  if (!step_.stepped()) return at_boundary;
+  // Stepped, the fluid moves only at boundaries: what the flow has sent since, at its rate.
+  return std::max(0.0, at_boundary - solver_.Rate(f) * (now() - fluid_at_));
+}
 
 const Why ClassSink::kNoReason;
 
@@ -57,6 +65,10 @@ void Network::SetClass(FlowId f, FlowClass cls, const Why& why) {
     it->second.cls = cls;
     return;
   }
+  if (!AtBoundary()) {
+    deferred_[f].cls = cls;
+    return;
+  }
   solver_.SetClass(f, cls);
 }
 
@@ -65,12 +77,28 @@ void Network::SetExplicitRate(FlowId f, BytesPerSecond rate) {
     it->second.explicit_rate = rate;
     return;
   }
+  if (!AtBoundary()) {
+    deferred_[f].explicit_rate = rate;
+    return;
+  }
   solver_.SetExplicitRate(f, rate);
 }
 
 Network::Held Network::HeldOr(FlowId f) const {
-  const auto it = held_.find(f);
-  return it != held_.end() ? it->second : Held{solver_.Class(f), -1};
+  if (const auto it = held_.find(f); it != held_.end()) return it->second;
+  if (const auto it = deferred_.find(f); it != deferred_.end() && it->second.cls) {
+    return Held{*it->second.cls, -1};
+  }
+  return Held{solver_.Class(f), -1};
+}
+
+void Network::ApplyDeferred() {
+  for (const auto& [f, d] : deferred_) {
+    if (!solver_.Active(f)) continue;  // ended at this boundary
+    if (d.cls) solver_.SetClass(f, *d.cls);
+    if (d.explicit_rate) solver_.SetExplicitRate(f, *d.explicit_rate);
+  }
+  deferred_.clear();
 }
 
 void Network::ReleaseHolds(Seconds t) {
@@ -89,14 +117,29 @@ void Network::SetSlotMode(SlotMode mode) { policy_.SetSlotMode(*this, *this, mod
 
 Seconds Network::NextEventTime() const {
   const Seconds hold_end = hold_ends_.empty() ? kForever : hold_ends_.top().first;
-  return std::min({fluid_at_ + solver_.NextCompletionIn(), policy_.reclassify_at(), hold_end});
+  const Seconds next =
+      std::min({fluid_at_ + solver_.NextCompletionIn(), policy_.reclassify_at(), hold_end});
+  if (!step_.stepped()) return next;
+  // Stepped: whatever is due waits for the boundary at or after it.
+  const bool waiting = !deferred_.empty() || policy_.wants_pass() || solver_.dirty();
+  return step_.AtOrAfter(waiting ? std::min(next, now()) : next);
 }
 
 void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
-  // When t is the next completion, advance by exactly that interval so the finishing flow
-  // reaches zero even where fluid_at_ + dt rounds back to fluid_at_.
-  const Seconds to_completion = solver_.NextCompletionIn();
-  solver_.Advance(fluid_at_ + to_completion <= t ? to_completion : t - fluid_at_);
+  if (step_.stepped()) {
+    if (!step_.IsBoundary(t)) return;  // between boundaries nothing moves
+    // Past every completion and mark since the last boundary (FluidSolver::AdvancePast).
+    if (t > fluid_at_) {
+      solver_.AdvancePast(t - fluid_at_);
+    } else {
+      solver_.Advance(0);
+    }
+  } else {
+    // When t is the next completion, advance by exactly that interval so the finishing flow
+    // reaches zero even where fluid_at_ + dt rounds back to fluid_at_.
+    const Seconds to_completion = solver_.NextCompletionIn();
+    solver_.Advance(fluid_at_ + to_completion <= t ? to_completion : t - fluid_at_);
+  }
   fluid_at_ = std::max(fluid_at_, t);
   // The flows that finished at the last step have been seen by everyone that reads them then.
   for (FlowId f : to_retire_) {
@@ -107,6 +150,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
   to_retire_.clear();
   finished_scratch_.clear();
   solver_.PopCompleted(finished_scratch_);
+  if (!deferred_.empty()) ApplyDeferred();  // before the policy hears of the ends
   for (FlowId f : finished_scratch_) {
     flows_[f].finish = fluid_at_;
     const int32_t pos = active_pos_[f];
@@ -127,6 +171,7 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
 }
 
 void Network::Resolve() {
+  if (!AtBoundary()) return;  // stepped: at the next boundary
   const bool passed = policy_.Pass(*this, *this);
   if (!passed && !solver_.dirty()) return;
   solver_.Solve();

@@ -2,11 +2,21 @@
 // and the network policy that ranks them. Rates come from the FluidSolver and change only at
 // events: a flow starts or ends, a class changes, the policy's re-rank time arrives, or a flow's
 // hold (the modelled launch and connection latencies) ends.
+//
+// Stepped (SetTimeStep, rates.time_step > 0): rates change only at boundaries k x step, and
+// everything the network does happens there. A flow started between boundaries is held (no
+// rate) until the next one; a class or explicit rate set between boundaries takes effect at the
+// next one (Class() says the new class at once); the policy's passes, re-rank times and hold
+// ends wait for a boundary too. A flow that reaches its size within a step has sent exactly its
+// size and ends at the boundary after (its share of the rest of the step idles); a byte mark is
+// found reached at the boundary after it is passed. So bytes are conserved, no link carries more
+// than its capacity, and rates are solved at most once per step.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -18,6 +28,7 @@
 #include "common/event_log.h"
 #include "engine/engine.h"
 #include "network/policy_driver.h"
+#include "network/time_step.h"
 #include "rates/fluid_solver.h"
 
 namespace slotflow {
@@ -44,6 +55,8 @@ class Network final : public FlowNetwork, public ClassSink {
   // Lets the policy classify new flows / re-rank, then recomputes rates if anything changed.
   void Resolve();
   void SetSlotMode(SlotMode mode);
+  // Rates change only at multiples of `step` (0: exact, the default); set before any flow.
+  void SetTimeStep(Seconds step) { step_ = TimeStep(step); }
   // Logs flow starts (with their first class and rate) and ends, class changes with the
   // policy's reason, and slot-mode switches to `log` (none if null).
   void SetLog(EventLog* log) { policy_.SetLog(log); }
@@ -59,7 +72,7 @@ class Network final : public FlowNetwork, public ClassSink {
   Bytes Remaining(FlowId f) const override;
   BytesPerSecond Rate(FlowId f) const override { return solver_.Rate(f); }
   FlowClass Class(FlowId f) const override {
-    return held_.empty() ? solver_.Class(f) : HeldOr(f).cls;
+    return held_.empty() && deferred_.empty() ? solver_.Class(f) : HeldOr(f).cls;
   }
   std::span<const LinkId> Links(FlowId f) const override {
     return solver_.PathLinks(solver_.FlowPath(f));
@@ -95,10 +108,14 @@ class Network final : public FlowNetwork, public ClassSink {
     FlowClass cls{0};
     BytesPerSecond explicit_rate = -1;
   };
-  // f's held state, or (for a flow not held) its class in the solver.
+  // f's held or deferred state, or (for a flow neither) its class in the solver.
   Held HeldOr(FlowId f) const;
   // Ends the holds due by `t`.
   void ReleaseHolds(Seconds t);
+  // Stepped: gives the solver the classes and rates set since the last boundary.
+  void ApplyDeferred();
+  // Whether the network may change rates now: always when exact, at boundaries when stepped.
+  bool AtBoundary() const { return step_.IsBoundary(clock_.now()); }
 
   const Cluster& cluster_;
   PolicyDriver policy_;
@@ -116,6 +133,13 @@ class Network final : public FlowNetwork, public ClassSink {
   const Clock& clock_;
   Seconds fluid_at_ = 0;  // the time up to which the fluid has been advanced
   std::map<FlowId, Held> held_;
+  TimeStep step_;
+  // Stepped: a class or explicit rate of a running flow set between boundaries, for the next.
+  struct Deferred {
+    std::optional<FlowClass> cls;
+    std::optional<BytesPerSecond> explicit_rate;
+  };
+  std::map<FlowId, Deferred> deferred_;
   // When each held flow's hold ends, earliest first (then by id).
   std::priority_queue<std::pair<Seconds, FlowId>, std::vector<std::pair<Seconds, FlowId>>,
                       std::greater<>>

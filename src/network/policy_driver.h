@@ -45,6 +45,8 @@ class PolicyDriver {
   // Tells the policy of the new flows, then lets it re-rank, if anything asked for a pass
   // since the last one. Returns whether it did (classes may have changed).
   bool Pass(const FlowView& net, ClassSink& sink);
+  // Whether the next Pass() will call the policy (new flows, or something asked for one).
+  bool wants_pass() const { return pass_needed_ || !pending_.empty(); }
   // Asks the policy when it wants its next pass (after rates are known).
   void Rearm(const FlowView& net) { reclassify_at_ = policy_->NextReclassifyTime(net); }
   Seconds reclassify_at() const { return reclassify_at_; }

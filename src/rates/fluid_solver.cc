@@ -72,6 +72,14 @@ void FluidSolver::Solve() { impl_->Solve(capacity_, residual_); }
 bool FluidSolver::dirty() const { return impl_->table.dirty; }
 
 void FluidSolver::Advance(Seconds dt) { impl_->events.Advance(impl_->table, dt); }
+void FluidSolver::AdvancePast(Seconds dt) {
+  // The search adds dt's service to every group and, with completions or marks already
+  // passed, keeps exactly the groups due as candidates (the next event is then 0 away);
+  // Advance(0) notes them.
+  impl_->events.Advance(impl_->table, dt);
+  impl_->events.Search(impl_->table);
+  impl_->events.Advance(impl_->table, 0);
+}
 void FluidSolver::PopCompleted(std::vector<FlowId>& out) {
   impl_->events.PopCompleted(impl_->table, out);
 }

@@ -65,6 +65,11 @@ class FluidSolver {
   // Moves time forward by dt >= 0 at the current rates (dt must not pass NextCompletionIn())
   // and notes which flows are now done. Advance(0) just checks.
   void Advance(Seconds dt);
+  // Moves time forward by dt >= 0 at the current rates, past any completions and marks on the
+  // way (a stepped network, network/time_step.h): a flow that reaches its size within dt has
+  // sent exactly its size and its rate idles for the rest of dt; it is noted done, as every
+  // mark passed is noted reached. One pass over the groups.
+  void AdvancePast(Seconds dt);
   // Removes the flows the last Advance() found done (remaining bytes 0 within a relative
   // epsilon); appends their ids in increasing id order.
   void PopCompleted(std::vector<FlowId>& out);

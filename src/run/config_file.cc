@@ -135,13 +135,20 @@ void ApplyConfigTable(const toml::table& root, const std::string& path, RunSpec&
         const std::string f = k + "." + std::string(pk.str());
         SetPolicySetting(spec, f, SettingText(pn, path, f), path, Line(pn), f);
       }
+    } else if (k == "rates") {
+      if (!node.is_table()) throw InputError(path, Line(node), k, "expected a table");
+      for (const auto& [rk, rn] : *node.as_table()) {
+        const std::string f = "rates." + std::string(rk.str());
+        SetRatesValue(spec, std::string(rk.str()), SettingText(rn, path, f), path, Line(rn), f);
+      }
     } else if (k == "seed") {
       spec.simulation.seed =
           At(node, path, k, [&, &n = node] { return ParseSeed(SettingText(n, path, k), k); });
     } else {
       throw InputError(
           path, Line(node), k,
-          "unknown key (known: seed, system, [cluster], [workload], [scheduler], [network])");
+          "unknown key (known: seed, system, [cluster], [workload], [scheduler], [network], "
+          "[rates])");
     }
   }
 }

@@ -118,6 +118,12 @@ void ApplyLiveCluster(const LiveSettings& s, RunSpec& spec) {
 }
 
 RunResult RunLive(const RunSpec& spec, const PreparedRun& run, const LiveSettings& s) {
+  if (spec.simulation.time_step > 0) {
+    const SettingAssignment& given = spec.given_at.at("rates.time_step");
+    throw InputError(given.file, given.line, given.field,
+                     "steps the simulator's rates; live mode's rates are real TCP's (leave it at "
+                     "0 here)");
+  }
   if (geteuid() != 0) {
     throw InputError(
         "slotflow live needs root: it brings up the testbed (network namespaces, "

@@ -214,6 +214,48 @@ std::vector<WorkloadValue> WindowValues() {
 
 }  // namespace
 
+constexpr Seconds kMinTimeStep = 1e-6;
+
+const std::vector<WorkloadValue>& RatesValues() {
+  static const std::vector<WorkloadValue> values = {
+      {.setting = {.name = "time_step",
+                   .kind = SettingKind::kSeconds,
+                   .default_value = "0s",
+                   .meaning =
+                       "rates re-solved at most once per this step, flow starts, ends, class "
+                       "changes and byte marks applied at its boundaries (0: exact; "
+                       "docs/time-step.md)",
+                   .min = 0,
+                   .max = 3600,
+                   .choices = {}},
+       .set = [](RunSpec& s, const KeyValue& v) { s.simulation.time_step = v.number; },
+       .written = [](const RunSpec& s, TraceFormat) -> std::optional<KeyValue> {
+         if (s.simulation.time_step == 0) return std::nullopt;  // exact: no [rates] table
+         return KeyValue{s.simulation.time_step, ""};
+       }}};
+  return values;
+}
+
+void SetRatesValue(RunSpec& spec, const std::string& key, std::string text,
+                   const std::string& file, int line, const std::string& field) {
+  const SettingAssignment given{key, std::move(text), file, line, field};
+  for (const WorkloadValue& r : RatesValues()) {
+    if (r.setting.name != key) continue;
+    KeyValue v;
+    v.number = ParseSetting(r.setting, given, v.word);
+    // Finer steps than a microsecond would take longer than the exact run they approximate.
+    if (key == "time_step" && v.number > 0 && v.number < kMinTimeStep) {
+      throw InputError(file, line, field,
+                       fmt::format("'{}' is out of range (valid: 0, exact, or 1us to 1h)",
+                                   given.value));
+    }
+    r.set(spec, v);
+    spec.given_at["rates." + key] = given;
+    return;
+  }
+  throw InputError(file, line, field, "unknown key (known: time_step)");
+}
+
 const std::vector<WorkloadValue>& WorkloadValues() {
   static const std::vector<WorkloadValue> values = [] {
     std::vector<WorkloadValue> all = ByteValues();
@@ -314,7 +356,7 @@ void SetPolicySetting(RunSpec& spec, std::string_view dotted_key, std::string va
   if ((table != "scheduler" && table != "network") || key.empty()) {
     throw InputError(file, line, field,
                      fmt::format("unknown setting '{}' (settings are scheduler.KEY, "
-                                 "network.KEY, workload.KEY or cluster.KEY; see `slotflow "
+                                 "network.KEY, workload.KEY, cluster.KEY or rates.KEY; see `slotflow "
                                  "policies NAME`)",
                                  dotted_key));
   }
@@ -342,6 +384,11 @@ void ApplyAssignment(RunSpec& spec, std::string_view assignment, std::string_vie
   if (key.rfind("workload.", 0) == 0 && key.size() > 9) {
     SetWorkloadValue(spec, key.substr(9), std::move(value), "", 0,
                      fmt::format("{} {}", given_as, key));
+    return;
+  }
+  if (key.rfind("rates.", 0) == 0 && key.size() > 6) {
+    SetRatesValue(spec, key.substr(6), std::move(value), "", 0,
+                  fmt::format("{} {}", given_as, key));
     return;
   }
   if (key.rfind("cluster.", 0) == 0 && key.size() > 8) {

@@ -109,6 +109,12 @@ struct WorkloadValue {
   std::function<std::optional<KeyValue>(const RunSpec&, TraceFormat format)> written;
 };
 const std::vector<WorkloadValue>& WorkloadValues();
+// The rate allocator's run-wide values, declared as the workload values are: [rates] in a
+// config file, --set rates.KEY, a sweep's rates.KEY, a flag of their own and Python's set all go
+// through SetRatesValue. (time_step: network/network.h.)
+const std::vector<WorkloadValue>& RatesValues();
+void SetRatesValue(RunSpec& spec, const std::string& key, std::string text,
+                   const std::string& file, int line, const std::string& field);
 // A [workload] value from the config file or a flag: traffic_scale, map_input_ratio,
 // estimate_error, mode, generator (a registered generator's name), or a setting some
 // generator declares. Checked against its domain at once; InputError naming `file`:`line` or
@@ -117,7 +123,7 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
                       const std::string& file, int line, const std::string& field);
 // A seed: a non-negative integer below 2^64; InputError naming `field` otherwise.
 uint64_t ParseSeed(std::string_view text, std::string_view field);
-// "KEY=VALUE", KEY scheduler.NAME, network.NAME, workload.NAME or cluster.NAME, as a front end
+// "KEY=VALUE", KEY scheduler.NAME, network.NAME, workload.NAME, cluster.NAME or rates.NAME, as a front end
 // took it (`given_as`: "--set" on the command line); errors name the field `given_as` KEY.
 void ApplyAssignment(RunSpec& spec, std::string_view assignment, std::string_view given_as);
 // A [cluster] key given after the config file; checked at once (InputError naming `field`).

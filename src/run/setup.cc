@@ -113,6 +113,12 @@ toml::table Table(const RunSpec& spec, const PreparedRun& run, bool with_path) {
   const ResolvedPolicies settings = ResolvePolicies(spec);
   root.insert("scheduler", PolicyTable(spec.scheduler, settings.scheduler));
   root.insert("network", PolicyTable(spec.network, settings.network));
+  // The rate allocator's values, only when one is not its default (an exact run has none).
+  toml::table rates;
+  for (const WorkloadValue& value : RatesValues()) {
+    if (const auto v = value.written(spec, run.trace_format)) InsertValue(rates, value.setting, *v);
+  }
+  if (!rates.empty()) root.insert("rates", std::move(rates));
   return root;
 }
 

@@ -121,9 +121,9 @@ void ReadParameter(const toml::table& t, const std::string& path, SweepPlan& pla
   }
   const auto key = t["key"].value_exact<std::string>();
   const int key_line = t.contains("key") ? LineOf(*t.get("key")) : LineOf(t);
-  if (!key || !IsSettingKey(*key, {"cluster", "workload", "scheduler", "network"})) {
+  if (!key || !IsSettingKey(*key, {"cluster", "workload", "scheduler", "network", "rates"})) {
     throw InputError(path, key_line, field + ".key",
-                     "expected TABLE.KEY with TABLE one of cluster, workload, scheduler, network "
+                     "expected TABLE.KEY with TABLE one of cluster, workload, scheduler, network, rates "
                      "and KEY of letters, digits and _ (e.g. \"cluster.servers\")");
   }
   p.key = *key;

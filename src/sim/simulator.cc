@@ -28,6 +28,7 @@ Simulator::Simulator(const Cluster& cluster, const Workload& workload,
       clock_(engine_) {
   lifecycle_.log = config_.log;
   network_.SetLog(config_.log);
+  network_.SetTimeStep(config_.time_step);
   network_.KeepFinished(driver_.scheduler().ReadsFinishedFlows());
   const std::vector<JobIndex> jobs =
       driver_.AddJobs(workload, config_.seed, config_.estimate_error);

@@ -40,6 +40,9 @@ struct SimulationConfig {
   bool collect_tasks = false;
   // Fill RunResult::utilisation: each server's utilisation whenever it changes.
   bool collect_utilisation = false;
+  // Rates re-solved at most once per this step, everything the network does moved to the
+  // step's boundaries (network/network.h); 0: exact, every event at its own time.
+  Seconds time_step = 0;
 };
 
 struct RunResult {

@@ -62,6 +62,18 @@ def test_settings_policies_and_set_are_the_config_files_keys():
     assert not fifo.jobs.equals(by_dict.jobs)  # the order setting took effect
 
 
+def test_a_time_step_is_set_as_on_the_command_line(tmp_path):
+    out = tmp_path / "cli"
+    assert cli("run", "--system", "duopoly", "--seed", 3, "--time-step", "8ms", "--quiet",
+               "--out", out).returncode == 0
+    r = slotflow.run(system="duopoly", seed=3, set={"rates.time_step": "8ms"})
+    assert r.jobs.to_csv(index=False) == pd.read_csv(out / "jobs.csv").to_csv(index=False)
+    assert r.summary["setup"]["rates"]["time_step"] == 0.008
+    assert "rates" not in slotflow.run(system="duopoly", seed=3).summary["setup"]
+    with pytest.raises(slotflow.InputError, match="rates.time_step"):
+        slotflow.run(set={"rates.time_step": "-1s"})
+
+
 def test_a_config_file_under_the_arguments(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text('system = "aalo"\nseed = 4\n[cluster]\nservers = 10\n')
