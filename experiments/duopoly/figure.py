@@ -7,6 +7,7 @@
     experiments/duopoly/figure.py fig7 --table-from experiments/duopoly/results/fig7.csv
     experiments/duopoly/figure.py fig7 --ablations --table-from FILE [--figure-table-from FILE]
     experiments/duopoly/figure.py sensitivity --readings --table-from FILE
+    experiments/duopoly/figure.py summary --table-from experiments/duopoly/results
     experiments/duopoly/figure.py fig7 --isolate uncongested-maps-any [--out DIR] [--threads N]
                                        [--trace FILE] [--plot-only] [--table-from FILE]
 
@@ -29,6 +30,11 @@ nats' share of rounds that placed nothing.
 
 A sweep file that lists nats' branches (`stats`) gets a second table: at each x the share of
 nats' rounds taken by each branch of Alg. 3 and Alg. 4 (docs/decision-log.md names them).
+
+`summary --table-from DIR` prints the summary of Figs. 7-12 against the paper from DIR's
+fig7.csv .. fig12.csv: Duopoly's smallest and largest reduction of mean and p99 JCT against
+Aalo and NEAT over each figure's x values (each reduction taken seed by seed, as in the
+figure's own table).
 
 --table-from FILE runs and writes nothing: it prints the table of a sweep's results.csv kept
 elsewhere (experiments/duopoly/results/<name>.csv), as docs/results-duopoly.md shows it; with
@@ -346,6 +352,40 @@ def plot(data, xs, variants, params, fig, out):
     plt.close(figure)
 
 
+# The paper's bounds per figure (Duopoly §6.3; §6.1 l. 1379-1389 for the whole evaluation).
+PAPER = {"fig7": ("Fig. 7 (servers)", "≥ 38.00 % / ≥ 37.30 %"),
+         "fig8": ("Fig. 8 (slots)", "≥ 38.40 % / ≥ 47.05 %"),
+         "fig9": ("Fig. 9 (traffic)", "≥ 43.51 % / ≥ 41.13 %"),
+         "fig10": ("Fig. 10 (compute)", "≥ 37.65 % / ≥ 38.55 %"),
+         "fig11": ("Fig. 11 (two-tier)", "(within 37.65–70.30 % / 37.30–76.16 %)"),
+         "fig12": ("Fig. 12 (fair order)", "(within the same ranges)")}
+PAPER_ALL = "37.65–70.30 % / 37.30–76.16 %; p99 45.81 % / 49.89 %"
+
+
+def summary_table(directory):
+    """Duopoly's reductions against Aalo and NEAT, smallest to largest over each figure's x."""
+    def span(values):
+        lo, hi = min(values), max(values)
+        return f"{lo:.1f} %" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f} to {hi:.1f} %"
+    keys = [("mean_jct_s", "aalo"), ("mean_jct_s", "neat"), ("p99_jct_s", "aalo"),
+            ("p99_jct_s", "neat")]
+    lines = ["| figure | paper: vs Aalo / vs NEAT | ours: vs Aalo | ours: vs NEAT | "
+             "ours p99: vs Aalo / vs NEAT |", "|---|---|---|---|---|"]
+    every = {k: [] for k in keys}
+    for fig, (name, paper) in PAPER.items():
+        rows, params = load(os.path.join(directory, fig + ".csv"))
+        data, xs, _ = grouped(rows, params)
+        got = {k: [reduction(data[(x, "duopoly")], data[(x, other)], column)[0] for x in xs]
+               for (column, other) in keys for k in [(column, other)]}
+        for k in keys:
+            every[k] += got[k]
+        lines.append(f"| {name} | {paper} | {span(got[keys[0]])} | {span(got[keys[1]])} | "
+                     f"{span(got[keys[2]])} / {span(got[keys[3]])} |")
+    lines.append(f"| all | {PAPER_ALL} | {span(every[keys[0]])} | {span(every[keys[1]])} | "
+                 f"{span(every[keys[2]])} / {span(every[keys[3]])} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -368,6 +408,13 @@ def main():
     parser.add_argument("--figure-table-from", metavar="FILE",
                         help="with --ablations --table-from: the figure's own results.csv")
     args = parser.parse_args()
+    if args.fig == "summary":
+        if not args.table_from or not os.path.isdir(args.table_from):
+            print("figure: summary needs --table-from DIR (the results files' directory)",
+                  file=sys.stderr)
+            return 2
+        print(summary_table(args.table_from), end="")
+        return 0
     if args.table_from:
         rows, params = load(args.table_from)
         if args.ablations and args.figure_table_from:
