@@ -31,14 +31,25 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
     links[n++] = cluster_.Disk(spec.src);
   for (LinkId l : cluster_.Path(spec.src, spec.dst)) links[n++] = l;
   const PathId path = solver_.InternPath(std::span<const LinkId>(links.data(), n));
-  // Stepped, a flow started between boundaries is held until the next one.
-  const Seconds release = step_.AtOrAfter(now() + spec.hold);
-  if (spec.hold > 0 || release > now()) {
+  if (!AtBoundary()) {
+    // Stepped, between boundaries: the flow waits for the next one (given to the solver then,
+    // or held further if its hold ends later).
+    waiting_paths_.resize(static_cast<size_t>(f - waiting_from_) + 1, PathId{-1});
+    if (spec.hold > 0) {
+      solver_.Add(f, path, spec.size, FluidSolver::kHeldClass);
+      held_.emplace(f, Held{});
+      hold_ends_.emplace(step_.AtOrAfter(now() + spec.hold), f);
+    } else {
+      waiting_paths_[f - waiting_from_] = path;
+    }
+  } else if (spec.hold > 0) {
     solver_.Add(f, path, spec.size, FluidSolver::kHeldClass);
     held_.emplace(f, Held{});
-    hold_ends_.emplace(release, f);
+    hold_ends_.emplace(step_.AtOrAfter(now() + spec.hold), f);
+    waiting_from_ = FlowId{f + 1};
   } else {
     solver_.Add(f, path, spec.size, FlowClass{0});
+    waiting_from_ = FlowId{f + 1};
   }
   active_pos_.push_back(static_cast<int32_t>(active_.size()));
   active_.push_back(f);
@@ -49,6 +60,7 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
 }
 
 Bytes Network::Remaining(FlowId f) const {
+  if (Waiting(f)) return flows_[f].spec.size;
   if (!solver_.Active(f)) return 0;
   const Bytes at_boundary = solver_.Remaining(f);
   if (!step_.stepped()) return at_boundary;
@@ -89,7 +101,17 @@ Network::Held Network::HeldOr(FlowId f) const {
   if (const auto it = deferred_.find(f); it != deferred_.end() && it->second.cls) {
     return Held{*it->second.cls, -1};
   }
-  return Held{solver_.Class(f), -1};
+  return Held{Waiting(f) ? FlowClass{0} : solver_.Class(f), -1};
+}
+
+void Network::ReleaseWaiting() {
+  for (size_t i = 0; i < waiting_paths_.size(); ++i) {
+    if (waiting_paths_[i] < 0) continue;  // a held flow
+    const FlowId f{waiting_from_ + static_cast<int32_t>(i)};
+    solver_.Add(f, waiting_paths_[i], flows_[f].spec.size, FlowClass{0});
+  }
+  waiting_paths_.clear();
+  waiting_from_ = FlowId{static_cast<int32_t>(flows_.size())};
 }
 
 void Network::ApplyDeferred() {
@@ -121,7 +143,8 @@ Seconds Network::NextEventTime() const {
       std::min({fluid_at_ + solver_.NextCompletionIn(), policy_.reclassify_at(), hold_end});
   if (!step_.stepped()) return next;
   // Stepped: whatever is due waits for the boundary at or after it.
-  const bool waiting = !deferred_.empty() || policy_.wants_pass() || solver_.dirty();
+  const bool waiting = !deferred_.empty() || policy_.wants_pass() || solver_.dirty() ||
+                       !waiting_paths_.empty();
   return step_.AtOrAfter(waiting ? std::min(next, now()) : next);
 }
 
@@ -134,6 +157,8 @@ void Network::AdvanceTo(Seconds t, std::vector<FlowId>& completed) {
     } else {
       solver_.Advance(0);
     }
+    // The flows that waited join now, before any retired flow lets a path they share go.
+    ReleaseWaiting();
   } else {
     // When t is the next completion, advance by exactly that interval so the finishing flow
     // reaches zero even where fluid_at_ + dt rounds back to fluid_at_.

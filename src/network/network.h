@@ -4,8 +4,8 @@
 // hold (the modelled launch and connection latencies) ends.
 //
 // Stepped (SetTimeStep, rates.time_step > 0): rates change only at boundaries k x step, and
-// everything the network does happens there. A flow started between boundaries is held (no
-// rate) until the next one; a class or explicit rate set between boundaries takes effect at the
+// everything the network does happens there. A flow started between boundaries waits (in flight
+// for every view, no rate, outside the solver) until the next one; a class or explicit rate set between boundaries takes effect at the
 // next one (Class() says the new class at once); the policy's passes, re-rank times and hold
 // ends wait for a boundary too. A flow that reaches its size within a step has sent exactly its
 // size and ends at the boundary after (its share of the rest of the step idles); a byte mark is
@@ -68,14 +68,15 @@ class Network final : public FlowNetwork, public ClassSink {
 
   // --- FlowView ---
   Seconds now() const override { return clock_.now(); }
-  bool Active(FlowId f) const override { return solver_.Active(f); }
+  bool Active(FlowId f) const override { return solver_.Active(f) || f >= waiting_from_; }
   Bytes Remaining(FlowId f) const override;
   BytesPerSecond Rate(FlowId f) const override { return solver_.Rate(f); }
   FlowClass Class(FlowId f) const override {
-    return held_.empty() && deferred_.empty() ? solver_.Class(f) : HeldOr(f).cls;
+    return held_.empty() && deferred_.empty() && f < waiting_from_ ? solver_.Class(f)
+                                                                   : HeldOr(f).cls;
   }
   std::span<const LinkId> Links(FlowId f) const override {
-    return solver_.PathLinks(solver_.FlowPath(f));
+    return solver_.PathLinks(Waiting(f) ? waiting_paths_[f - waiting_from_] : solver_.FlowPath(f));
   }
   int IncomingFlows(ServerId s) const override { return in_flows_[s]; }
   int OutgoingFlows(ServerId s) const override { return out_flows_[s]; }
@@ -114,6 +115,10 @@ class Network final : public FlowNetwork, public ClassSink {
   void ReleaseHolds(Seconds t);
   // Stepped: gives the solver the classes and rates set since the last boundary.
   void ApplyDeferred();
+  // Stepped: whether f started since the last boundary and waits for the next (not in the
+  // solver; a held flow is); and giving the waiting flows to the solver.
+  bool Waiting(FlowId f) const { return f >= waiting_from_ && !solver_.Active(f); }
+  void ReleaseWaiting();
   // Whether the network may change rates now: always when exact, at boundaries when stepped.
   bool AtBoundary() const { return step_.IsBoundary(clock_.now()); }
 
@@ -140,6 +145,11 @@ class Network final : public FlowNetwork, public ClassSink {
     std::optional<BytesPerSecond> explicit_rate;
   };
   std::map<FlowId, Deferred> deferred_;
+  // Stepped: the flows from waiting_from_ on started after the last boundary (the held ones
+  // among them are in the solver, the others wait with their paths here, by id - waiting_from_).
+  // Exact, waiting_from_ is always FlowCount().
+  FlowId waiting_from_{0};
+  std::vector<PathId> waiting_paths_;
   // When each held flow's hold ends, earliest first (then by id).
   std::priority_queue<std::pair<Seconds, FlowId>, std::vector<std::pair<Seconds, FlowId>>,
                       std::greater<>>
