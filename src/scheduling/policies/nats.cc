@@ -48,6 +48,7 @@
 #include "api/job_order.h"
 #include "api/random.h"
 #include "api/task_scheduler.h"
+#include "scheduling/local_pairs.h"
 
 namespace slotflow {
 namespace {
@@ -236,6 +237,7 @@ class NatsScheduler : public TaskScheduler {
   }
 
   Decision Next(const SimState& state) override {
+    local_pairs_.Settle(state);
     OrderJobs(state, order_, jobs_);
     if (jobs_.empty()) return {};
     if (refresh_every_round_) insufficient_ = Insufficient(state);
@@ -281,6 +283,7 @@ class NatsScheduler : public TaskScheduler {
   // The decision with the mode and the branch of Alg. 3/4 that took it, then its own reasons.
   Decision Explained(Decision d, Branch branch, bool insufficient) {
     ++branch_rounds_[branch];
+    if (d) local_pairs_.Placed(d.task);
     Why why;
     why.Add("mode", insufficient ? "insufficient" : "sufficient")
         .Add("branch", kBranchNames[branch]);
@@ -310,12 +313,24 @@ class NatsScheduler : public TaskScheduler {
   // SelectTaskServerPair (Alg. 2 l. 1–12): ready root tasks of job j; with
   // `local_only` nothing when none can read locally.
   Decision SelectTaskServerPair(const SimState& state, JobIndex j, bool local_only) {
-    const auto& ready = state.job(j).ready;
+    bool any_root = false;
+    Decision d = local_pairs_.Covers(state, j) ? IndexedLocalPair(state, any_root)
+                                              : ScannedLocalPair(state, j, any_root);
+    if (d || !any_root || local_only) return d;
+    return RemotePair(state, j);
+  }
+
+  // l. 5–7's order of servers: fewest local pending tasks, then fewest running tasks.
+  static std::pair<int, int> PairKey(const SimState& state, ServerId s) {
+    return {state.ready_replicas(s), state.server(s).running};
+  }
+
+  // l. 1–7 by a pass over job j's ready tasks.
+  Decision ScannedLocalPair(const SimState& state, JobIndex j, bool& any_root) {
     TaskId best_task{-1};
     int best_candidates = std::numeric_limits<int>::max();
-    bool any_root = false;
     tied_.clear();
-    for (TaskId t : ready) {
+    for (TaskId t : state.job(j).ready) {
       const TaskRuntime& task = state.task(t);
       if (!task.root) continue;
       any_root = true;
@@ -329,41 +344,68 @@ class NatsScheduler : public TaskScheduler {
       }
       tied_.push_back(t);  // the tasks with best_candidates candidates, in ready order
     }
-    if (best_task >= 0) {
-      // l. 5–7: fewest local pending tasks on the server, then fewest running tasks, then at
-      // random, over the pairs of every task with best_candidates candidates (or best_task's).
-      const auto key = [&](ServerId s) {
-        return std::make_pair(state.ready_replicas(s), state.server(s).running);
-      };
-      if (ties_first_task_) tied_.assign(1, best_task);
-      pairs_.clear();
-      for (TaskId t : tied_) {
-        for (ServerId r : state.task(t).replicas) {
-          if (!state.CanHost(t, r)) continue;
-          if (!pairs_.empty()) {
-            if (key(r) > key(pairs_.front().second)) continue;
-            if (key(r) < key(pairs_.front().second)) pairs_.clear();
-          }
-          pairs_.emplace_back(t, r);
+    if (best_task < 0) return {};
+    if (ties_first_task_) tied_.assign(1, best_task);
+    return PairOfTied(state, best_candidates);
+  }
+
+  // l. 5–7 over the pairs of the tasks in tied_ (each with `candidates` candidate servers): the
+  // servers with the smallest PairKey, at random among their pairs.
+  Decision PairOfTied(const SimState& state, int candidates) {
+    pairs_.clear();
+    for (TaskId t : tied_) {
+      for (ServerId r : state.task(t).replicas) {
+        if (!state.CanHost(t, r)) continue;
+        if (!pairs_.empty()) {
+          if (PairKey(state, r) > PairKey(state, pairs_.front().second)) continue;
+          if (PairKey(state, r) < PairKey(state, pairs_.front().second)) pairs_.clear();
         }
+        pairs_.emplace_back(t, r);
       }
-      const auto [task, server] =
-          pairs_[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(pairs_.size())))];
-      return {task, server,
-              Why()
-                  .Add("server_rule", "local")
-                  .Add("local_candidates", best_candidates)
-                  .Add("ties", static_cast<double>(pairs_.size()))};
     }
-    if (!any_root || local_only) return {};
-    // No local placement: a random ready root task on the server with the fewest running tasks.
+    const auto [task, server] =
+        pairs_[static_cast<size_t>(rng_.UniformInt(static_cast<int64_t>(pairs_.size())))];
+    return LocalDecision(task, server, candidates, pairs_.size());
+  }
+
+  // l. 1–7 from the job's bitsets (local_pairs_.Covers): the same pairs, in the same order.
+  Decision IndexedLocalPair(const SimState& state, bool& any_root) {
+    const std::optional<LocalPairs::Tied> tied = local_pairs_.FewestCandidates(any_root);
+    if (!tied) return {};
+    if (ties_first_task_) {
+      tied_.assign(1, tied->first);
+      return PairOfTied(state, tied->candidates);
+    }
+    keys_.clear();
+    for (ServerId s : local_pairs_.TiedServers()) {
+      if (!keys_.empty()) {
+        if (PairKey(state, s) > PairKey(state, keys_.front())) continue;
+        if (PairKey(state, s) < PairKey(state, keys_.front())) keys_.clear();
+      }
+      keys_.push_back(s);
+    }
+    const int64_t pairs = local_pairs_.CountPairs(state, keys_);
+    const auto [task, server] = local_pairs_.PairAt(state, rng_.UniformInt(pairs));
+    return LocalDecision(task, server, tied->candidates, static_cast<size_t>(pairs));
+  }
+
+  static Decision LocalDecision(TaskId task, ServerId server, int candidates, size_t ties) {
+    return {task, server,
+            Why()
+                .Add("server_rule", "local")
+                .Add("local_candidates", candidates)
+                .Add("ties", static_cast<double>(ties))};
+  }
+
+  // No local placement: a random ready root task on the server with the fewest running tasks.
+  Decision RemotePair(const SimState& state, JobIndex j) {
     ServerId target = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
       if (target == kNoServer || state.server(s).running < state.server(target).running) target = s;
     }
     if (target == kNoServer) return {};
     std::vector<TaskId> roots;
-    for (TaskId t : ready) {
+    for (TaskId t : state.job(j).ready) {
       if (state.task(t).root && state.CanHost(t, target)) roots.push_back(t);
     }
     if (roots.empty()) return {};
@@ -489,6 +531,8 @@ class NatsScheduler : public TaskScheduler {
   std::vector<ServerId> idle_;
   std::vector<TaskId> tied_;  // map tasks with equally few candidate servers, Alg. 2 l. 4
   std::vector<std::pair<TaskId, ServerId>> pairs_;  // tied (task, server) pairs, Alg. 2 l. 5–7
+  std::vector<ServerId> keys_;  // the servers of the tied tasks with the smallest PairKey
+  LocalPairs local_pairs_;      // Alg. 2 l. 1–7 for jobs with many ready map tasks
   mutable std::vector<double> smallest_unit_;
   mutable std::vector<FlowClass> top_class_;
   mutable bool receivers_summarised_ = false;
