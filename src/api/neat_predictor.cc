@@ -227,8 +227,7 @@ LinkTransfer AsLinkTransfer(const FlowView& net, NeatPolicy policy, FlowId f) {
   return LinkTransfer{size, remaining};
 }
 
-void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
-                        Bytes new_size, bool delays) {
+void EdgeLoads::Reset(const Cluster& cluster, NeatPolicy policy, Bytes new_size, bool delays) {
   cluster_ = &cluster;
   daemons_ = nullptr;
   policy_ = policy;
@@ -240,24 +239,56 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
   down_flows_.assign(n, 0);
   up_delay_.assign(delays ? n : 0, 0);
   down_delay_.assign(delays ? n : 0, 0);
-  seen_.clear();
-  const Family family = FamilyOf(policy);
-  for (FlowId f : net.active_flows()) {
-    const FlowSpec& spec = net.flow(f).spec;
-    if (spec.src == spec.dst) continue;  // a local read crosses no network link
-    const LinkTransfer t = AsLinkTransfer(net, policy, f);
-    const Bytes b = Interfering(family, t, new_size);
-    up_[spec.src] += b;
+  seen_.Clear();
+}
+
+void EdgeLoads::AddFlow(const FlowView& net, FlowId f, const FlowSpec& spec, bool up, bool down,
+                        bool delays) {
+  const LinkTransfer t = AsLinkTransfer(net, policy_, f);
+  const Bytes b = Interfering(FamilyOf(policy_), t, new_size_);
+  if (up) up_[spec.src] += b;
+  if (down) {
     down_[spec.dst] += b;
     ++down_flows_[spec.dst];
     down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
-    if (!delays) continue;
-    // A flow policy delays each flow; a coflow policy each coflow once (a block read without a
-    // coflow is one of its own).
-    const int64_t key = IsCoflowPolicy(policy) && spec.coflow >= 0 ? spec.coflow : -1 - f;
-    AddDelay(up_delay_, spec.src, key, t, true);
-    AddDelay(down_delay_, spec.dst, key, t, false);
   }
+  if (!delays) return;
+  // A flow policy delays each flow; a coflow policy each coflow once (a block read without a
+  // coflow is one of its own).
+  const int64_t key = IsCoflowPolicy(policy_) && spec.coflow >= 0 ? spec.coflow : -1 - f;
+  if (up) AddDelay(up_delay_, spec.src, key, t, true);
+  if (down) AddDelay(down_delay_, spec.dst, key, t, false);
+}
+
+void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
+                        Bytes new_size, bool delays) {
+  Reset(cluster, policy, new_size, delays);
+  for (FlowId f : net.active_flows()) {
+    const FlowSpec& spec = net.flow(f).spec;
+    if (spec.src == spec.dst) continue;  // a local read crosses no network link
+    AddFlow(net, f, spec, true, true, delays);
+  }
+}
+
+// Each link's terms are summed in the order Compute sums them (that of the active flows), so
+// the values are the same to the last bit.
+void EdgeLoads::ComputeFor(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
+                           Bytes new_size, bool delays, std::span<const ServerId> ups,
+                           std::span<const ServerId> downs) {
+  Reset(cluster, policy, new_size, delays);
+  const size_t n = static_cast<size_t>(cluster.size());
+  want_up_.resize(n, 0);
+  want_down_.resize(n, 0);
+  for (ServerId s : ups) want_up_[s] = 1;
+  for (ServerId s : downs) want_down_[s] = 1;
+  for (FlowId f : net.active_flows()) {
+    const FlowSpec& spec = net.flow(f).spec;
+    const bool up = want_up_[spec.src] != 0, down = want_down_[spec.dst] != 0;
+    if ((!up && !down) || spec.src == spec.dst) continue;
+    AddFlow(net, f, spec, up, down, delays);
+  }
+  for (ServerId s : ups) want_up_[s] = 0;
+  for (ServerId s : downs) want_down_[s] = 0;
 }
 
 void EdgeLoads::FromDaemons(const Cluster& cluster, const FlowView& net, NeatDaemons& daemons,
@@ -281,7 +312,7 @@ void EdgeLoads::AddDelay(std::vector<double>& factor, ServerId s, int64_t key,
   // on each link without looking.
   const uint64_t id = (static_cast<uint64_t>(s) << 33) | (static_cast<uint64_t>(up) << 32) |
                       static_cast<uint32_t>(key);
-  if (key >= 0 && !seen_.insert(id).second) return;
+  if (key >= 0 && !seen_.Insert(id)) return;
   factor[s] += DelayedBytes(policy_, t, LinkTransfer{new_size_, 1});
 }
 
@@ -311,6 +342,44 @@ Seconds EdgeLoads::PredictDown(ServerId s, Bytes on_link) const {
   const Bytes existing =
       daemons_ ? daemons_->Down(*net_, s).InterferingBytes(policy_, new_size_) : down_[s];
   return (existing + on_link) / cluster_->LinkCapacity(cluster_->Downlink(s));
+}
+
+void EdgeLoads::SeenKeys::Clear() {
+  size_ = 0;
+  if (++now_ != 0) return;
+  // The generation wrapped: slots marked with an old generation could read as current.
+  std::fill(generation_.begin(), generation_.end(), 0);
+  now_ = 1;
+}
+
+bool EdgeLoads::SeenKeys::Insert(uint64_t key) {
+  if (2 * (size_ + 1) > keys_.size()) Grow();
+  const size_t mask = keys_.size() - 1;
+  // Fibonacci hashing: the product's top bits depend on every bit of the key.
+  for (size_t i = (key * 0x9e3779b97f4a7c15ULL) >> shift_;; i = (i + 1) & mask) {
+    if (generation_[i] != now_) {
+      generation_[i] = now_;
+      keys_[i] = key;
+      ++size_;
+      return true;
+    }
+    if (keys_[i] == key) return false;
+  }
+}
+
+void EdgeLoads::SeenKeys::Grow() {
+  std::vector<uint64_t> old_keys = std::move(keys_);
+  std::vector<uint32_t> old_generation = std::move(generation_);
+  const size_t capacity = std::max<size_t>(64, 2 * old_keys.size());
+  keys_.assign(capacity, 0);
+  shift_ = 64 - std::countr_zero(capacity);
+  generation_.assign(capacity, 0);
+  const uint32_t live = now_;
+  now_ = 1;
+  size_ = 0;
+  for (size_t i = 0; i < old_keys.size(); ++i) {
+    if (old_generation[i] == live) Insert(old_keys[i]);
+  }
 }
 
 }  // namespace slotflow

@@ -31,7 +31,6 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "api/cluster.h"
@@ -158,6 +157,11 @@ class EdgeLoads {
   // counted once however many of its flows cross the link.
   void Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size,
                bool delays = false);
+  // Compute for the uplinks of `ups` and the downlinks of `downs` only, each with the same
+  // value Compute gives it; every other link reads as idle. The pass over the active flows
+  // then reads only their ends, except for the flows crossing one of those links.
+  void ComputeFor(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size,
+                  bool delays, std::span<const ServerId> ups, std::span<const ServerId> downs);
   // The queries below answer from `daemons` (synced), which bring the links they read up to
   // date; the node state is the daemons' cache. Both must outlive the queries.
   void FromDaemons(const Cluster& cluster, const FlowView& net, NeatDaemons& daemons,
@@ -183,6 +187,27 @@ class EdgeLoads {
   Seconds ObjectiveDown(ServerId s, Bytes on_link) const;
 
  private:
+  // Keys (server, direction, coflow) counted in this pass: open addressing, emptied in O(1)
+  // by starting a new generation.
+  class SeenKeys {
+   public:
+    void Clear();
+    bool Insert(uint64_t key);  // false if already there
+
+   private:
+    void Grow();
+    std::vector<uint64_t> keys_;
+    std::vector<uint32_t> generation_;  // a slot holds a key of this pass if equal to now_
+    uint32_t now_ = 0;
+    size_t size_ = 0;
+    int shift_ = 64;  // 64 - log2(capacity)
+  };
+
+  void Reset(const Cluster& cluster, NeatPolicy policy, Bytes new_size, bool delays);
+  // Adds flow f's terms to the uplink of its source if `up` and the downlink of its
+  // destination if `down`.
+  void AddFlow(const FlowView& net, FlowId f, const FlowSpec& spec, bool up, bool down,
+               bool delays);
   void AddDelay(std::vector<double>& factor, ServerId s, int64_t key, const LinkTransfer& t,
                 bool up);
 
@@ -194,7 +219,8 @@ class EdgeLoads {
   std::vector<Bytes> up_, down_, down_min_remaining_;
   std::vector<double> up_delay_, down_delay_;  // per new byte on the link
   std::vector<int> down_flows_;
-  std::unordered_set<uint64_t> seen_;  // (server, direction, coflow) already counted
+  std::vector<char> want_up_, want_down_;  // ComputeFor's links (all 0 between passes)
+  SeenKeys seen_;
 };
 
 }  // namespace slotflow

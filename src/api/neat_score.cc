@@ -24,6 +24,14 @@ void NeatScore::UseExact(const SimState& state) {
   Uplinks();
 }
 
+void NeatScore::UseExactFor(const SimState& state, std::span<const ServerId> hosts) {
+  source_ids_.clear();
+  for (const auto& [src, bytes] : sources_) source_ids_.push_back(src);
+  loads_.ComputeFor(state.cluster(), state.flows(), policy_, new_size_, full_objective_,
+                    source_ids_, hosts);
+  Uplinks();
+}
+
 void NeatScore::UseDaemons(const SimState& state, NeatDaemons& daemons) {
   loads_.FromDaemons(state.cluster(), state.flows(), daemons, policy_, new_size_);
   Uplinks();

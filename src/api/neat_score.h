@@ -7,6 +7,7 @@
 // Policy API (src/api/): stable, see docs/plugins.md#the-policy-api.
 #pragma once
 
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,9 @@ class NeatScore {
   // The edge loads the prediction reads: the exact state (one pass over the active flows), or
   // NEAT+'s daemons' compressed bins (synced, outliving the queries).
   void UseExact(const SimState& state);
+  // UseExact for the downlinks of `hosts` only (and the sources' uplinks): Time and Preferred
+  // may then be asked only of a server in `hosts`. Cheaper when they are few.
+  void UseExactFor(const SimState& state, std::span<const ServerId> hosts);
   void UseDaemons(const SimState& state, NeatDaemons& daemons);
   // The task's predicted input time if it ran on d (0 when all its input is there).
   Seconds Time(ServerId d) const;
@@ -57,7 +61,8 @@ class NeatScore {
   ServerId up1_src_ = kNoServer;
   EdgeLoads loads_;
   std::vector<std::pair<ServerId, Bytes>> sources_;
-  std::vector<Bytes> local_;  // per server: the task's input bytes already there (scratch)
+  std::vector<Bytes> local_;          // per server: the task's input bytes already there (scratch)
+  std::vector<ServerId> source_ids_;  // the sources' servers (scratch)
 };
 
 }  // namespace slotflow

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <map>
@@ -401,6 +402,57 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   loads.Compute(cluster, net, NeatPolicy::kTcf, 4);  // coflow 4 and the lone 1 count, by remaining
   EXPECT_NEAR(loads.down(ServerId{2}), 2, 1e-9);
   EXPECT_TRUE(loads.Preferred(ServerId{0}, 4));
+}
+
+// ComputeFor gives the links it is asked for the values Compute gives them, to the last bit
+// (the same terms summed in the same order), and leaves the others idle. Enough coflows that
+// the set of (link, coflow) pairs already counted grows several times.
+TEST(EdgeLoads, ComputeForMatchesComputeOnItsLinks) {
+  ClusterSpec cs;
+  cs.classes = {ServerClass{.name = "n", .count = 8, .slots = 1, .nic = 1.0}};
+  Cluster cluster(cs);
+  Engine engine;
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  std::vector<CoflowId> coflows;
+  for (int i = 0; i < 60; ++i) {
+    Coflow c;
+    c.total_bytes = 3 + i % 17;
+    coflows.push_back(net.AddCoflow(c));
+  }
+  for (int i = 0; i < 400; ++i) {
+    FlowSpec fs;
+    fs.src = ServerId{(i * 5) % 8};
+    fs.dst = ServerId{(i * 3 + i / 8) % 8};
+    fs.size = 0.1 + (i * 7) % 13;
+    fs.coflow = i % 9 == 0 ? kNoCoflow : coflows[static_cast<size_t>(i * 11) % coflows.size()];
+    net.StartFlow(fs);
+  }
+  net.Resolve();
+  std::vector<FlowId> done;
+  net.AdvanceTo(0.7, done);
+  const std::vector<ServerId> ups = {ServerId{1}, ServerId{4}, ServerId{6}};
+  const std::vector<ServerId> downs = {ServerId{0}, ServerId{4}, ServerId{5}};
+  for (NeatPolicy p : kAllNeatPolicies) {
+    EdgeLoads all, some;
+    all.Compute(cluster, net, p, 9, true);
+    some.ComputeFor(cluster, net, p, 9, true, ups, downs);
+    for (int i = 0; i < 8; ++i) {
+      const ServerId s{i};
+      const bool up = std::find(ups.begin(), ups.end(), s) != ups.end();
+      const bool down = std::find(downs.begin(), downs.end(), s) != downs.end();
+      EXPECT_EQ(some.up(s), up ? all.up(s) : 0) << NeatPolicyName(p) << " " << i;
+      const Seconds idle_up = 2 / cluster.LinkCapacity(cluster.Uplink(s));
+      const Seconds idle_down = 2 / cluster.LinkCapacity(cluster.Downlink(s));
+      EXPECT_EQ(some.ObjectiveUp(s, 2), up ? all.ObjectiveUp(s, 2) : idle_up) << NeatPolicyName(p);
+      EXPECT_EQ(some.down(s), down ? all.down(s) : 0) << NeatPolicyName(p) << " " << i;
+      EXPECT_EQ(some.down_flows(s), down ? all.down_flows(s) : 0);
+      EXPECT_EQ(some.down_min_remaining(s),
+                down ? all.down_min_remaining(s) : std::numeric_limits<Bytes>::infinity());
+      EXPECT_EQ(some.ObjectiveDown(s, 2), down ? all.ObjectiveDown(s, 2) : idle_down)
+          << NeatPolicyName(p);
+    }
+    EXPECT_GT(all.down(ServerId{0}), 0) << NeatPolicyName(p);
+  }
 }
 
 // NEAT+'s network daemons (api/neat_daemons.h): flows enter and leave their edge links'

@@ -32,7 +32,8 @@
 //    counts each filter leaves (free servers, eligible, candidates), the filter that chose the
 //    candidates, and the winner's and the runner-up's scores.
 // NEAT never leaves a slot empty while a task is ready. With the exact state (state = exact) one
-// decision costs one pass over the active flows (EdgeLoads) plus O(servers + input sources);
+// decision costs one pass over the active flows (EdgeLoads::ComputeFor, which sums only the
+// flows on the free servers' downlinks and the sources' uplinks) plus O(servers + input sources);
 // with state = compressed, predictions come from NEAT+'s network daemons (neat_daemons.h),
 // which keep per-link bins up to date as flows start and end, and a decision costs
 // O(candidates × bins) plus the links touched since the last one.
@@ -168,7 +169,7 @@ class NeatScheduler : public TaskScheduler {
     MarkInputRacks(state, t);
     ServerId best;
     if (!compressed_) {
-      score_.UseExact(state);
+      score_.UseExactFor(state, state.servers_with_free_slots());
       best = ChooseServer(state, t, tie_, why);
     } else {
       if (!daemons_) daemons_ = std::make_unique<NeatDaemons>(state.cluster(), score_.policy());
@@ -177,7 +178,7 @@ class NeatScheduler : public TaskScheduler {
       score_.UseDaemons(state, *daemons_);
       best = ChooseServer(state, t, tie_, why);
       if (agreement_) {
-        score_.UseExact(state);
+        score_.UseExactFor(state, state.servers_with_free_slots());
         Why ignored;
         agreements_ += ChooseServer(state, t, same, ignored) == best;
         ++decisions_;
