@@ -47,23 +47,34 @@ Decision FirstFit(const SimState& state, JobOrder order, std::vector<JobIndex>& 
   return {};
 }
 
+// One pass over the ready tasks: the first with a free replica holder ends it, and the largest
+// so far is kept on the way for when none has one.
 TaskChoice NeatTaskChoice(const SimState& state, const ReadyTasks& ready) {
-  for (TaskId t : ready) {
-    ServerId best = kNoServer;
-    for (ServerId r : state.task(t).replicas) {
-      if (!state.CanHost(t, r)) continue;
-      if (best == kNoServer || state.server(r).running < state.server(best).running ||
-          (state.server(r).running == state.server(best).running && r < best)) {
-        best = r;
-      }
-    }
-    if (best != kNoServer) return {t, best};
-  }
   TaskChoice largest;
   if (ready.empty()) return largest;
+  // No free server holds a replica of any ready task: no task here has a free holder.
+  bool holders = !state.HostsOnAnyFreeSlot();
+  for (ServerId s : state.servers_with_free_slots())
+    holders = holders || state.ready_replicas(s) > 0;
   largest.task = ready.front();
+  Bytes largest_input = state.task(largest.task).spec->input;
   for (TaskId t : ready) {
-    if (state.task(t).spec->input > state.task(largest.task).spec->input) largest.task = t;
+    const TaskRuntime& task = state.task(t);
+    if (holders) {
+      ServerId best = kNoServer;
+      for (ServerId r : task.replicas) {
+        if (!state.CanHost(t, r)) continue;
+        if (best == kNoServer || state.server(r).running < state.server(best).running ||
+            (state.server(r).running == state.server(best).running && r < best)) {
+          best = r;
+        }
+      }
+      if (best != kNoServer) return {t, best};
+    }
+    if (task.spec->input > largest_input) {
+      largest.task = t;
+      largest_input = task.spec->input;
+    }
   }
   return largest;
 }
