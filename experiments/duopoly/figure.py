@@ -375,8 +375,9 @@ def summary_table(directory):
     for fig, (name, paper) in PAPER.items():
         rows, params = load(os.path.join(directory, fig + ".csv"))
         data, xs, _ = grouped(rows, params)
-        got = {k: [reduction(data[(x, "duopoly")], data[(x, other)], column)[0] for x in xs]
-               for (column, other) in keys for k in [(column, other)]}
+        got = {(column, other): [reduction(data[(x, "duopoly")], data[(x, other)], column)[0]
+                                 for x in xs]
+               for column, other in keys}
         for k in keys:
             every[k] += got[k]
         lines.append(f"| {name} | {paper} | {span(got[keys[0]])} | {span(got[keys[1]])} | "

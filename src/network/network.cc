@@ -31,24 +31,20 @@ FlowId Network::StartFlow(const FlowSpec& spec) {
     links[n++] = cluster_.Disk(spec.src);
   for (LinkId l : cluster_.Path(spec.src, spec.dst)) links[n++] = l;
   const PathId path = solver_.InternPath(std::span<const LinkId>(links.data(), n));
-  if (!AtBoundary()) {
-    // Stepped, between boundaries: the flow waits for the next one (given to the solver then,
-    // or held further if its hold ends later).
-    waiting_paths_.resize(static_cast<size_t>(f - waiting_from_) + 1, PathId{-1});
-    if (spec.hold > 0) {
-      solver_.Add(f, path, spec.size, FluidSolver::kHeldClass);
-      held_.emplace(f, Held{});
-      hold_ends_.emplace(step_.AtOrAfter(now() + spec.hold), f);
-    } else {
-      waiting_paths_[f - waiting_from_] = path;
-    }
-  } else if (spec.hold > 0) {
+  // Stepped, a flow started between boundaries waits for the next one: given to the solver
+  // then (its path kept here), or held in the solver further if its hold ends later.
+  const bool waits = !AtBoundary();
+  if (spec.hold > 0) {
     solver_.Add(f, path, spec.size, FluidSolver::kHeldClass);
     held_.emplace(f, Held{});
     hold_ends_.emplace(step_.AtOrAfter(now() + spec.hold), f);
-    waiting_from_ = FlowId{f + 1};
-  } else {
+  } else if (!waits) {
     solver_.Add(f, path, spec.size, FlowClass{0});
+  }
+  if (waits) {
+    waiting_paths_.resize(static_cast<size_t>(f - waiting_from_) + 1, PathId{-1});
+    if (spec.hold <= 0) waiting_paths_[f - waiting_from_] = path;
+  } else {
     waiting_from_ = FlowId{f + 1};
   }
   active_pos_.push_back(static_cast<int32_t>(active_.size()));

@@ -214,7 +214,25 @@ std::vector<WorkloadValue> WindowValues() {
 
 }  // namespace
 
+namespace {
+
 constexpr Seconds kMinTimeStep = 1e-6;
+
+// The declared value `given` names, parsed against its declaration and set; false if none of
+// `values` has that name.
+bool SetDeclaredValue(const std::vector<WorkloadValue>& values, RunSpec& spec,
+                      const SettingAssignment& given) {
+  for (const WorkloadValue& w : values) {
+    if (w.setting.name != given.key) continue;
+    KeyValue v;
+    v.number = ParseSetting(w.setting, given, v.word);
+    w.set(spec, v);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 const std::vector<WorkloadValue>& RatesValues() {
   static const std::vector<WorkloadValue> values = {
@@ -239,21 +257,17 @@ const std::vector<WorkloadValue>& RatesValues() {
 void SetRatesValue(RunSpec& spec, const std::string& key, std::string text,
                    const std::string& file, int line, const std::string& field) {
   const SettingAssignment given{key, std::move(text), file, line, field};
-  for (const WorkloadValue& r : RatesValues()) {
-    if (r.setting.name != key) continue;
-    KeyValue v;
-    v.number = ParseSetting(r.setting, given, v.word);
-    // Finer steps than a microsecond would take longer than the exact run they approximate.
-    if (key == "time_step" && v.number > 0 && v.number < kMinTimeStep) {
-      throw InputError(file, line, field,
-                       fmt::format("'{}' is out of range (valid: 0, exact, or 1us to 1h)",
-                                   given.value));
-    }
-    r.set(spec, v);
-    spec.given_at["rates." + key] = given;
-    return;
+  if (!SetDeclaredValue(RatesValues(), spec, given)) {
+    throw InputError(file, line, field, "unknown key (known: time_step)");
   }
-  throw InputError(file, line, field, "unknown key (known: time_step)");
+  // Finer steps than a microsecond would take longer than the exact run they approximate.
+  const Seconds step = spec.simulation.time_step;
+  if (key == "time_step" && step > 0 && step < kMinTimeStep) {
+    throw InputError(file, line, field,
+                     fmt::format("'{}' is out of range (valid: 0, exact, or 1us to 1h)",
+                                 given.value));
+  }
+  spec.given_at["rates." + key] = given;
 }
 
 const std::vector<WorkloadValue>& WorkloadValues() {
@@ -319,13 +333,7 @@ void SetWorkloadValue(RunSpec& spec, const std::string& key, std::string text,
     }
     return;
   }
-  for (const WorkloadValue& w : WorkloadValues()) {
-    if (w.setting.name != key) continue;
-    KeyValue v;
-    v.number = ParseSetting(w.setting, given, v.word);
-    w.set(spec, v);
-    return;
-  }
+  if (SetDeclaredValue(WorkloadValues(), spec, given)) return;
   if (!SetGeneratorSetting(spec, given)) throw InputError(file, line, field, "unknown key");
 }
 
