@@ -4,6 +4,7 @@
 // share. Reciprocals: 1/w for member counts, for the dense fills.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -46,6 +47,11 @@ struct ClassState {
   std::vector<int32_t> cell_group;
   std::vector<int32_t> cell_group_t;  // the same, column by column
   std::vector<int64_t> line_weight;
+  // Which cells are not empty, a bit per cell: each row's bits (row_words words a row, bit c
+  // for column c), then each column's (col_words words a column). A fill's scan of a line
+  // visits its members only, in the order of a whole scan.
+  size_t row_words = 0, col_words = 0;
+  std::vector<uint64_t> row_bits, col_bits;
   // Each row's and column's level in the last dense fill (valid if has_levels), and groups
   // created since: a group's rate is the lower level of its two links, so the next fill
   // needs to rate only the groups on links whose level changed, plus these.
@@ -71,7 +77,13 @@ struct ClassState {
 // has_local, its row and column become seeds of the next local fill.
 inline void AddToCell(ClassState& cs, size_t cell, int32_t delta) {
   const size_t row = cell / cs.cols, col = cs.rows + cell % cs.cols;
+  const bool was_empty = cs.matrix[cell] == 0;
   cs.matrix[cell] += delta;
+  if (was_empty != (cs.matrix[cell] == 0)) {
+    const size_t c = col - cs.rows;
+    cs.row_bits[row * cs.row_words + c / 64] ^= uint64_t{1} << (c % 64);
+    cs.col_bits[c * cs.col_words + row / 64] ^= uint64_t{1} << (row % 64);
+  }
   cs.matrix_t[(col - cs.rows) * cs.rows + row] += delta;
   cs.line_weight[row] += delta;
   cs.line_weight[col] += delta;
@@ -82,6 +94,27 @@ inline void AddToCell(ClassState& cs, size_t cell, int32_t delta) {
         cs.seeds.push_back(static_cast<int32_t>(line));
       }
     }
+  }
+}
+
+// Calls f(j) for every set bit j of a line's `words` words, in increasing order.
+template <class F>
+inline void ForEachBit(const uint64_t* words, size_t n_words, F&& f) {
+  for (size_t w = 0; w < n_words; ++w) {
+    for (uint64_t b = words[w]; b != 0; b &= b - 1) {
+      f(w * 64 + static_cast<size_t>(std::countr_zero(b)));
+    }
+  }
+}
+
+// The non-empty cells of line i of a dense state (a row's columns, a column's rows), as
+// ForEachBit calls them.
+template <class F>
+inline void ForEachMember(const ClassState& cs, size_t i, F&& f) {
+  if (i < cs.rows) {
+    ForEachBit(&cs.row_bits[i * cs.row_words], cs.row_words, f);
+  } else {
+    ForEachBit(&cs.col_bits[(i - cs.rows) * cs.col_words], cs.col_words, f);
   }
 }
 

@@ -26,6 +26,10 @@ void DenseFill::Build(const GroupTable& t, ClassState& cs, std::span<const int32
   cs.matrix_t.assign(cs.rows * cs.cols, 0);
   cs.cell_group.assign(cs.rows * cs.cols, -1);
   cs.cell_group_t.assign(cs.rows * cs.cols, -1);
+  cs.row_words = (cs.cols + 63) / 64;
+  cs.col_words = (cs.rows + 63) / 64;
+  cs.row_bits.assign(cs.rows * cs.row_words, 0);
+  cs.col_bits.assign(cs.cols * cs.col_words, 0);
   cs.line_weight.assign(cs.rows + cs.cols, 0);
   cs.has_local = false;
   for (int32_t g : groups) {
@@ -141,11 +145,13 @@ void DenseFill::FreezeDenseLines(const GroupTable& t, std::vector<double>& resid
     weight[l] = 0;
     close(l, share);
     if (shape.row_of[l] >= 0) {
-      const int32_t* row = &cs.matrix[shape.row_of[l] * cols];
-      for (size_t c = 0; c < cols; ++c) charge(shape.col_link[c], row[c], share);
+      const size_t r = shape.row_of[l];
+      const int32_t* row = &cs.matrix[r * cols];
+      ForEachMember(cs, r, [&](size_t c) { charge(shape.col_link[c], row[c], share); });
     } else {
-      const int32_t* col = &cs.matrix_t[shape.col_of[l] * rows];
-      for (size_t r = 0; r < rows; ++r) charge(shape.row_link[r], col[r], share);
+      const size_t c = shape.col_of[l];
+      const int32_t* col = &cs.matrix_t[c * rows];
+      ForEachMember(cs, rows + c, [&](size_t r) { charge(shape.row_link[r], col[r], share); });
     }
   }
 }
@@ -188,16 +194,16 @@ void DenseFill::RateDenseGroups(GroupTable& t, ClassState& cs, std::span<const i
     for (size_t r = 0; r < rows; ++r) {
       if (cs.line_weight[r] == 0 || row_level[r] == cs.line_level[r]) continue;
       const int32_t* cell = &cs.cell_group[r * cols];
-      for (size_t c = 0; c < cols; ++c) {
+      ForEachMember(cs, r, [&](size_t c) {
         if (cell[c] >= 0) t.SetRate(cell[c], std::min(row_level[r], col_level[c]));
-      }
+      });
     }
     for (size_t c = 0; c < cols; ++c) {
       if (cs.line_weight[rows + c] == 0 || col_level[c] == cs.line_level[rows + c]) continue;
       const int32_t* cell = &cs.cell_group_t[c * rows];
-      for (size_t r = 0; r < rows; ++r) {
+      ForEachMember(cs, rows + c, [&](size_t r) {
         if (cell[r] >= 0) t.SetRate(cell[r], std::min(row_level[r], col_level[c]));
-      }
+      });
     }
     for (int32_t g : cs.fresh) {
       if (t.count[g] > 0 && t.group_class[g] == &cs - t.class_states.data()) {

@@ -232,5 +232,37 @@ TEST(DenseFill, PartFollowsAChangedCellIntoTheNextFill) {
   EXPECT_NEAR(p.residual[3], 7.5 - 16.0 / 3, 1e-12);
 }
 
+// A dense state lists each line's non-empty cells (its bits) as its counts change: a cell
+// joins its row's and column's lists when it gets a member and leaves them when it has none.
+TEST(DenseFill, LinesListTheirNonEmptyCells) {
+  rates::ClassState cs;
+  cs.rows = 2;
+  cs.cols = 70;  // two words a row
+  cs.matrix.assign(cs.rows * cs.cols, 0);
+  cs.matrix_t.assign(cs.rows * cs.cols, 0);
+  cs.line_weight.assign(cs.rows + cs.cols, 0);
+  cs.row_words = 2;
+  cs.col_words = 1;
+  cs.row_bits.assign(cs.rows * cs.row_words, 0);
+  cs.col_bits.assign(cs.cols * cs.col_words, 0);
+  auto members = [&](size_t line) {
+    std::vector<size_t> out;
+    rates::ForEachMember(cs, line, [&](size_t j) { out.push_back(j); });
+    return out;
+  };
+  rates::AddToCell(cs, 1 * 70 + 65, 2);
+  rates::AddToCell(cs, 1 * 70 + 3, 1);
+  rates::AddToCell(cs, 0 * 70 + 65, 1);
+  EXPECT_EQ(members(1), (std::vector<size_t>{3, 65}));  // row 1, in column order
+  EXPECT_EQ(members(0), (std::vector<size_t>{65}));
+  EXPECT_EQ(members(2 + 65), (std::vector<size_t>{0, 1}));  // column 65, in row order
+  rates::AddToCell(cs, 1 * 70 + 65, -1);  // one member left: still listed
+  EXPECT_EQ(members(1), (std::vector<size_t>{3, 65}));
+  rates::AddToCell(cs, 1 * 70 + 65, -1);
+  EXPECT_EQ(members(1), (std::vector<size_t>{3}));
+  EXPECT_EQ(members(2 + 65), (std::vector<size_t>{0}));
+  EXPECT_EQ(members(2 + 3), (std::vector<size_t>{1}));
+}
+
 }  // namespace
 }  // namespace slotflow
