@@ -63,7 +63,7 @@ TaskChoice NeatTaskChoice(const SimState& state, const ReadyTasks& ready) {
     if (holders) {
       ServerId best = kNoServer;
       for (ServerId r : task.replicas) {
-        if (!state.CanHost(t, r)) continue;
+        if (!state.HasFreeSlot(r) || !state.CanHost(t, r)) continue;
         if (best == kNoServer || state.server(r).running < state.server(best).running ||
             (state.server(r).running == state.server(best).running && r < best)) {
           best = r;

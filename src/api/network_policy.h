@@ -50,7 +50,8 @@ class NetworkPolicy {
   // The class a flow with `spec` gets from this policy now (the one it has, if a flow of its
   // unit already runs; the one a new flow would get, otherwise), for a task scheduler that asks
   // where a task's flows would rank (Duopoly Alg. 2 l. 16). nullopt when the class depends on
-  // more than the flow's description (by default).
+  // more than the flow's description (by default). Flows of one coflow and one macroflow (both
+  // set) get one class, so a caller may ask once for a run of such flows.
   virtual std::optional<FlowClass> ExpectedClass(const FlowView& /*net*/,
                                                  const FlowSpec& /*spec*/) const {
     return std::nullopt;

@@ -89,6 +89,7 @@ struct JobRuntime {
   // Ready, unplaced, unpinned tasks in task-id order. A deque: tasks mostly leave from the
   // front and join at the back, each in constant time, where a vector would shift the rest.
   ReadyTasks ready;
+  int ready_roots = 0;  // how many of `ready` are root tasks (TaskRuntime::root)
   int running = 0;  // placed and not done
   int unfinished_tasks = 0;
   int local_reads = 0, remote_reads = 0;
@@ -158,6 +159,10 @@ class SimState {
   BusyTotals ServerBusyTotals(ServerId s) const;
   // Servers with at least one free slot, in increasing id order.
   const std::vector<ServerId>& servers_with_free_slots() const { return free_servers_; }
+  // Whether server s is one of them: a byte per server, so that a pass over many tasks'
+  // replicas reads it instead of each server's record (CanHost holds only where it does, for
+  // any task that holds a slot).
+  bool HasFreeSlot(ServerId s) const { return has_free_slot_[s] != 0; }
   // Of those, the ones where no task is receiving (ServerRuntime::receiving == 0), in
   // increasing id order: an index, so that a scheduler looking for such a server need not scan.
   const std::vector<ServerId>& idle_servers_with_free_slots() const { return idle_servers_; }
@@ -186,6 +191,7 @@ class SimState {
   std::vector<TaskRuntime> tasks_;
   std::vector<ServerRuntime> servers_;
   std::vector<ServerId> free_servers_;
+  std::vector<uint8_t> has_free_slot_;  // per server: listed in free_servers_
   std::vector<ServerId> idle_servers_;
   std::vector<uint8_t> in_idle_;  // per server: listed in idle_servers_
   int free_slot_total_ = 0;

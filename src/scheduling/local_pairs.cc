@@ -163,24 +163,29 @@ bool LocalPairs::StillHolds(const SimState& state, JobBits& bits, ServerId s) co
 std::optional<LocalPairs::Tied> LocalPairs::FewestCandidates(bool& roots) {
   JobBits& b = *current_;
   roots = b.roots > 0;
+  if (free_.empty()) return std::nullopt;  // no free server holds a ready root task's replica
   // at_least_[k]: tasks with more than k of their replicas on free servers (a bit-sliced count).
   const int levels = b.levels;
-  at_least_.resize(levels);
-  for (auto& a : at_least_) a.assign(b.words, 0);
+  const size_t words = b.words;
+  at_least_.assign(static_cast<size_t>(levels) * words, 0);
+  uint64_t* const at_least = at_least_.data();  // level k's words from k * words
   for (ServerId s : free_) {
-    const std::vector<uint64_t>& h = b.holds[s];
-    for (size_t w = b.first_word[s]; w < b.words; ++w) {
+    const uint64_t* h = b.holds[s].data();
+    for (size_t w = b.first_word[s]; w < words; ++w) {
       const uint64_t x = h[w];
       if (x == 0) continue;
-      for (int k = levels - 1; k > 0; --k) at_least_[k][w] |= at_least_[k - 1][w] & x;
-      at_least_[0][w] |= x;
+      for (size_t k = levels - 1; k > 0; --k) {
+        at_least[k * words + w] |= at_least[(k - 1) * words + w] & x;
+      }
+      at_least[w] |= x;
     }
   }
-  tied_.assign(b.words, 0);
+  tied_.assign(words, 0);
   for (int c = 1; c <= levels; ++c) {
     bool any = false;
-    for (size_t w = 0; w < b.words; ++w) {
-      tied_[w] = at_least_[c - 1][w] & (c < levels ? ~at_least_[c][w] : ~uint64_t{0});
+    const uint64_t* this_level = at_least + static_cast<size_t>(c - 1) * words;
+    for (size_t w = 0; w < words; ++w) {
+      tied_[w] = this_level[w] & (c < levels ? ~this_level[words + w] : ~uint64_t{0});
       any = any || tied_[w] != 0;
     }
     if (!any) continue;

@@ -81,7 +81,7 @@ class LocalPairs {
   // Scratch of one decision.
   JobBits* current_ = nullptr;
   std::vector<ServerId> free_;
-  std::vector<std::vector<uint64_t>> at_least_;  // [k]: tasks with more than k free holders
+  std::vector<uint64_t> at_least_;  // level k (words from k x words): more than k free holders
   std::vector<uint64_t> tied_;
   std::vector<ServerId> tied_servers_;
   std::vector<ServerId> chosen_;   // the servers of CountPairs

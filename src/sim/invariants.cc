@@ -27,8 +27,14 @@ void CheckLinks(const Cluster& cluster, const FlowView& flows) {
 void CheckServers(const Cluster& cluster, const SimState& state) {
   std::vector<int> ready_replicas(static_cast<size_t>(cluster.size()), 0);
   for (JobIndex j : state.active_jobs()) {
+    int roots = 0;
     for (TaskId t : state.job(j).ready) {
       for (ServerId r : state.task(t).replicas) ++ready_replicas[r];
+      roots += state.task(t).root;
+    }
+    if (roots != state.job(j).ready_roots) {
+      Fail(state.now(), fmt::format("job {} counts {} ready root tasks; its ready list holds {}", j,
+                                    state.job(j).ready_roots, roots));
     }
   }
   for (const Server& sv : cluster.servers()) {

@@ -21,6 +21,7 @@ TaskLifecycle::TaskLifecycle(const Cluster& cluster, FlowNetwork& network, SimSt
   launched_kind_ = -1;
   s_.servers_.resize(cluster_.size());
   s_.in_idle_.assign(cluster_.size(), 0);
+  s_.has_free_slot_.assign(cluster_.size(), 0);
   s_.ready_replicas_.assign(cluster_.size(), 0);
   for (const Server& sv : cluster_.servers()) {
     AddFreeSlots(sv.id, sv.slots);
@@ -45,6 +46,7 @@ void TaskLifecycle::AddFreeSlots(ServerId s, int delta) {
   sv.free_slots += delta;
   s_.free_slot_total_ += delta;
   const bool has = sv.free_slots > 0;
+  s_.has_free_slot_[s] = has;
   auto& free = s_.free_servers_;
   if (had && !has) {
     free.erase(std::lower_bound(free.begin(), free.end(), s));
@@ -245,6 +247,7 @@ void TaskLifecycle::MakeReady(TaskId t) {
   }
   auto& ready = s_.jobs_[task.job].ready;
   ready.insert(std::lower_bound(ready.begin(), ready.end(), t), t);
+  s_.jobs_[task.job].ready_roots += task.root;
   ++s_.ready_total_;
   for (ServerId r : task.replicas) ++s_.ready_replicas_[r];
   schedule_needed = true;
@@ -303,6 +306,7 @@ void TaskLifecycle::Occupy(TaskId t, ServerId s) {
     Accrue(s);
     if (cluster_.server(s).memory > 0) s_.servers_[s].free_memory -= task.spec->memory;
     job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), t));
+    job.ready_roots -= task.root;
     --s_.ready_total_;
     for (ServerId r : task.replicas) --s_.ready_replicas_[r];
     AddFreeSlots(s, -task.spec->cpus);

@@ -156,6 +156,7 @@ void TaskLifecycle::ReopenStage(JobIndex j, int stage) {
       TaskRuntime& task = s_.tasks_[ct];
       if (task.state != TaskState::kReady) continue;
       job.ready.erase(std::lower_bound(job.ready.begin(), job.ready.end(), ct));
+      job.ready_roots -= task.root;
       --s_.ready_total_;
       for (ServerId r : task.replicas) --s_.ready_replicas_[r];
       task.state = TaskState::kWaiting;

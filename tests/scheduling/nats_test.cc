@@ -349,6 +349,23 @@ TEST(NatsReduce, InsufficientPicksSmallestReadyReduceSufficientTheLargest) {
   EXPECT_TRUE(d->second == 0 || d->second == 1) << d->second;
 }
 
+// Among equal reduce tasks the first in id order goes, largest or smallest.
+TEST(NatsReduce, EqualReduceTasksGoInIdOrder) {
+  Bed bed(3, 2);
+  const JobIndex j = bed.ReduceJob(2, {3, 9, 3, 9}, 1);
+  bed.Occupy(2, 2);
+  auto nats = MakeNats();
+  ASSERT_EQ(ModeNow(*nats, bed.state()), SlotMode::kSufficient);
+  Choice d = Decide(*nats, bed.state());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->first, bed.TaskOf(j, 1, 1));
+  bed.Occupy(1, 1);
+  ASSERT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
+  d = Decide(*nats, bed.state());
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->first, bed.TaskOf(j, 1, 0));
+}
+
 // --- Mode signal ---
 
 TEST(NatsMode, SwitchesWhenL0sReadyTasksExceedTheFreeSlotsAndBack) {

@@ -335,7 +335,7 @@ class NatsScheduler : public TaskScheduler {
       if (!task.root) continue;
       any_root = true;
       int candidates = 0;
-      for (ServerId r : task.replicas) candidates += state.CanHost(t, r);
+      for (ServerId r : task.replicas) candidates += state.HasFreeSlot(r) && state.CanHost(t, r);
       if (candidates == 0 || candidates > best_candidates) continue;
       if (candidates < best_candidates) {
         best_candidates = candidates;
@@ -416,13 +416,19 @@ class NatsScheduler : public TaskScheduler {
   // The smallest (Alg. 3) or largest (Alg. 4) ready reduce task of job j that
   // SelectServerForTask can place.
   Decision ReduceFromJob(const SimState& state, JobIndex j, bool largest_first, bool insufficient) {
+    // The ready list is in id order and reduce tasks follow their job's map tasks, so it is
+    // read from the back until the job's ready non-root tasks are all seen; `>=` / `<=` keep
+    // the first in id order among equals, as a forward pass would.
+    const JobRuntime& job = state.job(j);
+    auto left = static_cast<int64_t>(job.ready.size()) - job.ready_roots;
     TaskId pick{-1};
-    for (TaskId t : state.job(j).ready) {
-      const TaskRuntime& task = state.task(t);
+    for (auto it = job.ready.rbegin(); left > 0; ++it) {
+      const TaskRuntime& task = state.task(*it);
       if (task.root) continue;
-      if (pick < 0 || (largest_first ? task.spec->input > state.task(pick).spec->input
-                                     : task.spec->input < state.task(pick).spec->input)) {
-        pick = t;
+      --left;
+      if (pick < 0 || (largest_first ? task.spec->input >= state.task(pick).spec->input
+                                     : task.spec->input <= state.task(pick).spec->input)) {
+        pick = *it;
       }
     }
     if (pick < 0) return {};
@@ -496,20 +502,30 @@ class NatsScheduler : public TaskScheduler {
     const FlowView& net = state.flows();
     smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
     if (classes) top_class_.assign(state.cluster().size(), std::numeric_limits<FlowClass>::max());
+    // Flows of one coflow and macroflow have one class: it is asked for once per macroflow
+    // (the receiving task) in each summary.
+    ++summary_;
     for (FlowId f : net.active_flows()) {
       const FlowSpec& fs = net.flow(f).spec;
       if (fs.src == fs.dst) continue;
       const Bytes unit =
           insufficient || fs.coflow < 0 ? fs.macroflow_bytes : net.coflow(fs.coflow).total_bytes;
       smallest_unit_[fs.dst] = std::min(smallest_unit_[fs.dst], unit);
-      if (classes) {
-        const FlowClass c = net.ExpectedClass(fs).value_or(std::numeric_limits<FlowClass>::max());
-        top_class_[fs.dst] = std::min(top_class_[fs.dst], c);
-      }
+      if (classes) top_class_[fs.dst] = std::min(top_class_[fs.dst], ClassOf(net, fs));
     }
   }
 
-  // Ready root tasks (of any job) that have a replica on each server.
+  // The class the network policy gives fs's flows now, asked once per macroflow per summary.
+  FlowClass ClassOf(const FlowView& net, const FlowSpec& fs) const {
+    auto ask = [&] { return net.ExpectedClass(fs).value_or(std::numeric_limits<FlowClass>::max()); };
+    if (fs.coflow < 0 || fs.macroflow < 0) return ask();
+    const auto m = static_cast<size_t>(fs.macroflow);
+    if (m >= asked_.size()) asked_.resize(m + 1);
+    Asked& a = asked_[m];
+    if (a.summary != summary_ || a.coflow != fs.coflow) a = {summary_, fs.coflow, ask()};
+    return a.cls;
+  }
+
   JobOrder order_;
   Signal signal_;
   bool refresh_every_round_;
@@ -536,6 +552,14 @@ class NatsScheduler : public TaskScheduler {
   mutable std::vector<double> smallest_unit_;
   mutable std::vector<FlowClass> top_class_;
   mutable bool receivers_summarised_ = false;
+  // ClassOf's answers, per macroflow (task id): the summary that asked, for which coflow.
+  struct Asked {
+    int64_t summary = -1;
+    CoflowId coflow{-1};
+    FlowClass cls{0};
+  };
+  mutable std::vector<Asked> asked_;
+  mutable int64_t summary_ = 0;
 };
 
 }  // namespace
