@@ -91,20 +91,21 @@ void LocalFill::JoinReachedLines(const ClassState& cs) {
     if (now == was) continue;
     const bool row = static_cast<size_t>(i) < rows;
     const int32_t* cell = row ? &cs.matrix[i * cols] : &cs.matrix_t[(i - rows) * rows];
+    const size_t n = row ? cols : rows;
     const size_t other = row ? rows : 0;
     // A capped line m's groups with i change rate iff min(now, cap) != min(was, cap), that
     // is (now != was) iff cap > min(now, was): most lines fail that first, cheapest test.
     const double lo = std::min(now, was);
     const bool unbounded = !std::isfinite(now - was);
     const double* level = &cs.line_level[other];
-    ForEachMember(cs, i, [&](size_t j) {
-      if (level[j] <= lo) return;
+    for (size_t j = 0; j < n; ++j) {
+      if (cell[j] == 0 || level[j] <= lo) continue;
       const auto m = static_cast<int32_t>(other + j);
-      if (in_region_[m]) return;
+      if (in_region_[m]) continue;
       const double cap = level[j];
       if (cap < kForever || unbounded) {
         JoinRegion(m);
-        return;
+        continue;
       }
       if (!extra_use_flag_[m]) {
         extra_use_flag_[m] = 1;
@@ -112,7 +113,7 @@ void LocalFill::JoinReachedLines(const ClassState& cs) {
         unsaturated_.push_back(m);
       }
       extra_use_[m] += static_cast<double>(cell[j]) * (now - was);
-    });
+    }
   }
   for (int32_t m : unsaturated_) {
     extra_use_flag_[m] = 0;
