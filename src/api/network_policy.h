@@ -51,7 +51,8 @@ class NetworkPolicy {
   // unit already runs; the one a new flow would get, otherwise), for a task scheduler that asks
   // where a task's flows would rank (Duopoly Alg. 2 l. 16). nullopt when the class depends on
   // more than the flow's description (by default). Flows of one coflow and one macroflow (both
-  // set) get one class, so a caller may ask once for a run of such flows.
+  // set) get one class, and the answer holds while time stands still, no flow starts or ends
+  // and the slot mode stays, so a caller may ask once for many flows or decisions.
   virtual std::optional<FlowClass> ExpectedClass(const FlowView& /*net*/,
                                                  const FlowSpec& /*spec*/) const {
     return std::nullopt;

@@ -207,6 +207,28 @@ TEST(NatsReduce, SlotInsufficientComparesMacroflowsAndPrefersFewestReceiving) {
   EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), ServerId{2}));
 }
 
+// The receivers' summary is kept between decisions of one instant only while no flow starts:
+// a task placed in between that starts receiving on server 2 a macroflow smaller than the
+// task's takes server 2 out for the next decision (with two receiving against server 1's
+// three, it would still win on a stale summary).
+TEST(NatsReduce, ASummaryOfReceiversFollowsFlowsStartedAtTheSameInstant) {
+  Bed bed(4, 5);
+  bed.Receiving(3, {{0, 1}, {3, 100}});
+  bed.Receiving(3, {{1, 10}, {1, 12}, {1, 14}});
+  bed.Receiving(3, {{2, 20}});
+  const JobIndex j = bed.ReduceJob(3, {7, 5, 6, 8, 9}, 1);
+  bed.Occupy(0, 3);
+  bed.Occupy(1, 1);
+  bed.Occupy(2, 2);
+  bed.Occupy(3, 4);
+  auto nats = MakeNats();
+  ASSERT_EQ(bed.state().free_slots(), 4);
+  EXPECT_EQ(ModeNow(*nats, bed.state()), SlotMode::kInsufficient);
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), ServerId{2}));
+  bed.Receiving(0, {{2, 2}});  // same instant: macroflow 2 now arrives at server 2
+  EXPECT_EQ(Decide(*nats, bed.state()), At(bed.TaskOf(j, 1, 1), ServerId{1}));
+}
+
 TEST(NatsReduce, SlotSufficientComparesCoflows) {
   Bed bed(4, 4);
   bed.Receiving(3, {{0, 60}});           // server 0: macroflow = coflow = 60

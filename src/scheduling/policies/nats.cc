@@ -242,7 +242,6 @@ class NatsScheduler : public TaskScheduler {
     if (jobs_.empty()) return {};
     if (refresh_every_round_) insufficient_ = Insufficient(state);
     const bool insufficient = insufficient_;
-    receivers_summarised_ = false;  // computed on first use in this call
     // Alg. 3 / first half of Alg. 4: the highest-priority job only, if it has ready tasks.
     const JobIndex l0 = L0(state, jobs_);
     if (l0 >= 0 && !state.job(l0).ready.empty()) {
@@ -474,7 +473,7 @@ class NatsScheduler : public TaskScheduler {
     }
     const std::optional<FlowClass> mine_class =
         by_class_ ? state.flows().ExpectedClass(state.UnitSpec(t)) : std::nullopt;
-    if (!receivers_summarised_) SummariseReceivers(state, insufficient, mine_class.has_value());
+    SummariseReceivers(state, insufficient, mine_class.has_value());
     const Bytes mine = UnitSize(state, t, insufficient);
     ServerId best = kNoServer;
     for (ServerId s : state.servers_with_free_slots()) {
@@ -498,8 +497,13 @@ class NatsScheduler : public TaskScheduler {
   // Smallest active macroflow or coflow arriving at each server; with `classes`, also the
   // highest class (smallest number) the network policy gives the flows arriving there.
   void SummariseReceivers(const SimState& state, bool insufficient, bool classes) const {
-    receivers_summarised_ = true;
     const FlowView& net = state.flows();
+    // The summary holds while no flow starts or ends, time stands still and neither mode moves
+    // (the decisions of one instant that start no flows, such as map tasks reading locally).
+    const SummaryKey key{net.now(), net.FlowCount(), net.active_flows().size(), net.slot_mode(),
+                         insufficient, classes};
+    if (summary_key_ == key) return;
+    summary_key_ = key;
     smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
     if (classes) top_class_.assign(state.cluster().size(), std::numeric_limits<FlowClass>::max());
     // Flows of one coflow and macroflow have one class: it is asked for once per macroflow
@@ -551,7 +555,15 @@ class NatsScheduler : public TaskScheduler {
   LocalPairs local_pairs_;      // Alg. 2 l. 1–7 for jobs with many ready map tasks
   mutable std::vector<double> smallest_unit_;
   mutable std::vector<FlowClass> top_class_;
-  mutable bool receivers_summarised_ = false;
+  struct SummaryKey {
+    Seconds now;
+    int flows_started;
+    size_t flows_active;
+    SlotMode mode;
+    bool insufficient, classes;
+    bool operator==(const SummaryKey&) const = default;
+  };
+  mutable std::optional<SummaryKey> summary_key_;
   // ClassOf's answers, per macroflow (task id): the summary that asked, for which coflow.
   struct Asked {
     int64_t summary = -1;
