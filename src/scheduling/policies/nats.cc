@@ -521,7 +521,9 @@ class NatsScheduler : public TaskScheduler {
 
   // The class the network policy gives fs's flows now, asked once per macroflow per summary.
   FlowClass ClassOf(const FlowView& net, const FlowSpec& fs) const {
-    auto ask = [&] { return net.ExpectedClass(fs).value_or(std::numeric_limits<FlowClass>::max()); };
+    auto ask = [&] {
+      return net.ExpectedClass(fs).value_or(std::numeric_limits<FlowClass>::max());
+    };
     if (fs.coflow < 0 || fs.macroflow < 0) return ask();
     const auto m = static_cast<size_t>(fs.macroflow);
     if (m >= asked_.size()) asked_.resize(m + 1);
