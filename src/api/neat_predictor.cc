@@ -244,20 +244,25 @@ void EdgeLoads::Reset(const Cluster& cluster, NeatPolicy policy, Bytes new_size,
 
 void EdgeLoads::AddFlow(const FlowView& net, FlowId f, const FlowSpec& spec, bool up, bool down,
                         bool delays) {
-  const LinkTransfer t = AsLinkTransfer(net, policy_, f);
+  AddTransfer(f, AsLinkTransfer(net, policy_, f), spec.src, spec.dst, spec.coflow, up, down,
+              delays);
+}
+
+void EdgeLoads::AddTransfer(FlowId f, const LinkTransfer& t, ServerId src, ServerId dst,
+                            CoflowId coflow, bool up, bool down, bool delays) {
   const Bytes b = Interfering(FamilyOf(policy_), t, new_size_);
-  if (up) up_[spec.src] += b;
+  if (up) up_[src] += b;
   if (down) {
-    down_[spec.dst] += b;
-    ++down_flows_[spec.dst];
-    down_min_remaining_[spec.dst] = std::min(down_min_remaining_[spec.dst], t.on_link);
+    down_[dst] += b;
+    ++down_flows_[dst];
+    down_min_remaining_[dst] = std::min(down_min_remaining_[dst], t.on_link);
   }
   if (!delays) return;
   // A flow policy delays each flow; a coflow policy each coflow once (a block read without a
   // coflow is one of its own).
-  const int64_t key = IsCoflowPolicy(policy_) && spec.coflow >= 0 ? spec.coflow : -1 - f;
-  if (up) AddDelay(up_delay_, spec.src, key, t, true);
-  if (down) AddDelay(down_delay_, spec.dst, key, t, false);
+  const int64_t key = IsCoflowPolicy(policy_) && coflow >= 0 ? coflow : -1 - f;
+  if (up) AddDelay(up_delay_, src, key, t, true);
+  if (down) AddDelay(down_delay_, dst, key, t, false);
 }
 
 void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy policy,
@@ -281,11 +286,26 @@ void EdgeLoads::ComputeFor(const Cluster& cluster, const FlowView& net, NeatPoli
   want_down_.resize(n, 0);
   for (ServerId s : ups) want_up_[s] = 1;
   for (ServerId s : downs) want_down_[s] = 1;
-  for (FlowId f : net.active_flows()) {
-    const FlowSpec& spec = net.flow(f).spec;
-    const bool up = want_up_[spec.src] != 0, down = want_down_[spec.dst] != 0;
-    if ((!up && !down) || spec.src == spec.dst) continue;
-    AddFlow(net, f, spec, up, down, delays);
+  // The network flows' ends, listed once per instant while no flow starts or ends (the
+  // decisions of one instant that start no flow share them); a transfer is read when first
+  // wanted, and is the same for the rest of the instant.
+  const EndsKey key{net.now(), net.FlowCount(), net.active_flows().size(), policy};
+  if (ends_key_ != key) {
+    ends_key_ = key;
+    ends_.clear();
+    for (FlowId f : net.active_flows()) {
+      const FlowSpec& spec = net.flow(f).spec;
+      if (spec.src != spec.dst) ends_.push_back({spec.src, spec.dst, spec.coflow, f});
+    }
+  }
+  for (FlowEnds& e : ends_) {
+    const bool up = want_up_[e.src] != 0, down = want_down_[e.dst] != 0;
+    if (!up && !down) continue;
+    if (!e.read) {
+      e.t = AsLinkTransfer(net, policy, e.f);
+      e.read = true;
+    }
+    AddTransfer(e.f, e.t, e.src, e.dst, e.coflow, up, down, delays);
   }
   for (ServerId s : ups) want_up_[s] = 0;
   for (ServerId s : downs) want_down_[s] = 0;

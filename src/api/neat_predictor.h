@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -159,7 +160,9 @@ class EdgeLoads {
                bool delays = false);
   // Compute for the uplinks of `ups` and the downlinks of `downs` only, each with the same
   // value Compute gives it; every other link reads as idle. The pass over the active flows
-  // then reads only their ends, except for the flows crossing one of those links.
+  // then reads only their ends, except for the flows crossing one of those links; the ends
+  // (and each transfer read) are kept for the next call at the same instant while no flow
+  // starts or ends.
   void ComputeFor(const Cluster& cluster, const FlowView& net, NeatPolicy policy, Bytes new_size,
                   bool delays, std::span<const ServerId> ups, std::span<const ServerId> downs);
   // The queries below answer from `daemons` (synced), which bring the links they read up to
@@ -203,11 +206,31 @@ class EdgeLoads {
     int shift_ = 64;  // 64 - log2(capacity)
   };
 
+  // A network flow as ComputeFor reads it: its ends, coflow and id, and its transfer once read.
+  struct FlowEnds {
+    ServerId src, dst;
+    CoflowId coflow;
+    FlowId f;
+    bool read = false;
+    LinkTransfer t;
+  };
+  // What ComputeFor's list of ends holds for: the instant, the flows started and active.
+  struct EndsKey {
+    Seconds now;
+    int flows_started;
+    size_t flows_active;
+    NeatPolicy policy;
+    bool operator==(const EndsKey&) const = default;
+  };
+
   void Reset(const Cluster& cluster, NeatPolicy policy, Bytes new_size, bool delays);
   // Adds flow f's terms to the uplink of its source if `up` and the downlink of its
   // destination if `down`.
   void AddFlow(const FlowView& net, FlowId f, const FlowSpec& spec, bool up, bool down,
                bool delays);
+  // The same from its transfer t, ends and coflow.
+  void AddTransfer(FlowId f, const LinkTransfer& t, ServerId src, ServerId dst, CoflowId coflow,
+                   bool up, bool down, bool delays);
   void AddDelay(std::vector<double>& factor, ServerId s, int64_t key, const LinkTransfer& t,
                 bool up);
 
@@ -220,6 +243,8 @@ class EdgeLoads {
   std::vector<double> up_delay_, down_delay_;  // per new byte on the link
   std::vector<int> down_flows_;
   std::vector<char> want_up_, want_down_;  // ComputeFor's links (all 0 between passes)
+  std::vector<FlowEnds> ends_;             // ComputeFor's network flows, in active order
+  std::optional<EndsKey> ends_key_;
   SeenKeys seen_;
 };
 

@@ -455,6 +455,56 @@ TEST(EdgeLoads, ComputeForMatchesComputeOnItsLinks) {
   }
 }
 
+// One EdgeLoads asked again and again (as a scheduler asks it) keeps the flows it read for the
+// rest of the instant: each answer still equals a fresh Compute's, when the size and links
+// asked change, when a flow starts at the same instant, and when time moves on.
+TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
+  ClusterSpec cs;
+  cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
+  Cluster cluster(cs);
+  Engine engine;
+  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  auto start = [&](int src, int dst, Bytes size) {
+    FlowSpec fs;
+    fs.src = ServerId{src};
+    fs.dst = ServerId{dst};
+    fs.size = size;
+    net.StartFlow(fs);
+  };
+  start(0, 1, 4);
+  start(2, 1, 6);
+  start(3, 0, 5);
+  net.Resolve();
+  EdgeLoads kept;
+  auto expect_fresh = [&](Bytes size, std::vector<ServerId> downs, const char* when) {
+    EdgeLoads fresh;
+    fresh.Compute(cluster, net, NeatPolicy::kFair, size, true);
+    kept.ComputeFor(cluster, net, NeatPolicy::kFair, size, true, {}, downs);
+    for (ServerId s : downs) {
+      EXPECT_EQ(kept.down(s), fresh.down(s)) << when << " " << s;
+      EXPECT_EQ(kept.down_flows(s), fresh.down_flows(s)) << when << " " << s;
+      EXPECT_EQ(kept.ObjectiveDown(s, 2), fresh.ObjectiveDown(s, 2)) << when << " " << s;
+    }
+  };
+  expect_fresh(3, {ServerId{1}}, "first");
+  expect_fresh(5, {ServerId{0}, ServerId{1}}, "same instant");
+  start(3, 1, 1);  // same instant: server 1 gets a third flow
+  expect_fresh(5, {ServerId{1}}, "after a start");
+  EXPECT_EQ(kept.down_flows(ServerId{1}), 3);
+  net.Resolve();
+  // Half a second on, as the simulator moves time: the clock, then the network.
+  engine.Schedule(0.5, engine.AddKind([](int64_t) {}), 0);
+  engine.Run(ContinuousProcess{[] { return kForever; },
+                               [&](Seconds t) {
+                                 std::vector<FlowId> done;
+                                 net.AdvanceTo(t, done);
+                               }},
+             [] {});
+  ASSERT_EQ(net.now(), 0.5);
+  expect_fresh(5, {ServerId{0}, ServerId{1}}, "later");
+  EXPECT_LT(kept.down(ServerId{1}), 4 + 6 + 1);  // bytes have moved since
+}
+
 // NEAT+'s network daemons (api/neat_daemons.h): flows enter and leave their edge links'
 // state as they start and end; a queried link is rebuilt from its flows' remaining bytes as of
 // now; the node state is the cache of the last start, end or rebuild at the node; under a
