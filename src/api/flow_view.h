@@ -36,6 +36,16 @@ class FlowView {
   int FlowCount() const { return static_cast<int>(flows_->size()); }
   // Flows started and not finished, in no particular order.
   const std::vector<FlowId>& active_flows() const { return *active_; }
+  // What moves whenever time does or a flow starts or ends: two reads with equal stamps see the
+  // same flows with the same bytes left, so what a scheduler derived from them may be kept
+  // between the decisions of one instant.
+  struct Stamp {
+    Seconds now;
+    int flows_started;
+    size_t flows_active;
+    bool operator==(const Stamp&) const = default;
+  };
+  Stamp stamp() const { return {now(), FlowCount(), active_flows().size()}; }
   // Every flow that has finished, in the order they finished (so a reader can keep a cursor
   // and see only what finished since it last looked), when the network keeps finished flows'
   // ids (FinishedFlows); else empty. Flows start in id order.

@@ -242,12 +242,6 @@ void EdgeLoads::Reset(const Cluster& cluster, NeatPolicy policy, Bytes new_size,
   seen_.Clear();
 }
 
-void EdgeLoads::AddFlow(const FlowView& net, FlowId f, const FlowSpec& spec, bool up, bool down,
-                        bool delays) {
-  AddTransfer(f, AsLinkTransfer(net, policy_, f), spec.src, spec.dst, spec.coflow, up, down,
-              delays);
-}
-
 void EdgeLoads::AddTransfer(FlowId f, const LinkTransfer& t, ServerId src, ServerId dst,
                             CoflowId coflow, bool up, bool down, bool delays) {
   const Bytes b = Interfering(FamilyOf(policy_), t, new_size_);
@@ -271,7 +265,8 @@ void EdgeLoads::Compute(const Cluster& cluster, const FlowView& net, NeatPolicy 
   for (FlowId f : net.active_flows()) {
     const FlowSpec& spec = net.flow(f).spec;
     if (spec.src == spec.dst) continue;  // a local read crosses no network link
-    AddFlow(net, f, spec, true, true, delays);
+    AddTransfer(f, AsLinkTransfer(net, policy, f), spec.src, spec.dst, spec.coflow, true, true,
+                delays);
   }
 }
 
@@ -289,7 +284,7 @@ void EdgeLoads::ComputeFor(const Cluster& cluster, const FlowView& net, NeatPoli
   // The network flows' ends, listed once per instant while no flow starts or ends (the
   // decisions of one instant that start no flow share them); a transfer is read when first
   // wanted, and is the same for the rest of the instant.
-  const EndsKey key{net.now(), net.FlowCount(), net.active_flows().size(), policy};
+  const EndsKey key{net.stamp(), policy};
   if (ends_key_ != key) {
     ends_key_ = key;
     ends_.clear();

@@ -214,21 +214,16 @@ class EdgeLoads {
     bool read = false;
     LinkTransfer t;
   };
-  // What ComputeFor's list of ends holds for: the instant, the flows started and active.
+  // What ComputeFor's list of ends holds for.
   struct EndsKey {
-    Seconds now;
-    int flows_started;
-    size_t flows_active;
+    FlowView::Stamp flows;
     NeatPolicy policy;
     bool operator==(const EndsKey&) const = default;
   };
 
   void Reset(const Cluster& cluster, NeatPolicy policy, Bytes new_size, bool delays);
-  // Adds flow f's terms to the uplink of its source if `up` and the downlink of its
-  // destination if `down`.
-  void AddFlow(const FlowView& net, FlowId f, const FlowSpec& spec, bool up, bool down,
-               bool delays);
-  // The same from its transfer t, ends and coflow.
+  // Adds the terms of flow f (transfer t, ends src and dst, coflow) to the uplink of its source
+  // if `up` and the downlink of its destination if `down`.
   void AddTransfer(FlowId f, const LinkTransfer& t, ServerId src, ServerId dst, CoflowId coflow,
                    bool up, bool down, bool delays);
   void AddDelay(std::vector<double>& factor, ServerId s, int64_t key, const LinkTransfer& t,

@@ -500,8 +500,7 @@ class NatsScheduler : public TaskScheduler {
     const FlowView& net = state.flows();
     // The summary holds while no flow starts or ends, time stands still and neither mode moves
     // (the decisions of one instant that start no flows, such as map tasks reading locally).
-    const SummaryKey key{net.now(), net.FlowCount(), net.active_flows().size(), net.slot_mode(),
-                         insufficient, classes};
+    const SummaryKey key{net.stamp(), net.slot_mode(), insufficient, classes};
     if (summary_key_ == key) return;
     summary_key_ = key;
     smallest_unit_.assign(state.cluster().size(), std::numeric_limits<double>::infinity());
@@ -558,9 +557,7 @@ class NatsScheduler : public TaskScheduler {
   mutable std::vector<double> smallest_unit_;
   mutable std::vector<FlowClass> top_class_;
   struct SummaryKey {
-    Seconds now;
-    int flows_started;
-    size_t flows_active;
+    FlowView::Stamp flows;
     SlotMode mode;
     bool insufficient, classes;
     bool operator==(const SummaryKey&) const = default;
