@@ -48,7 +48,7 @@ bool LocalPairs::Covers(const SimState& state, JobIndex j) {
     b = &jobs_.emplace_back();
     b->job = j;
     Build(state, *b);
-  } else if (b->usable && ReadyRoots(state, *b) != b->roots) {
+  } else if (b->usable && state.job(j).ready_roots != b->roots) {
     Build(state, *b);  // tasks joined the ready set (the job's arrival, or a lost server's)
   }
   if (!b->usable) return false;
@@ -78,32 +78,21 @@ void LocalPairs::FreeHolders(const SimState& state, const JobBits& bits) {
   }
 }
 
-// The job's ready root tasks, counted in its ready list (sorted by task id) stage by stage.
-int64_t LocalPairs::ReadyRoots(const SimState& state, const JobBits& bits) const {
-  const ReadyTasks& ready = state.job(bits.job).ready;
-  int64_t n = 0;
-  for (const auto& [first, end] : bits.root_ranges) {
-    n += std::lower_bound(ready.begin(), ready.end(), end) -
-         std::lower_bound(ready.begin(), ready.end(), first);
-  }
-  return n;
-}
-
 void LocalPairs::Build(const SimState& state, JobBits& bits) const {
   const JobRuntime& job = state.job(bits.job);
-  bits.root_ranges.clear();
+  std::vector<std::pair<TaskId, TaskId>> root_ranges;  // [first, end) of each root stage
   TaskId lo = std::numeric_limits<TaskId>::max(), hi{0};
   for (size_t s = 0; s < job.stages.size(); ++s) {
     const StageRuntime& sr = job.stages[s];
     if (!job.spec->stages[s].parents.empty() || sr.task_count == 0) continue;
     const TaskId end{sr.first_task + sr.task_count};
-    bits.root_ranges.emplace_back(sr.first_task, end);
+    root_ranges.emplace_back(sr.first_task, end);
     lo = std::min(lo, sr.first_task);
     hi = std::max(hi, end);
   }
   const size_t servers = static_cast<size_t>(state.cluster().size());
-  bits.base = bits.root_ranges.empty() ? TaskId{0} : lo;
-  bits.words = bits.root_ranges.empty() ? 0 : (static_cast<size_t>(hi - lo) + 63) / 64;
+  bits.base = root_ranges.empty() ? TaskId{0} : lo;
+  bits.words = root_ranges.empty() ? 0 : (static_cast<size_t>(hi - lo) + 63) / 64;
   bits.levels = 0;
   bits.roots = 0;
   bits.usable = true;
@@ -112,7 +101,7 @@ void LocalPairs::Build(const SimState& state, JobBits& bits) const {
   bits.held.assign(servers, 0);
   bits.first_word.assign(servers, 0);
   const ReadyTasks& ready = job.ready;
-  for (const auto& [first, end] : bits.root_ranges) {
+  for (const auto& [first, end] : root_ranges) {
     for (auto it = std::lower_bound(ready.begin(), ready.end(), first);
          it != ready.end() && *it < end; ++it) {
       const size_t i = static_cast<size_t>(*it - bits.base);

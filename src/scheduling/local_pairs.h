@@ -63,7 +63,6 @@ class LocalPairs {
     int levels = 0;       // the most replicas of one task
     int64_t roots = 0;    // ready root tasks
     std::vector<uint64_t> ready;  // ready root tasks
-    std::vector<std::pair<TaskId, TaskId>> root_ranges;  // [first, end) of each root stage
     std::vector<std::vector<uint64_t>> holds;  // per server: ready root tasks with a replica there
     std::vector<int64_t> held;                 // per server: bits set in holds
     std::vector<size_t> first_word;            // per server: no bit of holds before this word
@@ -73,7 +72,6 @@ class LocalPairs {
   void Build(const SimState& state, JobBits& bits) const;
   void FreeHolders(const SimState& state, const JobBits& bits);
   void Clear(const SimState& state, JobBits& bits, TaskId t) const;
-  int64_t ReadyRoots(const SimState& state, const JobBits& bits) const;
   bool StillHolds(const SimState& state, JobBits& bits, ServerId s) const;
 
   std::vector<JobBits> jobs_;
