@@ -18,6 +18,7 @@
 #include "api/task_scheduler.h"
 #include "engine/engine.h"
 #include "network/network.h"
+#include "scenario.h"
 
 namespace slotflow {
 namespace {
@@ -351,12 +352,20 @@ TEST(CompressedLinkState, ClearEmptiesEveryBin) {
 
 // --- edge summaries from a live network ---
 
-TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
-  ClusterSpec cs;
-  cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
-  Cluster cluster(cs);
+// `servers` servers with 1 byte/s NICs under fair sharing, the clock at 0 until a test runs
+// the engine: the network of the edge-summary and daemon tests.
+struct FairNetwork {
+  explicit FairNetwork(int servers)
+      : cluster(testing::UnitCluster(servers, 1)),
+        net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock()) {}
+  Cluster cluster;
   Engine engine;
-  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  Network net;
+};
+
+TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
+  FairNetwork on(4);
+  auto& [cluster, engine, net] = on;
   Coflow small, large;
   small.total_bytes = 4;
   large.total_bytes = 10;
@@ -408,11 +417,8 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
 // (the same terms summed in the same order), and leaves the others idle. Enough coflows that
 // the set of (link, coflow) pairs already counted grows several times.
 TEST(EdgeLoads, ComputeForMatchesComputeOnItsLinks) {
-  ClusterSpec cs;
-  cs.classes = {ServerClass{.name = "n", .count = 8, .slots = 1, .nic = 1.0}};
-  Cluster cluster(cs);
-  Engine engine;
-  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  FairNetwork on(8);
+  auto& [cluster, engine, net] = on;
   std::vector<CoflowId> coflows;
   for (int i = 0; i < 60; ++i) {
     Coflow c;
@@ -459,11 +465,8 @@ TEST(EdgeLoads, ComputeForMatchesComputeOnItsLinks) {
 // rest of the instant: each answer still equals a fresh Compute's, when the size and links
 // asked change, when a flow starts at the same instant, and when time moves on.
 TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
-  ClusterSpec cs;
-  cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
-  Cluster cluster(cs);
-  Engine engine;
-  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  FairNetwork on(4);
+  auto& [cluster, engine, net] = on;
   auto start = [&](int src, int dst, Bytes size) {
     FlowSpec fs;
     fs.src = ServerId{src};
@@ -510,11 +513,8 @@ TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
 // now; the node state is the cache of the last start, end or rebuild at the node; under a
 // coflow policy a coflow's flows on a link are one binned transfer.
 TEST(NeatDaemons, FollowFlowsAsTheyStartAndEnd) {
-  ClusterSpec cs;
-  cs.classes = {ServerClass{.name = "n", .count = 4, .slots = 1, .nic = 1.0}};
-  Cluster cluster(cs);
-  Engine engine;
-  Network net(cluster, NetworkPolicyRegistry::Get().Make("fair"), engine.clock());
+  FairNetwork on(4);
+  auto& [cluster, engine, net] = on;
   Coflow big;
   big.total_bytes = 10;
   const CoflowId c = net.AddCoflow(big);
