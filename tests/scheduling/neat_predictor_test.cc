@@ -365,7 +365,8 @@ struct FairNetwork {
 
 TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
   FairNetwork on(4);
-  auto& [cluster, engine, net] = on;
+  Cluster& cluster = on.cluster;
+  Network& net = on.net;
   Coflow small, large;
   small.total_bytes = 4;
   large.total_bytes = 10;
@@ -418,7 +419,8 @@ TEST(EdgeLoads, SumsEachServersEdgeLinksFromActiveFlows) {
 // the set of (link, coflow) pairs already counted grows several times.
 TEST(EdgeLoads, ComputeForMatchesComputeOnItsLinks) {
   FairNetwork on(8);
-  auto& [cluster, engine, net] = on;
+  Cluster& cluster = on.cluster;
+  Network& net = on.net;
   std::vector<CoflowId> coflows;
   for (int i = 0; i < 60; ++i) {
     Coflow c;
@@ -466,7 +468,9 @@ TEST(EdgeLoads, ComputeForMatchesComputeOnItsLinks) {
 // asked change, when a flow starts at the same instant, and when time moves on.
 TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
   FairNetwork on(4);
-  auto& [cluster, engine, net] = on;
+  Cluster& cluster = on.cluster;
+  Engine& engine = on.engine;
+  Network& net = on.net;
   auto start = [&](int src, int dst, Bytes size) {
     FlowSpec fs;
     fs.src = ServerId{src};
@@ -514,13 +518,19 @@ TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
 // coflow policy a coflow's flows on a link are one binned transfer.
 TEST(NeatDaemons, FollowFlowsAsTheyStartAndEnd) {
   FairNetwork on(4);
-  auto& [cluster, engine, net] = on;
+  Cluster& cluster = on.cluster;
+  Engine& engine = on.engine;
+  Network& net = on.net;
   Coflow big;
   big.total_bytes = 10;
   const CoflowId c = net.AddCoflow(big);
   auto start = [&](int src, int dst, Bytes size, CoflowId coflow) {
-    net.StartFlow(
-        FlowSpec{.src = ServerId{src}, .dst = ServerId{dst}, .size = size, .coflow = coflow});
+    FlowSpec fs;
+    fs.src = ServerId{src};
+    fs.dst = ServerId{dst};
+    fs.size = size;
+    fs.coflow = coflow;
+    net.StartFlow(fs);
   };
   start(0, 2, 2, kNoCoflow);
   start(1, 2, 6, c);
