@@ -100,6 +100,7 @@ void LocalPairs::Build(const SimState& state, JobBits& bits) const {
   bits.holds.assign(servers, {});
   bits.held.assign(servers, 0);
   bits.first_word.assign(servers, 0);
+  bits.counted.clear();
   const ReadyTasks& ready = job.ready;
   for (const auto& [first, end] : root_ranges) {
     for (auto it = std::lower_bound(ready.begin(), ready.end(), first);
@@ -121,6 +122,8 @@ void LocalPairs::Build(const SimState& state, JobBits& bits) const {
       }
     }
   }
+  bits.slices = std::bit_width(static_cast<unsigned>(bits.levels));
+  bits.count.assign(static_cast<size_t>(bits.slices) * bits.words, 0);
 }
 
 // Task t (of the job) was placed: it leaves the bitsets if they had it.
@@ -135,6 +138,46 @@ void LocalPairs::Clear(const SimState& state, JobBits& bits, TaskId t) const {
     Flip(bits.holds[r], i);
     --bits.held[r];
   }
+  const uint64_t keep = ~(uint64_t{1} << (i % 64));
+  for (int k = 0; k < bits.slices; ++k) bits.count[k * bits.words + i / 64] &= keep;
+}
+
+// Adds server s to (or takes it from) the free holders counted for each task it holds.
+void LocalPairs::Count(JobBits& bits, ServerId s, bool add) const {
+  const std::vector<uint64_t>& h = bits.holds[s];
+  if (h.empty()) return;
+  const size_t words = bits.words;
+  const int slices = bits.slices;
+  uint64_t* const count = bits.count.data();
+  for (size_t w = bits.first_word[s]; w < words; ++w) {
+    // A ripple add (or subtract) of one to each ready task of the word. A lost server's bits
+    // outlive the tasks placed since (Clear follows the replicas, which no longer name it).
+    uint64_t carry = h[w] & bits.ready[w];
+    for (int k = 0; carry != 0 && k < slices; ++k) {
+      uint64_t& slice = count[k * words + w];
+      const uint64_t next = (add ? slice : ~slice) & carry;
+      slice ^= carry;
+      carry = next;
+    }
+  }
+}
+
+// Brings the counts from the free holders last counted to those of now (free_): a walk of the
+// two sorted lists, adding the servers that joined and taking out those that left.
+void LocalPairs::CountFreeHolders(JobBits& bits) const {
+  const std::vector<ServerId>& was = bits.counted;
+  size_t i = 0, k = 0;
+  while (i < was.size() || k < free_.size()) {
+    if (k == free_.size() || (i < was.size() && was[i] < free_[k])) {
+      Count(bits, was[i++], false);
+    } else if (i == was.size() || free_[k] < was[i]) {
+      Count(bits, free_[k++], true);
+    } else {
+      ++i;
+      ++k;
+    }
+  }
+  bits.counted = free_;
 }
 
 // Whether the tasks of holds[s] still have a replica on s. A lost server leaves the replicas of
@@ -153,29 +196,20 @@ std::optional<LocalPairs::Tied> LocalPairs::FewestCandidates(bool& roots) {
   JobBits& b = *current_;
   roots = b.roots > 0;
   if (free_.empty()) return std::nullopt;  // no free server holds a ready root task's replica
-  // at_least_[k]: tasks with more than k of their replicas on free servers (a bit-sliced count).
-  const int levels = b.levels;
+  CountFreeHolders(b);
   const size_t words = b.words;
-  at_least_.assign(static_cast<size_t>(levels) * words, 0);
-  uint64_t* const at_least = at_least_.data();  // level k's words from k * words
-  for (ServerId s : free_) {
-    const uint64_t* h = b.holds[s].data();
-    for (size_t w = b.first_word[s]; w < words; ++w) {
-      const uint64_t x = h[w];
-      if (x == 0) continue;
-      for (size_t k = levels - 1; k > 0; --k) {
-        at_least[k * words + w] |= at_least[(k - 1) * words + w] & x;
-      }
-      at_least[w] |= x;
-    }
-  }
+  const uint64_t* const count = b.count.data();
   tied_.assign(words, 0);
-  for (int c = 1; c <= levels; ++c) {
+  for (int c = 1; c <= b.levels; ++c) {
     bool any = false;
-    const uint64_t* this_level = at_least + static_cast<size_t>(c - 1) * words;
     for (size_t w = 0; w < words; ++w) {
-      tied_[w] = this_level[w] & (c < levels ? ~this_level[words + w] : ~uint64_t{0});
-      any = any || tied_[w] != 0;
+      uint64_t equal = ~uint64_t{0};  // the tasks of word w counted c times
+      for (int k = 0; k < b.slices; ++k) {
+        const uint64_t slice = count[k * words + w];
+        equal &= (c >> k) & 1 ? slice : ~slice;
+      }
+      tied_[w] = equal;
+      any = any || equal != 0;
     }
     if (!any) continue;
     tied_servers_.clear();

@@ -3,7 +3,9 @@
 // ready task. For each job with many ready root tasks it keeps, per server, a bitset over the
 // job's tasks of the ready root tasks with a replica there; a decision then costs a few word
 // operations per free server instead of a pass over the ready tasks (a job of 100,000 map
-// tasks would otherwise cost a pass over up to 100,000 tasks per placement).
+// tasks would otherwise cost a pass over up to 100,000 tasks per placement). It also keeps each
+// ready task's count of free replica holders, as bit-sliced counters updated only for the
+// servers whose free state changed since the job's last decision.
 //
 // The bitsets follow the state lazily. A root task leaves the ready set only when placed, which
 // the scheduler reports (Placed), and joins it when its job arrives or a lost server resets it;
@@ -66,12 +68,19 @@ class LocalPairs {
     std::vector<std::vector<uint64_t>> holds;  // per server: ready root tasks with a replica there
     std::vector<int64_t> held;                 // per server: bits set in holds
     std::vector<size_t> first_word;            // per server: no bit of holds before this word
+    // Per ready root task, how many of the servers in `counted` hold a replica of it: a binary
+    // counter sliced into `slices` bitsets (slice k's words from k x words, bit k of each count).
+    int slices = 0;
+    std::vector<uint64_t> count;
+    std::vector<ServerId> counted;  // increasing ids: the free holders when last counted
   };
 
   JobBits* Find(JobIndex j);
   void Build(const SimState& state, JobBits& bits) const;
   void FreeHolders(const SimState& state, const JobBits& bits);
   void Clear(const SimState& state, JobBits& bits, TaskId t) const;
+  void Count(JobBits& bits, ServerId s, bool add) const;
+  void CountFreeHolders(JobBits& bits) const;
   bool StillHolds(const SimState& state, JobBits& bits, ServerId s) const;
 
   std::vector<JobBits> jobs_;
@@ -79,7 +88,6 @@ class LocalPairs {
   // Scratch of one decision.
   JobBits* current_ = nullptr;
   std::vector<ServerId> free_;
-  std::vector<uint64_t> at_least_;  // level k (words from k x words): more than k free holders
   std::vector<uint64_t> tied_;
   std::vector<ServerId> tied_servers_;
   std::vector<ServerId> chosen_;   // the servers of CountPairs

@@ -141,5 +141,34 @@ TEST(LocalPairs, AnswerAsAPassOverTheReadyTasks) {
   EXPECT_GT(covered, 500);
 }
 
+// A server lost between two decisions that count free holders, while tasks it held are placed
+// (reported by Placed, with no query between): those tasks are gone from the counts, and the
+// lost server's share of the others with them.
+TEST(LocalPairs, CountAServerLostWhileTasksItHeldArePlaced) {
+  Bed bed(6, 8);
+  std::vector<std::vector<int>> replicas;
+  for (int k = 0; k < 10; ++k) replicas.push_back({0, 1, 2});   // tasks 0-9
+  for (int k = 0; k < 300; ++k) replicas.push_back({3, 4, 5});  // tasks 10-309
+  StageSpec maps{"map", {}, std::vector<TaskSpec>(replicas.size(), Task(1, 0))};
+  maps.replicas = Replicas(replicas);
+  const JobIndex j = bed.Submit(Job("maps", 0, {maps}), 1);
+  LocalPairs pairs;
+  Rng rng(3);
+  const SimState& state = bed.state();
+  pairs.Settle(state);
+  ASSERT_TRUE(Check(pairs, state, j, rng));
+  ASSERT_TRUE(bed.life().LoseServer(ServerId{2}).unrecoverable.empty());
+  for (int k = 0; k < 10; ++k) {  // every task of servers 0-2 placed, three free holders left
+    pairs.Settle(state);
+    const TaskId t = state.job(j).ready.front();
+    bed.life().Place(t, ServerId{k % 2});
+    pairs.Placed(t);
+  }
+  pairs.Settle(state);
+  ASSERT_TRUE(Check(pairs, state, j, rng));
+  bool roots = false;
+  EXPECT_EQ(pairs.FewestCandidates(roots)->first, TaskId{10});
+}
+
 }  // namespace
 }  // namespace slotflow::testing
