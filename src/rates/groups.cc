@@ -30,11 +30,6 @@ double Tolerance(Bytes size, double target) {
 }
 }  // namespace
 
-size_t GroupTable::GroupKeyHash::operator()(const GroupKey& k) const {
-  return HashMix(HashMix(kGroupKeySeed, static_cast<uint64_t>(k.path)),
-                 static_cast<uint64_t>(k.cls));
-}
-
 GroupTable::GroupTable(size_t links)
     : paths(static_cast<int>(links)),
       shape(links),
@@ -184,11 +179,13 @@ void GroupTable::UnlistOnLinks(int32_t g) {
 int32_t GroupTable::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) {
   // An explicit-rate group holds one flow, which asks for it only when not in it: it is always
   // new, and never looked up (varys makes and drops millions, by re-ranking).
-  int32_t* index = nullptr;
   if (explicit_flow < 0) {
-    auto [it, inserted] = group_index_.try_emplace(GroupKey{path, cls}, -1);
-    if (!inserted) return it->second;
-    index = &it->second;
+    if (static_cast<size_t>(path) >= path_first_.size()) {
+      path_first_.resize(static_cast<size_t>(path) + 1, -1);
+    }
+    for (int32_t g = path_first_[path]; g >= 0; g = path_next_[g]) {
+      if (groups[g].cls == cls) return g;
+    }
   }
   const int32_t g = TakeGroupId();
   Group& grp = groups[g];
@@ -212,7 +209,10 @@ int32_t GroupTable::GroupFor(PathId path, FlowClass cls, FlowId explicit_flow) {
     ListClassGroup(g, cls, links);
   }
   NoteGroupShape(links);
-  if (index != nullptr) *index = g;
+  if (explicit_flow < 0) {
+    path_next_[g] = path_first_[path];
+    path_first_[path] = g;
+  }
   return g;
 }
 
@@ -236,6 +236,7 @@ int32_t GroupTable::TakeGroupId() {
     explicit_rate.push_back(-1);
     group_class.push_back(-1);
     group_pos.push_back(-1);
+    path_next_.push_back(-1);
     explicit_link_pos.push_back(-1);
     explicit_link_pos.push_back(-1);
     group_links.resize(group_links.size() + kMaxPathLinks, LinkId{0});
@@ -318,7 +319,7 @@ void GroupTable::DropAllDense() {
 
 void GroupTable::DropGroup(int32_t g) {
   Group& grp = groups[g];
-  if (grp.explicit_flow < 0) group_index_.erase(GroupKey{grp.path, grp.cls});
+  if (grp.explicit_flow < 0) PathLink(grp.path, g) = path_next_[g];
   // Unlink g from its class (or the explicit list) by moving the last one into its place.
   std::vector<int32_t>& list =
       grp.explicit_flow >= 0 ? explicit_groups : class_states[group_class[g]].groups;
@@ -399,7 +400,10 @@ void GroupTable::MoveGroup(int32_t from, int32_t to) {
   group_class[to] = group_class[from];
   group_pos[to] = group_pos[from];
   std::copy_n(&group_links[from * kMaxPathLinks], kMaxPathLinks, &group_links[to * kMaxPathLinks]);
-  if (grp.explicit_flow < 0) group_index_[GroupKey{grp.path, grp.cls}] = to;
+  if (grp.explicit_flow < 0) {
+    PathLink(grp.path, from) = to;
+    path_next_[to] = path_next_[from];
+  }
   const int32_t c = group_class[to];
   if (c < 0) {
     explicit_groups[group_pos[to]] = to;
@@ -427,6 +431,12 @@ void GroupTable::MoveGroup(int32_t from, int32_t to) {
     std::replace(cs.fresh.begin(), cs.fresh.end(), from, to);
   }
   ClearSlot(from);
+}
+
+int32_t& GroupTable::PathLink(PathId p, int32_t g) {
+  int32_t* link = &path_first_[p];
+  while (*link != g) link = &path_next_[*link];
+  return *link;
 }
 
 void GroupTable::ClearSlot(int32_t g) {

@@ -14,7 +14,6 @@
 #include <limits>
 #include <map>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "api/chunked_records.h"
@@ -187,16 +186,6 @@ class GroupTable {
   bool marks_dirty = false;
 
  private:
-  // The index of groups without an explicit rate (see GroupFor).
-  struct GroupKey {
-    PathId path;
-    FlowClass cls;
-    bool operator==(const GroupKey&) const = default;
-  };
-  struct GroupKeyHash {
-    size_t operator()(const GroupKey& k) const;
-  };
-
   // The group of (path, cls), made if new; an explicit-rate flow always gets a new one.
   int32_t GroupFor(PathId path, FlowClass cls, FlowId explicit_flow);
   // A free group id (the lowest), or a new slot in every per-group array.
@@ -216,6 +205,8 @@ class GroupTable {
   void FreeIdsAboveLive();
   // Makes slot g read as dead to the whole-array passes.
   void ClearSlot(int32_t g);
+  // The link of path p's list that names group g.
+  int32_t& PathLink(PathId p, int32_t g);
   void PushMark(FlowId f);
   // Lists class group g on (or takes it off) the lists of the links it crosses.
   void ListOnLinks(int32_t g);
@@ -224,7 +215,12 @@ class GroupTable {
   // Free group ids, a min-heap: reusing the lowest id keeps the live ids packed below hi, the
   // bound of every whole-array loop.
   std::vector<int32_t> free_groups_;
-  std::unordered_map<GroupKey, int32_t, GroupKeyHash> group_index_;
+  // The index of groups without an explicit rate (see GroupFor): per path id, the first of its
+  // class groups, and per group, the next one of the same path (-1 ends a list). Path ids are
+  // dense and a path has few classes, so this costs a read or two where a hash table of (path,
+  // class) missed the cache several times per lookup and per erase.
+  std::vector<int32_t> path_first_;
+  std::vector<int32_t> path_next_;
   std::vector<int32_t> free_class_ids_;
   bool links_tracked_ = false;
   std::vector<std::vector<int32_t>> on_link_;

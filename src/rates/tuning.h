@@ -21,12 +21,10 @@ inline constexpr double kExplicitSumRounding = 1e-12;
 
 // --- Hashing ------------------------------------------------------------------------------
 
-// boost::hash_combine's salt, 2^64 / golden ratio: spreads consecutive link and path ids over
+// boost::hash_combine's salt, 2^64 / golden ratio: spreads consecutive link ids over
 // the buckets (the shifts 6 and 2 in HashMix, paths.h, are the same recipe's).
 inline constexpr uint64_t kHashSalt = 0x9e3779b97f4a7c15ULL;
-// The group index hashes (path, class) from this seed; path interning starts from the path's
-// length instead.
-inline constexpr uint64_t kGroupKeySeed = 0;
+// Path interning starts its hash from the path's length.
 
 // --- Group ids ----------------------------------------------------------------------------
 
