@@ -34,7 +34,8 @@ class FlowView {
   int CoflowCount() const { return static_cast<int>(coflows_->size()); }
   // Flows ever started (ids 0 .. FlowCount() - 1).
   int FlowCount() const { return static_cast<int>(flows_->size()); }
-  // Flows started and not finished, in no particular order.
+  // Flows started and not finished. A flow joins the end as it starts; one that finishes may
+  // move others, so the order is otherwise of no meaning.
   const std::vector<FlowId>& active_flows() const { return *active_; }
   // What moves whenever time does or a flow starts or ends: two reads with equal stamps see the
   // same flows with the same bytes left, so what a scheduler derived from them may be kept

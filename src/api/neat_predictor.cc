@@ -281,16 +281,26 @@ void EdgeLoads::ComputeFor(const Cluster& cluster, const FlowView& net, NeatPoli
   want_down_.resize(n, 0);
   for (ServerId s : ups) want_up_[s] = 1;
   for (ServerId s : downs) want_down_[s] = 1;
-  // The network flows' ends, listed once per instant while no flow starts or ends (the
-  // decisions of one instant that start no flow share them); a transfer is read when first
-  // wanted, and is the same for the rest of the instant.
+  // The network flows' ends, listed once per instant: a transfer is read when first wanted, and
+  // is the same for the rest of the instant (bytes left move only with time). Flows that
+  // started since, at the same instant, with none ended, are the tail of the active list
+  // (FlowView::active_flows): only they are added.
   const EndsKey key{net.stamp(), policy};
   if (ends_key_ != key) {
+    size_t from = 0;
+    if (ends_key_ && ends_key_->policy == policy && ends_key_->flows.now == key.flows.now &&
+        key.flows.flows_active >= ends_key_->flows.flows_active &&
+        key.flows.flows_active - ends_key_->flows.flows_active ==
+            static_cast<size_t>(key.flows.flows_started - ends_key_->flows.flows_started)) {
+      from = ends_key_->flows.flows_active;
+    } else {
+      ends_.clear();
+    }
     ends_key_ = key;
-    ends_.clear();
-    for (FlowId f : net.active_flows()) {
-      const FlowSpec& spec = net.flow(f).spec;
-      if (spec.src != spec.dst) ends_.push_back({spec.src, spec.dst, spec.coflow, f});
+    const std::vector<FlowId>& active = net.active_flows();
+    for (size_t i = from; i < active.size(); ++i) {
+      const FlowSpec& spec = net.flow(active[i]).spec;
+      if (spec.src != spec.dst) ends_.push_back({spec.src, spec.dst, spec.coflow, active[i]});
     }
   }
   for (FlowEnds& e : ends_) {

@@ -499,6 +499,10 @@ TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
   expect_fresh(5, {ServerId{1}}, "after a start");
   EXPECT_EQ(kept.down_flows(ServerId{1}), 3);
   net.Resolve();
+  start(0, 1, 2);  // the rates re-solved, then another start, still at the same instant
+  expect_fresh(5, {ServerId{0}, ServerId{1}}, "after a re-solve and a start");
+  EXPECT_EQ(kept.down_flows(ServerId{1}), 4);
+  net.Resolve();
   // Half a second on, as the simulator moves time: the clock, then the network.
   engine.Schedule(0.5, engine.AddKind([](int64_t) {}), 0);
   engine.Run(ContinuousProcess{[] { return kForever; },
@@ -509,7 +513,7 @@ TEST(EdgeLoads, ComputeForAgainAtOneInstantAndAfterAFlowStartsOrTimeMoves) {
              [] {});
   ASSERT_EQ(net.now(), 0.5);
   expect_fresh(5, {ServerId{0}, ServerId{1}}, "later");
-  EXPECT_LT(kept.down(ServerId{1}), 4 + 6 + 1);  // bytes have moved since
+  EXPECT_LT(kept.down(ServerId{1}), 4 + 6 + 1 + 2);  // bytes have moved since
 }
 
 // NEAT+'s network daemons (api/neat_daemons.h): flows enter and leave their edge links'
