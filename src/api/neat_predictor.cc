@@ -300,7 +300,8 @@ void EdgeLoads::ComputeFor(const Cluster& cluster, const FlowView& net, NeatPoli
     const std::vector<FlowId>& active = net.active_flows();
     for (size_t i = from; i < active.size(); ++i) {
       const FlowSpec& spec = net.flow(active[i]).spec;
-      if (spec.src != spec.dst) ends_.push_back({spec.src, spec.dst, spec.coflow, active[i]});
+      if (spec.src == spec.dst) continue;
+      ends_.push_back({spec.src, spec.dst, spec.coflow, active[i], false, LinkTransfer{}});
     }
   }
   for (FlowEnds& e : ends_) {
