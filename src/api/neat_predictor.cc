@@ -288,11 +288,13 @@ void EdgeLoads::ComputeFor(const Cluster& cluster, const FlowView& net, NeatPoli
   const EndsKey key{net.stamp(), policy};
   if (ends_key_ != key) {
     size_t from = 0;
-    if (ends_key_ && ends_key_->policy == policy && ends_key_->flows.now == key.flows.now &&
-        key.flows.flows_active >= ends_key_->flows.flows_active &&
-        key.flows.flows_active - ends_key_->flows.flows_active ==
-            static_cast<size_t>(key.flows.flows_started - ends_key_->flows.flows_started)) {
-      from = ends_key_->flows.flows_active;
+    const FlowView::Stamp* was = ends_key_ ? &ends_key_->flows : nullptr;
+    const FlowView::Stamp& now = key.flows;
+    // Every flow started since is still active: none ended.
+    if (was != nullptr && ends_key_->policy == policy && was->now == now.now &&
+        now.flows_active ==
+            was->flows_active + static_cast<size_t>(now.flows_started - was->flows_started)) {
+      from = was->flows_active;
     } else {
       ends_.clear();
     }

@@ -21,10 +21,10 @@ inline constexpr double kExplicitSumRounding = 1e-12;
 
 // --- Hashing ------------------------------------------------------------------------------
 
-// boost::hash_combine's salt, 2^64 / golden ratio: spreads consecutive link ids over
-// the buckets (the shifts 6 and 2 in HashMix, paths.h, are the same recipe's).
+// boost::hash_combine's salt, 2^64 / golden ratio: spreads consecutive link ids over the
+// buckets of path interning, whose hash starts from the path's length (the shifts 6 and 2 in
+// HashMix, paths.h, are the same recipe's).
 inline constexpr uint64_t kHashSalt = 0x9e3779b97f4a7c15ULL;
-// Path interning starts its hash from the path's length.
 
 // --- Group ids ----------------------------------------------------------------------------
 
